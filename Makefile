@@ -1,0 +1,36 @@
+# The two commands a fresh clone needs: `make run` and `make test`.
+# Both create .venv and install the pinned stack on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+OUT    ?= results
+
+.PHONY: install run test test-all bench lint clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[plot,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)          ## compare pdFTSP, Titan, EFT, NTM with the proven optimum
+	$(BIN)/aisched compare lora --out $(OUT)
+
+test: $(STAMP)         ## the default (fast) test suite
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+test-all: $(STAMP)     ## including tests marked slow
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m ''
+
+bench: $(STAMP)        ## paper-scale timings (prints figures)
+	$(BIN)/python benchmarks/bench_pdftsp.py
+
+lint: $(STAMP)
+	$(BIN)/python -m pip install -q ruff
+	$(BIN)/ruff check aisched tests benchmarks
+
+clean:
+	rm -rf $(VENV) $(OUT) .pytest_cache .hypothesis

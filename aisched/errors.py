@@ -1,0 +1,84 @@
+"""Errors raised by aisched.
+
+Every bad input gets one of these, with a message naming the field, the index
+and the value, so that a user can act on it::
+
+    AischedError
+    ├── InvalidInstanceError     an Instance field is malformed
+    ├── InvalidScenarioError     a generator / scenario / CLI parameter is malformed
+    ├── InfeasiblePlanError      Outcome.verify found a violated constraint
+    ├── UnknownAlgorithmError    a name not in the registry
+    └── SolverError              the MILP solver failed
+        └── SolverUnavailableError   the solver is not installed
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AischedError",
+    "InvalidInstanceError",
+    "InvalidScenarioError",
+    "InfeasiblePlanError",
+    "UnknownAlgorithmError",
+    "SolverError",
+    "SolverUnavailableError",
+]
+
+
+class AischedError(Exception):
+    """Base class of every error aisched raises on purpose."""
+
+
+class InvalidInstanceError(AischedError, ValueError):
+    """An Instance field has a wrong shape, sign, type or value.
+
+    Parameters
+    ----------
+    field
+        The Instance field at fault (``"deadline"``).
+    message
+        What is wrong, naming the index and the value.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+class InvalidScenarioError(AischedError, ValueError):
+    """A scenario or generator parameter is malformed."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+class InfeasiblePlanError(AischedError):
+    """A plan violates a constraint of the family's program.
+
+    Parameters
+    ----------
+    constraint
+        The constraint's name, after the paper's equation (``"(4f) capacity_compute"``).
+    message
+        Where (indices) and by how much.
+    """
+
+    def __init__(self, constraint: str, message: str) -> None:
+        self.constraint = constraint
+        super().__init__(f"{constraint}: {message}")
+
+
+class UnknownAlgorithmError(AischedError, KeyError):
+    """No algorithm of that name is registered (for that family)."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
+        return str(self.args[0]) if self.args else ""
+
+
+class SolverError(AischedError):
+    """The solver failed (crashed, or returned something unusable)."""
+
+
+class SolverUnavailableError(SolverError):
+    """The requested solver is not installed or not licensed."""

@@ -1,0 +1,387 @@
+"""The data of a `lora` problem: :class:`LoraInstance` (pdFTSP, section 2.1).
+
+Conventions: slots are 0-based, ``0..num_slots-1`` (the paper's ``[T]`` shifted
+by one); a task may run in slots ``arrival..deadline`` inclusive, and, when it
+needs pre-processing by vendor ``n``, from ``arrival + vendor_delay[i, n]`` on
+(constraint (4c) read in 0-based slots). Work and throughput are in samples,
+memory in GB, money (bids, vendor prices, energy cost) in one currency unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+import numpy as np
+import xarray as xr
+
+from aisched.errors import InvalidInstanceError
+from aisched.models._validate import (
+    as_array,
+    check_finite,
+    check_nonneg,
+    check_positive,
+    check_range,
+    first_bad,
+)
+from aisched.models.lora.plan import verify_plan
+
+__all__ = ["LoraInstance"]
+
+_PUBLIC = (
+    "num_slots",
+    "compute_capacity",
+    "memory_capacity",
+    "base_memory",
+    "gpu_type",
+    "arrival",
+    "deadline",
+    "memory_need",
+    "work",
+    "needs_preprocessing",
+    "bid",
+    "throughput",
+    "vendor_price",
+    "vendor_delay",
+)
+
+
+@dataclass(frozen=True, eq=False, init=False)
+class LoraInstance:
+    """One multi-LoRA fine-tuning auction: nodes, slots, tasks and vendors.
+
+    Every field maps to a symbol of the paper (section 2.1, IP (4)); arrays are
+    read-only numpy arrays. Build with keywords; every field is validated and a
+    bad one raises :class:`~aisched.errors.InvalidInstanceError` naming it.
+
+    Parameters
+    ----------
+    num_slots
+        ``T``: number of time slots (10 minutes each in section 5.1).
+    compute_capacity
+        ``C_kp`` (node,): samples a node can process per slot, all tasks together.
+    memory_capacity
+        ``C_km`` (node,): GPU memory of a node, GB.
+    base_memory
+        ``r_b``: memory of the shared pre-trained model, GB, held once per node.
+    gpu_type
+        (node,): labels, e.g. ``"A100-80GB"``; informative only.
+    arrival, deadline
+        ``a_i, d_i`` (task,): 0-based slots; the task may run in
+        ``arrival..deadline`` inclusive.
+    memory_need
+        ``r_i`` (task,): GPU memory of the task's adapter and activations, GB.
+    work
+        ``M_i`` (task,): samples to process (epochs x dataset size).
+    needs_preprocessing
+        ``f_i`` (task,): whether a labour vendor must pre-process the data.
+    bid
+        ``b_i`` (task,): the bid, read as the true valuation.
+    throughput
+        ``s_ik`` (task, node): samples of task ``i`` processed per slot on node
+        ``k``; 0 means the task cannot run there.
+    vendor_price, vendor_delay
+        ``q_in``, ``h_in`` (task, vendor): price charged and delay in slots of
+        vendor ``n`` for task ``i``'s pre-processing.
+    energy_use, energy_price
+        Factorisation of the operational cost ``e_ikt`` (section 2.1):
+        ``e_ikt = energy_use[i, k] * energy_price[k, t]`` with ``energy_use``
+        (task, node) the energy a slot of task ``i`` draws on node ``k`` and
+        ``energy_price`` (node, slot) the price of energy per unit. Memory is
+        O(I*K + K*T). Read back with :meth:`energy_cost` or
+        :meth:`energy_factors`.
+
+    Notes
+    -----
+    ``vendor_price`` and ``vendor_delay`` matter only for tasks with
+    ``needs_preprocessing``; the other tasks run from ``arrival`` and pay no
+    vendor. Validation also rejects ``memory_capacity <= base_memory`` (the
+    dual update (8) divides by ``C_km - r_b``).
+    """
+
+    family: ClassVar[str] = "lora"
+
+    num_slots: int
+    compute_capacity: np.ndarray
+    memory_capacity: np.ndarray
+    base_memory: float
+    gpu_type: np.ndarray
+    arrival: np.ndarray
+    deadline: np.ndarray
+    memory_need: np.ndarray
+    work: np.ndarray
+    needs_preprocessing: np.ndarray
+    bid: np.ndarray
+    throughput: np.ndarray
+    vendor_price: np.ndarray
+    vendor_delay: np.ndarray
+    _energy_use: np.ndarray
+    _energy_price: np.ndarray
+
+    def __init__(
+        self,
+        *,
+        num_slots: int,
+        compute_capacity: Any,
+        memory_capacity: Any,
+        base_memory: float,
+        gpu_type: Any,
+        arrival: Any,
+        deadline: Any,
+        memory_need: Any,
+        work: Any,
+        needs_preprocessing: Any,
+        bid: Any,
+        throughput: Any,
+        vendor_price: Any,
+        vendor_delay: Any,
+        energy_use: Any,
+        energy_price: Any,
+    ) -> None:
+        put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        # --- sizes -------------------------------------------------------
+        if isinstance(num_slots, (bool, np.bool_)) or not isinstance(num_slots, (int, np.integer)):
+            raise InvalidInstanceError("num_slots", f"must be an integer, got {num_slots!r}")
+        if num_slots < 1:
+            raise InvalidInstanceError("num_slots", f"= {num_slots} must be >= 1")
+        T = int(num_slots)
+        cap = np.asarray(compute_capacity)
+        if cap.ndim != 1 or cap.shape[0] < 1:
+            raise InvalidInstanceError(
+                "compute_capacity", f"must be a non-empty 1-d array (node,), got shape {cap.shape}"
+            )
+        K = cap.shape[0]
+        arr = np.asarray(arrival)
+        if arr.ndim != 1:
+            raise InvalidInstanceError("arrival", f"must be 1-d (task,), got shape {arr.shape}")
+        n_tasks = arr.shape[0]
+        vp = np.asarray(vendor_price)
+        if vp.ndim != 2 or vp.shape[0] != n_tasks:
+            raise InvalidInstanceError(
+                "vendor_price", f"has shape {vp.shape}, expected ({n_tasks}, vendors)"
+            )
+        N = vp.shape[1]
+        put("num_slots", T)
+        # --- nodes -------------------------------------------------------
+        put("compute_capacity", as_array("compute_capacity", compute_capacity, (K,), float))
+        check_positive("compute_capacity", self.compute_capacity)
+        put("memory_capacity", as_array("memory_capacity", memory_capacity, (K,), float))
+        check_positive("memory_capacity", self.memory_capacity)
+        try:
+            rb = float(base_memory)
+        except (TypeError, ValueError):
+            raise InvalidInstanceError("base_memory", f"must be a number, got {base_memory!r}") from None
+        if not np.isfinite(rb) or rb < 0:
+            raise InvalidInstanceError("base_memory", f"= {rb} must be finite and >= 0")
+        put("base_memory", rb)
+        low = self.memory_capacity <= rb
+        if low.any():
+            k = first_bad(low)[0]
+            raise InvalidInstanceError(
+                "memory_capacity",
+                f"[{k}] = {self.memory_capacity[k]} is not above base_memory = {rb}",
+            )
+        put("gpu_type", as_array("gpu_type", gpu_type, (K,), str))
+        # --- tasks -------------------------------------------------------
+        put("arrival", as_array("arrival", arrival, (n_tasks,), int))
+        check_range("arrival", self.arrival, 0, T - 1, f"slots 0..{T - 1}")
+        put("deadline", as_array("deadline", deadline, (n_tasks,), int))
+        check_range("deadline", self.deadline, 0, T - 1, f"slots 0..{T - 1}")
+        early = self.deadline < self.arrival
+        if early.any():
+            i = first_bad(early)[0]
+            raise InvalidInstanceError(
+                "deadline", f"[{i}] = {self.deadline[i]} is before arrival[{i}] = {self.arrival[i]}"
+            )
+        put("memory_need", as_array("memory_need", memory_need, (n_tasks,), float))
+        check_positive("memory_need", self.memory_need)
+        put("work", as_array("work", work, (n_tasks,), float))
+        check_positive("work", self.work)
+        put(
+            "needs_preprocessing",
+            as_array("needs_preprocessing", needs_preprocessing, (n_tasks,), bool),
+        )
+        put("bid", as_array("bid", bid, (n_tasks,), float))
+        check_nonneg("bid", self.bid)
+        put("throughput", as_array("throughput", throughput, (n_tasks, K), float))
+        check_nonneg("throughput", self.throughput)
+        put("vendor_price", as_array("vendor_price", vendor_price, (n_tasks, N), float))
+        check_nonneg("vendor_price", self.vendor_price)
+        put("vendor_delay", as_array("vendor_delay", vendor_delay, (n_tasks, N), int))
+        check_range("vendor_delay", self.vendor_delay, 0, np.iinfo(np.int32).max, ">= 0")
+        if N == 0 and self.needs_preprocessing.any():
+            i = first_bad(self.needs_preprocessing)[0]
+            raise InvalidInstanceError(
+                "needs_preprocessing", f"[{i}] = True but the instance has no vendors"
+            )
+        put("_energy_use", as_array("energy_use", energy_use, (n_tasks, K), float))
+        check_nonneg("energy_use", self._energy_use)
+        put("_energy_price", as_array("energy_price", energy_price, (K, T), float))
+        check_nonneg("energy_price", self._energy_price)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def num_tasks(self) -> int:
+        """``I``: number of tasks."""
+        return int(self.arrival.shape[0])
+
+    @property
+    def num_nodes(self) -> int:
+        """``K``: number of GPU nodes."""
+        return int(self.compute_capacity.shape[0])
+
+    @property
+    def num_vendors(self) -> int:
+        """``N``: number of labour vendors."""
+        return int(self.vendor_price.shape[1])
+
+    # ------------------------------------------------------------------ energy
+    def energy_cost(self, task: int) -> np.ndarray:
+        """``e_ikt`` of one task as a (node, slot) array.
+
+        Parameters
+        ----------
+        task
+            Task index ``i``.
+        """
+        if not 0 <= int(task) < self.num_tasks:
+            raise InvalidInstanceError("task", f"= {task} is outside 0..{self.num_tasks - 1}")
+        return self._energy_use[int(task)][:, None] * self._energy_price
+
+    def energy_factors(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(energy_use (task, node), energy_price (node, slot))``; ``e_ikt`` is their product."""
+        return self._energy_use, self._energy_price
+
+    # ------------------------------------------------------------ derivations
+    def earliest_start(self) -> np.ndarray:
+        """(task, vendor) earliest slot a task may run with each vendor, by (4c).
+
+        For tasks without pre-processing every column equals ``arrival``.
+        """
+        delay = np.where(self.needs_preprocessing[:, None], self.vendor_delay, 0)
+        return self.arrival[:, None] + delay
+
+    def subset(self, tasks: Any, vendor: Any | None = None) -> LoraInstance:
+        """A new instance with only ``tasks`` (in the given order).
+
+        Parameters
+        ----------
+        tasks
+            Indices of the tasks to keep.
+        vendor
+            Optional (len(tasks),) vendor per kept task: the result then has a
+            single vendor column holding each task's chosen vendor (used by
+            Titan, which fixes a random vendor per task).
+        """
+        idx = np.asarray(tasks, dtype=np.int64)
+        vp, vd = self.vendor_price[idx], self.vendor_delay[idx]
+        if vendor is not None:
+            col = np.asarray(vendor, dtype=np.int64)
+            vp = vp[np.arange(idx.size), col][:, None]
+            vd = vd[np.arange(idx.size), col][:, None]
+        return self.replace(
+            arrival=self.arrival[idx],
+            deadline=self.deadline[idx],
+            memory_need=self.memory_need[idx],
+            work=self.work[idx],
+            needs_preprocessing=self.needs_preprocessing[idx],
+            bid=self.bid[idx],
+            throughput=self.throughput[idx],
+            vendor_price=vp,
+            vendor_delay=vd,
+            energy_use=self._energy_use[idx],
+        )
+
+    def replace(self, **changes: Any) -> LoraInstance:
+        """A validated copy with some fields changed (keywords as in the constructor)."""
+        kwargs = {name: getattr(self, name) for name in _PUBLIC}
+        kwargs["energy_use"] = self._energy_use
+        kwargs["energy_price"] = self._energy_price
+        unknown = set(changes) - set(kwargs)
+        if unknown:
+            raise InvalidInstanceError(sorted(unknown)[0], "is not a LoraInstance field")
+        kwargs.update(changes)
+        return LoraInstance(**kwargs)
+
+    def with_bid(self, task: int, value: float) -> LoraInstance:
+        """A copy where ``task`` bids ``value`` (all else fixed)."""
+        bid = np.array(self.bid, copy=True)
+        bid[int(task)] = value
+        return self.replace(bid=bid)
+
+    # ------------------------------------------------------------------ xarray
+    def to_dataset(self) -> xr.Dataset:
+        """The instance as an ``xarray.Dataset`` (exact round trip through netCDF)."""
+        ds = xr.Dataset(
+            {
+                "compute_capacity": ("node", self.compute_capacity),
+                "memory_capacity": ("node", self.memory_capacity),
+                "gpu_type": ("node", self.gpu_type.astype(object)),
+                "arrival": ("task", self.arrival),
+                "deadline": ("task", self.deadline),
+                "memory_need": ("task", self.memory_need),
+                "work": ("task", self.work),
+                "needs_preprocessing": ("task", self.needs_preprocessing.astype(np.int8)),
+                "bid": ("task", self.bid),
+                "throughput": (("task", "node"), self.throughput),
+                "vendor_price": (("task", "vendor"), self.vendor_price),
+                "vendor_delay": (("task", "vendor"), self.vendor_delay),
+                "energy_use": (("task", "node"), self._energy_use),
+                "energy_price": (("node", "slot"), self._energy_price),
+            },
+            coords={
+                "task": np.arange(self.num_tasks),
+                "node": np.arange(self.num_nodes),
+                "slot": np.arange(self.num_slots),
+                "vendor": np.arange(self.num_vendors),
+            },
+            attrs={"family": "lora", "num_slots": self.num_slots, "base_memory": self.base_memory},
+        )
+        return ds
+
+    @classmethod
+    def from_dataset(cls, ds: xr.Dataset) -> LoraInstance:
+        """Inverse of :meth:`to_dataset`."""
+        if ds.attrs.get("family") != "lora":
+            raise InvalidInstanceError("family", f"dataset is of family {ds.attrs.get('family')!r}")
+        v = lambda name: ds[name].values  # noqa: E731
+        return cls(
+            num_slots=int(ds.attrs["num_slots"]),
+            compute_capacity=v("compute_capacity"),
+            memory_capacity=v("memory_capacity"),
+            base_memory=float(ds.attrs["base_memory"]),
+            gpu_type=v("gpu_type").astype(str),
+            arrival=v("arrival"),
+            deadline=v("deadline"),
+            memory_need=v("memory_need"),
+            work=v("work"),
+            needs_preprocessing=v("needs_preprocessing").astype(bool),
+            bid=v("bid"),
+            throughput=v("throughput"),
+            vendor_price=v("vendor_price"),
+            vendor_delay=v("vendor_delay"),
+            energy_use=v("energy_use"),
+            energy_price=v("energy_price"),
+        )
+
+    # ------------------------------------------------------------------ plans
+    def verify_plan(self, plan: xr.Dataset) -> float:
+        """Check a plan against IP (4); return its social welfare (3).
+
+        See :func:`aisched.models.lora.plan.verify_plan`.
+        """
+        return verify_plan(self, plan)
+
+    # ---------------------------------------------------------------- equality
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LoraInstance):
+            return NotImplemented
+        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"LoraInstance(tasks={self.num_tasks}, nodes={self.num_nodes}, "
+            f"slots={self.num_slots}, vendors={self.num_vendors})"
+        )

@@ -1,0 +1,453 @@
+"""pdFTSP: the online primal-dual auction of the LoRA paper (Algorithm 1 with Algorithm 2).
+
+Tasks are handled one by one in order of arrival (ties by index). For each
+task ``i``:
+
+1. Algorithm 2 picks a schedule ``l_i`` and vendor from the current dual
+   prices ``lambda^(i-1)`` (``compute_price``) and ``phi^(i-1)``
+   (``memory_price``), see :mod:`aisched.online.pdftsp_kernel`, and returns
+   ``F(il)`` of (10).
+2. If ``F(il) > 0`` the prices of the schedule's cells are raised by (7) and
+   (8); *then* the resource check runs, and the task is admitted only if every
+   cell still has compute and memory room. As in Algorithm 1 (lines 6-8) the
+   prices are raised even when the check then rejects the task.
+3. An admitted task pays (14), or the corrected payment (see below).
+
+Payments. With (10) and (14) as printed, ``F = b_i - p_i - E_i`` where
+``E_i = sum e_ikt`` is the schedule's operational (energy) cost, not
+``F = b_i - p_i`` as the proof of Theorem 3 assumes. A task whose value lies
+in ``(p_i, p_i + E_i)`` is then rejected when truthful, yet gains
+``v_i - p_i > 0`` by overbidding. ``payment="paper"`` charges exactly (14);
+the default ``payment="corrected"`` charges ``(14) + E_i``, so that
+``F = b_i - p_i``: the schedule and the price do not depend on the bid, the
+task is admitted iff its bid exceeds its price, and bidding the true value is
+a dominant strategy (a posted-price mechanism). :func:`audit` shows both.
+
+Parameters ``alpha`` and ``beta`` default to Lemma 2's
+``alpha = max_i b_i / M_i`` and ``beta = max_i b_i / r_i``, computed from the
+instance; pass them explicitly to hold them fixed (the audit does).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from aisched.errors import InvalidScenarioError
+from aisched.models.lora import LoraInstance, make_plan
+from aisched.online import pdftsp_kernel as kernel
+from aisched.outcome import Outcome
+from aisched.registry import register
+
+__all__ = [
+    "PdftspParams",
+    "PdftspState",
+    "Decision",
+    "default_alpha_beta",
+    "work_unit_of",
+    "run",
+    "audit",
+    "individual_rationality",
+]
+
+Selection = Literal["faithful", "exact"]
+Payment = Literal["corrected", "paper"]
+
+#: Largest number of work units the dynamic program's table may have.
+MAX_WORK_UNITS = 8192
+
+
+def default_alpha_beta(instance: LoraInstance) -> tuple[float, float]:
+    """Lemma 2's ``alpha = max_i b_i / M_i`` and ``beta = max_i b_i / r_i``."""
+    if instance.num_tasks == 0:
+        return 1.0, 1.0
+    alpha = float(np.max(instance.bid / instance.work))
+    beta = float(np.max(instance.bid / instance.memory_need))
+    return alpha, beta
+
+
+def work_unit_of(instance: LoraInstance) -> tuple[float, bool]:
+    """The work unit of the dynamic program and whether it is exact.
+
+    The DP (13) indexes work in whole units. When every ``work`` and positive
+    ``throughput`` is an integer number of samples, the unit is their greatest
+    common divisor and the DP is exact. Otherwise (or when the largest task
+    would need more than ``MAX_WORK_UNITS`` units) the unit is
+    ``max(work) / MAX_WORK_UNITS`` and the DP is conservative: throughput is
+    rounded down and work up to whole units, so every schedule it returns
+    still meets (4e), but it may miss schedules that need the slack.
+
+    Returns
+    -------
+    (unit, exact)
+    """
+    values = np.concatenate([instance.work, instance.throughput[instance.throughput > 0]])
+    if values.size and np.all(values == np.round(values)) and np.all(values < 2**62):
+        unit = int(np.gcd.reduce(values.astype(np.int64)))
+        if unit > 0 and np.max(instance.work) / unit <= MAX_WORK_UNITS:
+            return float(unit), True
+    top = float(np.max(instance.work)) if instance.num_tasks else 1.0
+    return top / MAX_WORK_UNITS, False
+
+
+@dataclass(frozen=True)
+class PdftspParams:
+    """Parameters of one pdFTSP run.
+
+    Attributes
+    ----------
+    alpha, beta
+        Scale factors of the dual updates (7) and (8).
+    selection
+        ``"faithful"``: Algorithm 2 as printed (the DP scores each cell by its
+        own price); ``"exact"``: the schedule that maximises (10) itself.
+    payment
+        ``"corrected"`` (default) or ``"paper"`` (exactly (14)).
+    """
+
+    alpha: float
+    beta: float
+    selection: Selection = "faithful"
+    payment: Payment = "corrected"
+
+    def __post_init__(self) -> None:
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+                raise InvalidScenarioError(name, f"= {value!r} must be a finite number >= 0")
+        if self.selection not in ("faithful", "exact"):
+            raise InvalidScenarioError("selection", f"= {self.selection!r}, use 'faithful' or 'exact'")
+        if self.payment not in ("corrected", "paper"):
+            raise InvalidScenarioError("payment", f"= {self.payment!r}, use 'corrected' or 'paper'")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Algorithm 1's decision for one task (before it is committed).
+
+    ``surplus`` is ``F(il)`` of (10); ``admitted`` is ``surplus > 0`` and the
+    resource check; ``payment`` 0 when rejected.
+    """
+
+    task: int
+    surplus: float
+    option: int
+    assignment: np.ndarray
+    admitted: bool
+    fits: bool
+    payment: float
+    welfare: float
+    compute_max_price: float
+    memory_max_price: float
+    total_compute: float
+    total_memory: float
+    energy: float
+
+
+class PdftspState:
+    """Dual prices and committed usage, updated task by task (Algorithm 1).
+
+    Attributes
+    ----------
+    prices
+        ``xarray.Dataset`` with ``compute_price`` (``lambda_kt``) and
+        ``memory_price`` (``phi_kt``) over (node, slot), float64, starting at 0.
+    used_compute, used_memory
+        (node, slot) samples and GB held by admitted tasks.
+    """
+
+    def __init__(self, instance: LoraInstance, params: PdftspParams) -> None:
+        self.instance = instance
+        self.params = params
+        k_count, t_count = instance.num_nodes, instance.num_slots
+        zeros = lambda: np.zeros((k_count, t_count), dtype=np.float64)  # noqa: E731
+        self.prices = xr.Dataset(
+            {"compute_price": (("node", "slot"), zeros()), "memory_price": (("node", "slot"), zeros())},
+            coords={"node": np.arange(k_count), "slot": np.arange(t_count)},
+        )
+        self.used_compute = zeros()
+        self.used_memory = zeros()
+        self._compute_price = self.prices["compute_price"].values
+        self._memory_price = self.prices["memory_price"].values
+        self._prepare()
+
+    # -------------------------------------------------------------- per instance
+    def _prepare(self) -> None:
+        inst = self.instance
+        unit, exact = work_unit_of(inst)
+        self.work_unit, self.work_unit_exact = unit, exact
+        self._units = np.floor(inst.throughput / unit + 1e-9).astype(np.int32)
+        self._work_units = np.ceil(inst.work / unit - 1e-9).astype(np.int32)
+        top = int(self._work_units.max()) if inst.num_tasks else 1
+        self._max_work_units = 1 << max(3, (top - 1).bit_length())  # power of two: fewer recompiles
+        distinct = max((np.unique(u[u > 0]).size for u in self._units), default=1)
+        self._max_groups = 1 << max(0, (max(distinct, 1) - 1).bit_length())
+        n_options = max(inst.num_vendors, 1)
+        start = np.full((inst.num_tasks, n_options), 0, dtype=np.int32)
+        fee = np.zeros((inst.num_tasks, n_options))
+        valid = np.zeros((inst.num_tasks, n_options), dtype=bool)
+        pre = inst.needs_preprocessing
+        if inst.num_vendors:
+            start[pre] = inst.earliest_start()[pre]
+            fee[pre] = inst.vendor_price[pre]
+            valid[pre] = True
+        start[~pre, 0] = inst.arrival[~pre]
+        valid[~pre, 0] = True
+        self._start, self._fee, self._valid = start, fee, valid
+        self._room_memory = inst.memory_capacity - inst.base_memory
+        self._energy_use, self._energy_price = inst.energy_factors()
+
+    # -------------------------------------------------------------- Algorithm 1
+    def decide(self, task: int, bid: float | None = None) -> Decision:
+        """Algorithm 2 and the admission test for ``task``; the state is unchanged.
+
+        Parameters
+        ----------
+        task
+            Task index.
+        bid
+            Bid to evaluate (default: the instance's). Used by :func:`audit`.
+        """
+        inst = self.instance
+        b = float(inst.bid[task] if bid is None else bid)
+        group, group_units = kernel.node_groups(self._units[task], self._max_groups)
+        select = kernel.select_exact if self.params.selection == "exact" else kernel.select_faithful
+        choice = select(
+            self._compute_price,
+            self._memory_price,
+            self._energy_price,
+            self._energy_use[task],
+            inst.throughput[task],
+            self._units[task],
+            group,
+            group_units,
+            float(inst.memory_need[task]),
+            int(self._work_units[task]),
+            self._start[task],
+            int(inst.deadline[task]),
+            self._fee[task],
+            self._valid[task],
+            b,
+            max_work_units=self._max_work_units,
+        )
+        option = int(choice.option)
+        surplus = float(choice.surplus)
+        assignment = np.asarray(choice.assignment, dtype=np.int32)
+        energy = float(choice.energy)
+        fee = float(self._fee[task, option]) if option >= 0 else 0.0
+        fits = False
+        if option >= 0 and surplus > 0:
+            slots = np.nonzero(assignment >= 0)[0]
+            nodes = assignment[slots]
+            fits = bool(
+                np.all(
+                    self.used_compute[nodes, slots] + inst.throughput[task, nodes]
+                    <= inst.compute_capacity[nodes] * (1 + 1e-12)
+                )
+                and np.all(
+                    self.used_memory[nodes, slots] + inst.memory_need[task]
+                    <= self._room_memory[nodes] * (1 + 1e-12)
+                )
+            )
+        admitted = option >= 0 and surplus > 0 and fits
+        payment = 0.0
+        if admitted:
+            payment = fee + float(choice.compute_max_price) * float(choice.total_compute)
+            payment += float(choice.memory_max_price) * float(choice.total_memory)
+            if self.params.payment == "corrected":
+                payment += energy
+        return Decision(
+            task=task,
+            surplus=surplus,
+            option=option,
+            assignment=assignment,
+            admitted=admitted,
+            fits=fits,
+            payment=payment,
+            welfare=b - fee - energy,
+            compute_max_price=float(choice.compute_max_price),
+            memory_max_price=float(choice.memory_max_price),
+            total_compute=float(choice.total_compute),
+            total_memory=float(choice.total_memory),
+            energy=energy,
+        )
+
+    def commit(self, decision: Decision) -> None:
+        """Apply a decision: dual updates (7)-(8) when ``F > 0``, usage when admitted."""
+        if decision.option < 0 or not decision.surplus > 0:
+            return
+        inst = self.instance
+        task = decision.task
+        slots = np.nonzero(decision.assignment >= 0)[0]
+        nodes = decision.assignment[slots]
+        s = inst.throughput[task, nodes]
+        r = float(inst.memory_need[task])
+        # b-bar_il = b_il / sum_k sum_t (s_kt(il) + r_kt(il)), below (8)
+        per_unit = decision.welfare / (decision.total_compute + decision.total_memory)
+        share_c = s / inst.compute_capacity[nodes]
+        share_m = r / self._room_memory[nodes]
+        lam, phi = self._compute_price, self._memory_price
+        lam[nodes, slots] = lam[nodes, slots] * (1 + share_c) + self.params.alpha * per_unit * share_c
+        phi[nodes, slots] = phi[nodes, slots] * (1 + share_m) + self.params.beta * per_unit * share_m
+        if decision.admitted:
+            self.used_compute[nodes, slots] += s
+            self.used_memory[nodes, slots] += r
+
+
+def _params(instance: LoraInstance, alpha: float | None, beta: float | None, **kw: Any) -> PdftspParams:
+    a0, b0 = default_alpha_beta(instance)
+    return PdftspParams(alpha=a0 if alpha is None else alpha, beta=b0 if beta is None else beta, **kw)
+
+
+def _order(instance: LoraInstance) -> np.ndarray:
+    return np.argsort(instance.arrival, kind="stable")
+
+
+@register("lora", "pdftsp")
+def run(
+    instance: LoraInstance,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    selection: Selection = "faithful",
+    payment: Payment = "corrected",
+) -> Outcome:
+    """Run pdFTSP (Algorithm 1) on ``instance``.
+
+    Parameters
+    ----------
+    instance
+        The problem; tasks are revealed in order of arrival.
+    alpha, beta
+        Dual update scales of (7)-(8); default Lemma 2's values from the instance.
+    selection
+        ``"faithful"`` (Algorithm 2 as printed) or ``"exact"`` (maximise (10)).
+    payment
+        ``"corrected"`` (default, truthful) or ``"paper"`` (exactly (14)).
+
+    Returns
+    -------
+    Outcome
+        ``plan`` (assignment, vendor, admitted, plus ``surplus`` F(il) and
+        ``fits``), ``prices`` (final ``compute_price``, ``memory_price``),
+        ``payments``, per-task ``decision_s``.
+    """
+    params = _params(instance, alpha, beta, selection=selection, payment=payment)
+    started = time.perf_counter()
+    state = PdftspState(instance, params)
+    n = instance.num_tasks
+    assignment = np.full((n, instance.num_slots), -1, dtype=np.int32)
+    vendor = np.full(n, -1, dtype=np.int32)
+    admitted = np.zeros(n, dtype=bool)
+    payments = np.zeros(n)
+    surplus = np.full(n, -np.inf)
+    fits = np.zeros(n, dtype=bool)
+    decision_s = np.zeros(n)
+    for task in _order(instance):
+        tic = time.perf_counter()
+        d = state.decide(int(task))
+        state.commit(d)
+        decision_s[task] = time.perf_counter() - tic
+        surplus[task], fits[task] = d.surplus, d.fits
+        if d.admitted:
+            admitted[task] = True
+            assignment[task] = d.assignment
+            payments[task] = d.payment
+            if instance.needs_preprocessing[task]:
+                vendor[task] = d.option
+    plan = make_plan(instance, assignment, vendor, admitted)
+    plan["surplus"] = ("task", surplus)
+    plan["fits"] = ("task", fits)
+    welfare = float(instance.verify_plan(plan))
+    return Outcome(
+        algorithm="pdftsp",
+        family="lora",
+        objective=welfare,
+        plan=plan,
+        prices=state.prices.copy(deep=True),
+        admitted=admitted,
+        payments=payments,
+        runtime_s=time.perf_counter() - started,
+        decision_s=decision_s,
+        info={
+            "alpha": params.alpha,
+            "beta": params.beta,
+            "selection": params.selection,
+            "payment": params.payment,
+            "work_unit": state.work_unit,
+            "work_unit_exact": int(state.work_unit_exact),
+        },
+    )
+
+
+def audit(
+    instance: LoraInstance,
+    task: int,
+    bids: Any,
+    *,
+    alpha: float | None = None,
+    beta: float | None = None,
+    selection: Selection = "faithful",
+    payment: Payment = "corrected",
+) -> pd.DataFrame:
+    """Truthfulness audit (the paper's Fig. 10): ``task`` re-bids each value.
+
+    All other bids stay fixed. Alpha and beta are held at the values of the
+    original instance (Lemma 2's defaults computed once from the true bids, or
+    the given ones): they are the platform's parameters, and recomputing them
+    from the bids would let a bid move its own prices. Tasks before ``task``
+    (in arrival order) do not depend on its bid, so the state is replayed once
+    up to it and each bid is decided from that state.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``bid``, ``admitted``, ``payment``, ``utility`` where utility is
+        the true value (the instance's bid) minus the payment if admitted,
+        else 0 (eq. (15)).
+    """
+    if not 0 <= int(task) < instance.num_tasks:
+        raise InvalidScenarioError("task", f"= {task} is outside 0..{instance.num_tasks - 1}")
+    values = np.atleast_1d(np.asarray(bids, dtype=float))
+    bad = ~np.isfinite(values) | (values < 0)
+    if bad.any():
+        j = int(np.argmax(bad))
+        raise InvalidScenarioError("bids", f"[{j}] = {values[j]} must be finite and >= 0")
+    params = _params(instance, alpha, beta, selection=selection, payment=payment)
+    state = PdftspState(instance, params)
+    for other in _order(instance):
+        if int(other) == int(task):
+            break
+        state.commit(state.decide(int(other)))
+    true_value = float(instance.bid[task])
+    rows = []
+    for value in values:
+        d = state.decide(int(task), bid=float(value))
+        utility = true_value - d.payment if d.admitted else 0.0
+        rows.append({"bid": float(value), "admitted": d.admitted, "payment": d.payment, "utility": utility})
+    return pd.DataFrame(rows)
+
+
+def individual_rationality(instance: LoraInstance, outcome: Outcome) -> pd.DataFrame:
+    """Individual-rationality check (the paper's Fig. 11) over admitted tasks.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per admitted task: ``task``, ``bid``, ``payment``, ``utility``
+        (bid - payment, the truthful utility) and ``rational`` (utility >= 0).
+    """
+    if outcome.payments is None:
+        raise InvalidScenarioError("outcome", f"{outcome.algorithm!r} charges no payments")
+    tasks = np.nonzero(outcome.admitted)[0]
+    bid = instance.bid[tasks]
+    pay = np.asarray(outcome.payments)[tasks]
+    return pd.DataFrame(
+        {"task": tasks, "bid": bid, "payment": pay, "utility": bid - pay, "rational": bid - pay >= 0}
+    )

@@ -1,0 +1,124 @@
+"""The public API: algorithms, run, offline, compare, Outcome.verify and netCDF."""
+
+import math
+
+import numpy as np
+import pytest
+
+import aisched
+from aisched.errors import InfeasiblePlanError, UnknownAlgorithmError
+from lora_tiny import brute_force_optimum, random_tiny
+
+
+def test_algorithms_of_lora():
+    assert aisched.algorithms("lora") == ["pdftsp", "titan", "eft", "ntm"]
+    with pytest.raises(UnknownAlgorithmError, match="unknown family 'nope'"):
+        aisched.algorithms("nope")
+
+
+def test_run_unknown_name_lists_the_known_ones():
+    with pytest.raises(UnknownAlgorithmError, match="known: pdftsp, titan, eft, ntm"):
+        aisched.run("heft", random_tiny(0))
+
+
+def test_run_rejects_non_instances():
+    with pytest.raises(aisched.AischedError, match="expected an aisched Instance"):
+        aisched.run("pdftsp", {"tasks": 3})
+
+
+def test_compare_table_and_ratios():
+    inst = random_tiny(5, tasks=3)
+    outcomes = {}
+    table = aisched.compare(inst, ["pdftsp", "eft"], outcomes=outcomes)
+    assert list(table.index) == ["offline", "pdftsp", "eft"]
+    assert set(table.columns) >= {"objective", "ratio", "admitted", "runtime_s", "decision_median_s"}
+    assert table.loc["offline", "reference"] == "optimum"
+    assert table.loc["offline", "ratio"] == pytest.approx(1.0) or table.loc["offline", "objective"] == 0
+    assert table.loc["offline", "objective"] == pytest.approx(brute_force_optimum(inst))
+    for name in ("pdftsp", "eft"):
+        assert table.loc[name, "objective"] == pytest.approx(outcomes[name].objective)
+        assert table.loc[name, "admitted"] == outcomes[name].num_admitted
+        if table.loc["offline", "objective"] > 0:
+            assert table.loc[name, "ratio"] <= 1 + 1e-9
+
+
+def test_compare_without_offline_has_no_ratio():
+    table = aisched.compare(random_tiny(1), ["eft"], offline=False)
+    assert list(table.index) == ["eft"] and math.isnan(table.loc["eft", "ratio"])
+
+
+def test_compare_checks_names_before_working():
+    with pytest.raises(UnknownAlgorithmError):
+        aisched.compare(random_tiny(1), ["eft", "bogus"])
+
+
+def _two_tasks():
+    # two tasks, one A100-like node and one small node; vendor 0 delays 1 slot
+    return aisched.models.lora.LoraInstance(
+        num_slots=3, compute_capacity=[4.0, 2.0], memory_capacity=[10.0, 4.0], base_memory=1.0,
+        gpu_type=["A100-80GB", "A40-48GB"], arrival=[0, 0], deadline=[2, 1],
+        memory_need=[4.0, 5.0], work=[4.0, 2.0], needs_preprocessing=[True, False],
+        bid=[10.0, 8.0], throughput=[[2.0, 2.0], [3.0, 2.0]],
+        vendor_price=[[1.0], [0.0]], vendor_delay=[[1], [0]],
+        energy_use=[[0.1, 0.1], [0.1, 0.1]], energy_price=np.ones((2, 3)),
+    )
+
+
+@pytest.mark.parametrize(
+    ("assignment", "vendor", "admitted", "constraint"),
+    [
+        ([[-1, 0, 0], [0, -1, -1]], [0, -1], [True, True], None),  # feasible: welfare 10-1-.2+8-.1
+        ([[-1, 0, 0], [0, -1, -1]], [0, -1], [True, False], "x_le_u"),
+        ([[-1, 0, 0], [-1, -1, -1]], [-1, -1], [True, False], "(4a) vendor_if_admitted"),
+        ([[0, 0, -1], [-1, -1, -1]], [0, -1], [True, False], "(4c) start_after_preprocessing"),
+        ([[-1, 0, 0], [-1, -1, 0]], [0, -1], [True, True], "(4d) deadline"),
+        ([[-1, 0, -1], [-1, -1, -1]], [0, -1], [True, False], "(4e) work_done"),
+        ([[-1, 0, 0], [-1, 0, -1]], [0, -1], [True, True], "(4f) capacity_compute"),
+        ([[-1, 0, 0], [-1, 1, -1]], [0, -1], [True, True], "(4g) capacity_memory"),
+        ([[-1, 0, 2], [-1, -1, -1]], [0, -1], [True, False], "(4b) one_node_per_slot"),
+        ([[-1, 0, 0], [-1, -1, -1]], [3, -1], [True, False], "(4a) one_vendor"),
+    ],
+)
+def test_verify_names_the_violated_constraint(assignment, vendor, admitted, constraint):
+    inst = _two_tasks()
+    plan = aisched.models.lora.make_plan(inst, np.array(assignment), np.array(vendor), np.array(admitted))
+    out = aisched.Outcome("hand", "lora", float("nan"), plan, admitted=np.array(admitted))
+    if constraint is None:
+        assert out.verify(inst) == pytest.approx(10 - 1 - 0.2 + 8 - 0.1)
+        return
+    with pytest.raises(InfeasiblePlanError) as info:
+        out.verify(inst)
+    assert info.value.constraint == constraint
+
+
+def test_verify_catches_a_misreported_objective():
+    inst = random_tiny(2)
+    out = aisched.run("pdftsp", inst)
+    out.objective += 1.0
+    with pytest.raises(InfeasiblePlanError, match="objective"):
+        out.verify(inst)
+
+
+def test_outcome_netcdf_round_trip(tmp_path):
+    inst = aisched.scenarios.lora.generate(seed=0, nodes=2, slots=10, tasks=6, vendors=2)
+    out = aisched.run("pdftsp", inst)
+    path = out.to_netcdf(tmp_path / "sub" / "pd.nc")
+    back = aisched.Outcome.from_netcdf(path)
+    assert back.algorithm == "pdftsp" and back.family == "lora"
+    assert back.objective == out.objective
+    np.testing.assert_array_equal(back.admitted, out.admitted)
+    np.testing.assert_array_equal(back.payments, out.payments)
+    np.testing.assert_array_equal(back.prices["compute_price"].values, out.prices["compute_price"].values)
+    assert back.verify(inst) == pytest.approx(out.objective)
+    assert not list(tmp_path.glob("sub/*.tmp"))
+
+
+def test_offline_outcome_on_time_limit_is_honest():
+    inst = aisched.scenarios.lora.generate(seed=1, nodes=8, slots=24, arrival_rate=3.0)
+    out = aisched.offline(inst, time_limit=0.05)
+    if out.status == "optimal":  # pragma: no cover - machine much faster than expected
+        pytest.skip("solved within 0.05 s")
+    assert out.status == "time_limit"
+    assert math.isfinite(out.bound)
+    if not math.isnan(out.objective):
+        assert out.bound >= out.objective - 1e-6
