@@ -122,6 +122,8 @@ def _group_min(delta: jax.Array, group: jax.Array, gunits: jax.Array, index: boo
     Nodes of one group have the same units, so DP (13) needs only the minimum
     ``Delta_kt`` of each group: O(G*W) work per slot instead of O(K*W).
     ``dmin`` is ``inf`` for empty or unit-less groups; ``amin`` (G, T) int32.
+    A masked min per static group (a segment minimum; faster on XLA:CPU than
+    ``jax.ops.segment_min``'s scatter).
     """
     n_nodes = delta.shape[0]
     node = jnp.arange(n_nodes, dtype=jnp.int32)[:, None]
@@ -413,11 +415,14 @@ def select_exact(compute_price, memory_price, energy_price, energy_use, throughp
     ``l*`` at cost equal to its charge in (10), so ``max V >= F(l*)``; hence the
     schedule of the pair maximising ``V`` has true ``F >= F(l*)``, i.e. it is
     optimal. So only one backtrack per option is needed. Pairs that admit the
-    same cells as a smaller pair are skipped.
+    same cells as a smaller pair are skipped, and pairs run in increasing order
+    of a cost floor (``Lbar * W_i * min s/u + Pbar * r_i * ceil(W_i / max u)``),
+    stopping once no option's best ``V`` can be beaten (branch and bound).
 
-    Cost: ``O(#pairs * T * G * W)`` with up to ``(K*T)^2`` pairs -- meant for
-    small instances. Pairs run in fixed-size chunks (``chunk``, vmapped), so
-    the number of pairs never triggers a recompile.
+    Cost: up to ``(K*T)^2`` pairs, each ``O(T*G*W)`` -- meant for small
+    instances. Pairs run in fixed-size chunks (``chunk``, vmapped), so the
+    number of pairs never triggers a recompile; ties between pairs go to the
+    first in that order.
 
     Returns
     -------

@@ -1,0 +1,108 @@
+"""pdFTSP at paper scale (section 5.1, high workload) on this machine; prints figures.
+
+200 mixed nodes, 144 ten-minute slots, Poisson(80) tasks per slot (about
+11,500 tasks), 5 vendors. Reports: the whole day's run time, the median and
+95th-percentile per-task decision time, peak resident memory, the NumPy
+reference DP's speed on the same tasks (ratio to the jitted kernel), the
+kernel's compile count, and Titan's per-task time at 100 nodes (the paper's
+Fig. 13), EFT and NTM for context.
+
+Usage: ``python benchmarks/bench_pdftsp.py [--quick]`` (``--quick``: 50 nodes,
+Poisson(20), for a smoke run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+import numpy as np
+
+import aisched
+from aisched.online import pdftsp, pdftsp_kernel, pdftsp_reference
+from aisched.scenarios.lora import generate
+
+
+def _peak_rss_gb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2  # Linux: KiB
+
+
+def reference_ratio(inst, state: pdftsp.PdftspState, tasks: np.ndarray) -> tuple[float, float]:
+    """Median seconds per task of the NumPy reference and of the kernel, same tasks and prices."""
+    ref_s, jax_s = [], []
+    for task in tasks:
+        task = int(task)
+        args = (
+            state._compute_price, state._memory_price, state._energy_price, state._energy_use[task],
+            inst.throughput[task], state._units[task],
+        )
+        tail = (
+            float(inst.memory_need[task]), int(state._work_units[task]), state._start[task],
+            int(inst.deadline[task]), state._fee[task], state._valid[task], float(inst.bid[task]),
+        )
+        tic = time.perf_counter()
+        pdftsp_reference.select_faithful_reference(*args, *tail)
+        ref_s.append(time.perf_counter() - tic)
+        group, gunits = pdftsp_kernel.node_groups(state._units[task], state._max_groups)
+        tic = time.perf_counter()
+        out = pdftsp_kernel.select_faithful(
+            *args, group, gunits, *tail, max_work_units=state._max_work_units
+        )
+        np.asarray(out.assignment)
+        jax_s.append(time.perf_counter() - tic)
+    return float(np.median(ref_s)), float(np.median(jax_s))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--titan-slots", type=int, default=2, help="slots of Titan to time at 100 nodes")
+    args = parser.parse_args()
+    nodes, rate = (50, 20.0) if args.quick else (200, 80.0)
+
+    tic = time.perf_counter()
+    inst = generate(seed=args.seed, nodes=nodes, slots=144, arrival_rate=rate, vendors=5, gpu_mix="mixed")
+    print(f"instance: {inst.num_tasks} tasks, {inst.num_nodes} nodes, {inst.num_slots} slots, "
+          f"{inst.num_vendors} vendors (generated in {time.perf_counter() - tic:.2f} s)")
+
+    compiles_before = pdftsp_kernel.cache_size()
+    out = aisched.run("pdftsp", inst)
+    compiles = pdftsp_kernel.cache_size() - compiles_before
+    lat = out.decision_s
+    print(f"pdftsp faithful: whole day {out.runtime_s:.2f} s, admitted {out.num_admitted}/{inst.num_tasks}, "
+          f"welfare {out.objective:.4g}")
+    print(f"  per-task decision: median {1e3 * np.median(lat):.3f} ms, p95 {1e3 * np.percentile(lat, 95):.3f} ms, "
+          f"max {1e3 * lat.max():.1f} ms (first call includes compilation)")
+    print(f"  kernel compilations during the run: {compiles}; work unit {out.info['work_unit']:g} "
+          f"samples (exact: {bool(out.info['work_unit_exact'])})")
+    print(f"  peak RSS so far: {_peak_rss_gb():.2f} GB")
+    tic = time.perf_counter()
+    out.verify(inst)
+    print(f"  verify: {time.perf_counter() - tic:.2f} s")
+
+    state = pdftsp.PdftspState(inst, pdftsp.PdftspParams(out.info["alpha"], out.info["beta"]))
+    state._compute_price[:] = out.prices["compute_price"].values  # realistic, non-zero prices
+    state._memory_price[:] = out.prices["memory_price"].values
+    sample = np.random.default_rng(1).choice(inst.num_tasks, size=3, replace=False)
+    ref, ker = reference_ratio(inst, state, sample)
+    print(f"NumPy reference DP (Algorithm 2 as printed): median {1e3 * ref:.1f} ms/task vs kernel "
+          f"{1e3 * ker:.3f} ms/task on the same 3 tasks: {ref / ker:.0f}x")
+
+    for name in ("eft", "ntm"):
+        other = aisched.run(name, inst)
+        print(f"{name}: {other.runtime_s:.2f} s, welfare {other.objective:.4g}, admitted {other.num_admitted}")
+
+    big = generate(seed=args.seed, nodes=100, slots=144, arrival_rate=rate, vendors=5, gpu_mix="mixed")
+    first = np.nonzero(big.arrival < args.titan_slots)[0]
+    sub = big.subset(first)
+    titan = aisched.run("titan", sub, slot_time_limit=120.0)
+    print(f"titan at 100 nodes, first {args.titan_slots} slots ({sub.num_tasks} tasks): "
+          f"{1e3 * titan.decision_s.mean():.1f} ms per task (solve time / tasks in slot), "
+          f"slots not proven optimal: {titan.info['slots_not_optimal']}")
+    print(f"peak RSS: {_peak_rss_gb():.2f} GB")
+
+
+if __name__ == "__main__":
+    main()
