@@ -122,3 +122,9 @@ def test_offline_outcome_on_time_limit_is_honest():
     assert math.isfinite(out.bound)
     if not math.isnan(out.objective):
         assert out.bound >= out.objective - 1e-6
+
+
+@pytest.mark.parametrize(("option", "value"), [("time_limit", -1.0), ("mip_gap", float("nan")), ("threads", 0)])
+def test_offline_options_fail_before_any_work(option, value):
+    with pytest.raises(aisched.InvalidScenarioError, match=option):
+        aisched.offline(random_tiny(0), **{option: value})

@@ -31,6 +31,7 @@ from aisched.models.lora import LoraInstance, build, extract_plan, make_plan, no
 from aisched.outcome import Outcome
 from aisched.registry import register
 from aisched.solvers import Status, solve
+from aisched.solvers.solve import check_options
 
 __all__ = ["run"]
 
@@ -71,6 +72,7 @@ def run(
     """
     if slot_time_limit is not None and not (math.isfinite(slot_time_limit) and slot_time_limit > 0):
         raise InvalidScenarioError("slot_time_limit", f"= {slot_time_limit!r} must be > 0")
+    check_options(slot_time_limit, mip_gap, threads)
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     n = instance.num_tasks

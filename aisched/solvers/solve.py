@@ -128,7 +128,12 @@ _LEGACY_OPTIONS: dict[str, tuple[str | None, str | None, str | None]] = {
 }
 
 
-def _check_options(time_limit: float | None, mip_gap: float | None, threads: int | None) -> None:
+def check_options(time_limit: float | None, mip_gap: float | None, threads: int | None) -> None:
+    """Validate solver options; raise ``InvalidScenarioError`` naming the bad one.
+
+    Callers that build a model first (``solve_offline``, Titan) call this
+    before any work, so bad options never cost a model build.
+    """
     for name, val, positive in (("time_limit", time_limit, True), ("mip_gap", mip_gap, False)):
         ok = isinstance(val, numbers.Real) and not isinstance(val, bool) and math.isfinite(val)
         if val is not None and (not ok or (val <= 0 if positive else val < 0)):
@@ -254,7 +259,7 @@ def solve(
     """
     if not isinstance(solver, str) or not solver:
         raise InvalidScenarioError("solver", f"must be a non-empty string, got {solver!r}")
-    _check_options(time_limit, mip_gap, threads)
+    check_options(time_limit, mip_gap, threads)
     if not isinstance(model, pyo.Block):
         raise SolverError(f"expected a Pyomo model (Block), got {type(model).__name__}")
     objectives = list(model.component_data_objects(pyo.Objective, active=True, descend_into=True))

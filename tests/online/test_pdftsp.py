@@ -164,3 +164,15 @@ def test_truthful_bid_is_never_beaten(seed, factor):
     true_value = inst.bid[task]
     table = pdftsp.audit(inst, task, [true_value, factor * true_value, true_value + 5.0])
     assert (table["utility"] <= table.loc[0, "utility"] + 1e-9).all()
+
+
+def test_slot_consistent_beta_divides_by_the_fewest_slots():
+    inst = random_tiny(4, tasks=3)
+    alpha, beta = pdftsp.slot_consistent_alpha_beta(inst)
+    a0, b0 = pdftsp.default_alpha_beta(inst)
+    slots = np.ceil(inst.work / inst.throughput.max(axis=1))
+    assert alpha == a0
+    assert beta == pytest.approx(np.max(inst.bid / (inst.memory_need * slots)))
+    assert beta <= b0
+    out = aisched.run("pdftsp", inst, alpha=alpha, beta=beta)
+    assert out.verify(inst) <= brute_force_optimum(inst) + 1e-6

@@ -58,6 +58,7 @@ from aisched.models.lora.plan import make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
 from aisched.solvers import Status, solve
+from aisched.solvers.solve import check_options
 
 __all__ = ["build", "extract_plan", "solve_offline"]
 
@@ -288,6 +289,7 @@ def solve_offline(
         before proving any: ``info["bound_source"]``). ``objective`` is the welfare of the extracted plan,
         recomputed by :func:`~aisched.models.lora.plan.verify_plan`.
     """
+    check_options(time_limit, mip_gap, threads)  # fail before building anything
     started = time.perf_counter()
     model = build(instance)
     built = time.perf_counter()
