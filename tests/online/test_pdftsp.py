@@ -81,8 +81,8 @@ def test_payment_paper_and_corrected():
 def test_paper_payment_rewards_overbidding_and_corrected_does_not():
     # true value 10.5 lies between p_i (=0 + prices) and p_i + energy (=11): the paper's
     # mechanism rejects the truthful bid but admits an overbid at a profit
-    inst = _one_task(bid=10.5, energy=2.75)  # energy cost 2 slots x 2.75 x 1 = 5.5 -> F = 5.0
-    inst = inst.replace(energy_use=[[5.5]])  # energy 11 > 10.5: truthful F < 0
+    # energy cost: 2 slots x 5.5 x price 1 = 11 > 10.5, so the truthful F < 0
+    inst = _one_task(bid=10.5, energy=5.5)
     bids = [10.5, 12.0, 20.0]
     paper = pdftsp.audit(inst, 0, bids, payment="paper")
     assert not paper.loc[0, "admitted"] and paper.loc[0, "utility"] == 0
