@@ -4,10 +4,10 @@ import math
 
 import numpy as np
 import pytest
+from lora_tiny import brute_force_optimum, random_tiny
 
 import aisched
 from aisched.errors import InfeasiblePlanError, UnknownAlgorithmError
-from lora_tiny import brute_force_optimum, random_tiny
 
 
 def test_algorithms_of_lora():

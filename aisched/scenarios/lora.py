@@ -392,21 +392,21 @@ def generate(
 
     # --- tasks (fixed draw order: arrivals, then one column per attribute) ----
     arrival = _arrivals(rng, T, float(arrival_rate), tasks, trace_path)
-    I = arrival.size
-    share = rng.uniform(*BATCH_SHARE, size=I)
-    epochs = rng.integers(EPOCHS[0], EPOCHS[1] + 1, size=I)
-    samples = rng.integers(SAMPLES[0], SAMPLES[1] + 1, size=I)
-    needs_pp = rng.random(I) < 0.5
-    delay = rng.integers(0, VENDOR_DELAY_MAX + 1, size=(I, N))
+    n_tasks = arrival.size
+    share = rng.uniform(*BATCH_SHARE, size=n_tasks)
+    epochs = rng.integers(EPOCHS[0], EPOCHS[1] + 1, size=n_tasks)
+    samples = rng.integers(SAMPLES[0], SAMPLES[1] + 1, size=n_tasks)
+    needs_pp = rng.random(n_tasks) < 0.5
+    delay = rng.integers(0, VENDOR_DELAY_MAX + 1, size=(n_tasks, N))
     unit_price = rng.uniform(*VENDOR_UNIT_PRICE, size=N)
-    value = rng.uniform(*VALUE_PER_SAMPLE, size=I)
-    w = rng.random(I)
+    value = rng.uniform(*VALUE_PER_SAMPLE, size=n_tasks)
+    w = rng.random(n_tasks)
 
     throughput = np.maximum(_round_down(share[:, None] * capacity[None, :], wu), wu)
     work = -(-(epochs * samples) // wu) * wu
     memory = np.round((model.memory_fixed + model.memory_per_share * share) * 2) / 2
     if N == 0:
-        needs_pp = np.zeros(I, bool)
+        needs_pp = np.zeros(n_tasks, bool)
     vendor_price = samples[:, None] * unit_price[None, :] * 2.0 ** (VENDOR_PRICE_EXPONENT - delay)
     bid = value * work
 
@@ -420,9 +420,9 @@ def generate(
     energy_price = np.tile(np.where(peak, PEAK_FACTOR * off_peak, off_peak), (K, 1))
 
     # --- deadlines -------------------------------------------------------------
-    min_slots = -(-work // throughput.max(axis=1)) if I else np.zeros(0, np.int64)
-    h_max = np.where(needs_pp, delay.max(axis=1), 0) if N else np.zeros(I, np.int64)
-    h_min = np.where(needs_pp, delay.min(axis=1), 0) if N else np.zeros(I, np.int64)
+    min_slots = -(-work // throughput.max(axis=1)) if n_tasks else np.zeros(0, np.int64)
+    h_max = np.where(needs_pp, delay.max(axis=1), 0) if N else np.zeros(n_tasks, np.int64)
+    h_min = np.where(needs_pp, delay.min(axis=1), 0) if N else np.zeros(n_tasks, np.int64)
     slack = DEADLINE_METHODS[deadline]
     if slack is None:
         lo = np.minimum(arrival + h_min + min_slots - 1, T - 1)
@@ -445,7 +445,7 @@ def generate(
         needs_preprocessing=needs_pp,
         bid=bid,
         throughput=throughput,
-        vendor_price=vendor_price.reshape(I, N),
+        vendor_price=vendor_price.reshape(n_tasks, N),
         vendor_delay=delay,
         energy_use=energy_use,
         energy_price=energy_price,

@@ -5,10 +5,10 @@ from dataclasses import fields
 import numpy as np
 import pytest
 import xarray as xr
+from lora_tiny import random_tiny
 
 from aisched.errors import InvalidInstanceError
 from aisched.models.lora import LoraInstance
-from lora_tiny import random_tiny
 
 PUBLIC = {
     "num_slots", "compute_capacity", "memory_capacity", "base_memory", "gpu_type", "arrival",

@@ -6,11 +6,11 @@ import numpy as np
 import pyomo.environ as pyo
 import pytest
 import xarray as xr
+from lora_tiny import brute_force_optimum, random_tiny
 
 import aisched
 from aisched.models.lora import build, extract_plan, verify_plan
 from aisched.solvers import Status, solve
-from lora_tiny import brute_force_optimum, random_tiny
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lora_tiny import brute_force_optimum, random_tiny
 
 import aisched
 from aisched.models.lora import LoraInstance
 from aisched.online import pdftsp
-from lora_tiny import brute_force_optimum, random_tiny
 
 ALGORITHMS = ["pdftsp", "titan", "eft", "ntm"]
 

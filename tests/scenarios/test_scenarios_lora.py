@@ -25,12 +25,12 @@ def min_slots(inst: LoraInstance) -> np.ndarray:
 
 def check_invariants(inst: LoraInstance, work_unit: int = 100) -> None:
     """Everything generate() promises, whatever the parameters."""
-    I, K, T = inst.num_tasks, inst.num_nodes, inst.num_slots
+    n_tasks, K, T = inst.num_tasks, inst.num_nodes, inst.num_slots
     N = inst.num_vendors
-    assert inst.throughput.shape == (I, K)
-    assert inst.vendor_price.shape == inst.vendor_delay.shape == (I, N)
+    assert inst.throughput.shape == (n_tasks, K)
+    assert inst.vendor_price.shape == inst.vendor_delay.shape == (n_tasks, N)
     eu, ep = inst.energy_factors()
-    assert eu.shape == (I, K) and ep.shape == (K, T)
+    assert eu.shape == (n_tasks, K) and ep.shape == (K, T)
     # work = epochs x samples in 1..5 x 5k..20k, rounded up to the unit
     assert np.all(inst.work >= 5000)
     assert np.all(inst.work <= math.ceil(100000 / work_unit) * work_unit)

@@ -18,7 +18,6 @@ import xarray as xr
 from aisched.errors import InvalidInstanceError
 from aisched.models._validate import (
     as_array,
-    check_finite,
     check_nonneg,
     check_positive,
     check_range,
