@@ -95,9 +95,7 @@ def slot_consistent_alpha_beta(instance: LoraInstance) -> tuple[float, float]:
     alpha, _ = default_alpha_beta(instance)
     if instance.num_tasks == 0:
         return alpha, 1.0
-    fastest = np.max(instance.throughput, axis=1)
-    slots = np.ceil(instance.work / np.where(fastest > 0, fastest, np.inf))
-    slots = np.where(fastest > 0, np.maximum(slots, 1.0), 1.0)
+    slots = np.maximum(instance.fewest_slots(), 1)  # tasks that cannot run count as 1 slot
     beta = float(np.max(instance.bid / (instance.memory_need * slots)))
     return alpha, beta
 

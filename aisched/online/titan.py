@@ -30,8 +30,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, build, extract_plan, make_plan, node_usage
 from aisched.outcome import Outcome
 from aisched.registry import register
-from aisched.solvers import Status, solve
-from aisched.solvers.solve import check_options
+from aisched.solvers import Status, check_options, solve
 
 __all__ = ["run"]
 

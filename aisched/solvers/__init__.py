@@ -7,6 +7,6 @@ loaded into the model's variables.  :func:`to_xarray` and :func:`values_dict`
 read an indexed ``Var`` back.
 """
 
-from aisched.solvers.solve import SolveResult, Status, solve, to_xarray, values_dict
+from aisched.solvers.solve import SolveResult, Status, check_options, solve, to_xarray, values_dict
 
-__all__ = ["Status", "SolveResult", "solve", "to_xarray", "values_dict"]
+__all__ = ["SolveResult", "Status", "check_options", "solve", "to_xarray", "values_dict"]

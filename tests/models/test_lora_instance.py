@@ -118,3 +118,11 @@ def test_earliest_start_applies_delay_only_with_preprocessing():
     for i in range(3):
         expect = inst.arrival[i] + (inst.vendor_delay[i] if inst.needs_preprocessing[i] else 0)
         np.testing.assert_array_equal(start[i], expect)
+
+
+def test_fewest_slots_is_work_over_the_fastest_node():
+    inst = random_tiny(8, tasks=3)
+    expect = np.ceil(inst.work / inst.throughput.max(axis=1))
+    np.testing.assert_array_equal(inst.fewest_slots(), expect)
+    stuck = inst.replace(throughput=np.zeros_like(inst.throughput))
+    np.testing.assert_array_equal(stuck.fewest_slots(), [0, 0, 0])

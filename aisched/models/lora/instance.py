@@ -260,6 +260,16 @@ class LoraInstance:
         delay = np.where(self.needs_preprocessing[:, None], self.vendor_delay, 0)
         return self.arrival[:, None] + delay
 
+    def fewest_slots(self) -> np.ndarray:
+        """(task,) ``ceil(M_i / max_k s_ik)``: the fewest slots a task can finish in.
+
+        A task gathers at most ``max_k s_ik`` samples per slot (4b). Tasks that
+        can run on no node get 0.
+        """
+        fastest = np.max(self.throughput, axis=1) if self.num_nodes else np.zeros(self.num_tasks)
+        safe = np.where(fastest > 0, fastest, 1.0)
+        return np.where(fastest > 0, np.ceil(self.work / safe - 1e-9), 0).astype(np.int64)
+
     def subset(self, tasks: Any, vendor: Any | None = None) -> LoraInstance:
         """A new instance with only ``tasks`` (in the given order).
 

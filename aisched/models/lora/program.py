@@ -57,8 +57,7 @@ from aisched.models.lora.instance import LoraInstance
 from aisched.models.lora.plan import make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
-from aisched.solvers import Status, solve
-from aisched.solvers.solve import check_options
+from aisched.solvers import Status, check_options, solve
 
 __all__ = ["build", "extract_plan", "solve_offline"]
 
@@ -113,8 +112,7 @@ def _run_if_admitted_rule(m: pyo.ConcreteModel, i: int, t: int) -> Any:
 def _min_slots_rule(m: pyo.ConcreteModel, i: int) -> Any:
     if not m.CELLS_OF[i]:
         return m.u[i] == 0  # no usable cell at all: the task cannot be admitted
-    fastest = max(m.throughput[i, k] for k in {k for (k, _) in m.CELLS_OF[i]})
-    need = math.ceil(m.work[i] / fastest - 1e-9)
+    need = int(m.FEWEST_SLOTS[i])
     return sum(m.x[i, k, t] for (k, t) in m.CELLS_OF[i]) >= need * m.u[i]
 
 
@@ -205,6 +203,7 @@ def build(instance: LoraInstance, *, residual: xr.Dataset | None = None) -> pyo.
     m.CELLS_OF = cells_of
     m.TASKS_AT = tasks_at
     m.VENDORS_OF = {i: list(range(instance.num_vendors)) for i in range(n_tasks)}
+    m.FEWEST_SLOTS = instance.fewest_slots()
 
     m.bid = pyo.Param(m.TASKS, initialize=dict(enumerate(instance.bid.tolist())))
     m.work = pyo.Param(m.TASKS, initialize=dict(enumerate(instance.work.tolist())))
