@@ -1,24 +1,40 @@
 """The ``aisched`` command.
 
-``aisched compare lora [options]`` compares the online algorithms of the
-`lora` family with the offline optimum on a generated scenario (by default
-the embedded one of :func:`aisched.scenarios.lora.default_instance`), prints
-a table and writes the outcomes (netCDF), the table (CSV) and two figures.
+``aisched compare FAMILY [options]`` compares a family's online algorithms
+with the offline optimum on a generated scenario, prints a table and writes
+the outcomes (netCDF), the instance, the table (CSV) and figures.
+``aisched select spot [options]`` runs online policy selection (spot family).
 Bad options exit with status 2 and a one-line message.
+
+Each family plugs in through its scenario module ``aisched.scenarios.<family>``,
+which provides:
+
+- ``CLI_HELP`` (str) and ``CLI_ALGORITHMS`` (tuple of names compared by default);
+- ``add_cli_arguments(parser)``: the generator's options (``--seed`` included);
+- ``instance_from_cli(args) -> Instance``: validated instance from the options;
+- ``describe(instance, args) -> str``: a one-line description of the scenario;
+- optionally ``cli_figures(outcomes, table, out) -> list[str]``: extra figures
+  written to ``out`` (file names returned);
+- for ``select``: ``add_select_arguments(parser)`` and ``run_select(args) -> int``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import NoReturn
 
 from aisched.errors import AischedError
 
 __all__ = ["main"]
+
+_COMPARE_FAMILIES = ("lora", "spot", "genai", "tenants")
+_SELECT_FAMILIES = ("spot",)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,82 +44,77 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"aisched: error: {message}\n")
 
 
-def _parser() -> argparse.ArgumentParser:
-    from aisched.scenarios.lora import DEFAULT_SCENARIO
+def _scenario_module(family: str) -> ModuleType | None:
+    """The family's scenario module if it implements the CLI protocol, else None."""
+    try:
+        module = importlib.import_module(f"aisched.scenarios.{family}")
+    except ModuleNotFoundError:
+        return None
+    return module if hasattr(module, "instance_from_cli") else None
 
+
+def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="aisched", description="Online scheduling and pricing of AI workloads.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     cmp_ = sub.add_parser("compare", help="compare online algorithms with the offline optimum")
     fam = cmp_.add_subparsers(dest="family", required=True, parser_class=_Parser)
-    lora = fam.add_parser("lora", help="multi-LoRA fine-tuning auction (pdFTSP)")
-    d = DEFAULT_SCENARIO
-    lora.add_argument("--nodes", type=int, default=d["nodes"], help="GPU nodes (default %(default)s)")
-    lora.add_argument("--slots", type=int, default=d["slots"], help="10-minute slots (default %(default)s)")
-    lora.add_argument(
-        "--arrival-rate", type=float, default=None,
-        help="Poisson tasks per slot (default: the embedded scenario's exact task count)",
-    )
-    lora.add_argument(
-        "--tasks", type=int, default=None,
-        help=f"exact task count (default {d['tasks']} unless --arrival-rate is given)",
-    )
-    lora.add_argument("--vendors", type=int, default=d["vendors"], help="labour vendors")
-    lora.add_argument("--gpu-mix", choices=("a100", "a40", "mixed"), default=d["gpu_mix"])
-    lora.add_argument("--deadline", default=d.get("deadline", "slack"), help="deadline method")
-    lora.add_argument("--seed", type=int, default=d["seed"])
-    lora.add_argument(
-        "--algorithms", default="pdftsp,titan,eft,ntm", help="comma-separated (default %(default)s)"
-    )
-    lora.add_argument("--time-limit", type=float, default=60.0, help="offline solve limit, seconds")
-    lora.add_argument("--no-offline", action="store_true", help="skip the offline optimum")
-    lora.add_argument("--out", type=Path, default=Path("results"), help="output folder")
-    lora.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    for family in _COMPARE_FAMILIES:
+        module = _scenario_module(family)
+        if module is None:
+            continue
+        fp = fam.add_parser(family, help=module.CLI_HELP)
+        module.add_cli_arguments(fp)
+        fp.add_argument(
+            "--algorithms", default=",".join(module.CLI_ALGORITHMS),
+            help="comma-separated (default %(default)s)",
+        )
+        fp.add_argument("--time-limit", type=float, default=60.0, help="offline solve limit, seconds")
+        fp.add_argument("--no-offline", action="store_true", help="skip the offline optimum")
+        fp.add_argument("--out", type=Path, default=Path("results"), help="output folder")
+        fp.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    sel = sub.add_parser("select", help="online policy selection (Algorithm 2 of the spot paper)")
+    sfam = sel.add_subparsers(dest="family", required=True, parser_class=_Parser)
+    for family in _SELECT_FAMILIES:
+        module = _scenario_module(family)
+        if module is None or not hasattr(module, "run_select"):
+            continue
+        sp = sfam.add_parser(family, help="policy selection over a workload of jobs")
+        module.add_select_arguments(sp)
     return p
 
 
 def _fmt_table(table) -> str:  # type: ignore[no-untyped-def]
-    header = f"{'algorithm':<10} {'welfare':>12} {'ratio':>7} {'admitted':>8} {'runtime_s':>10} {'decision_ms':>11}  status"
+    header = (
+        f"{'algorithm':<12} {'objective':>12} {'ratio':>7} {'admitted':>8} {'runtime_s':>10} "
+        f"{'decision_ms':>11}  status"
+    )
     lines = [header, "-" * len(header)]
     for name, row in table.iterrows():
         ratio = "" if math.isnan(row["ratio"]) else f"{row['ratio']:.3f}"
         lat = "" if math.isnan(row["decision_median_s"]) else f"{1e3 * row['decision_median_s']:.3f}"
         lines.append(
-            f"{name:<10} {row['objective']:>12.2f} {ratio:>7} {row['admitted']:>8d} "
+            f"{name:<12} {row['objective']:>12.2f} {ratio:>7} {row['admitted']:>8d} "
             f"{row['runtime_s']:>10.3f} {lat:>11}  {row['status']}"
         )
     return "\n".join(lines)
 
 
-def _compare_lora(args: argparse.Namespace) -> int:
+def _compare(args: argparse.Namespace) -> int:
     import aisched
     from aisched.scenarios import figures
-    from aisched.scenarios.lora import DEFAULT_SCENARIO, generate
 
+    family: str = args.family
+    module = _scenario_module(family)
+    assert module is not None  # argparse only offers implemented families
     names = [n.strip() for n in args.algorithms.split(",") if n.strip()]
-    known = aisched.algorithms("lora")
+    known = aisched.algorithms(family)
     for name in names:
         if name not in known:
             raise aisched.UnknownAlgorithmError(f"unknown algorithm {name!r} (known: {', '.join(known)})")
     if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
         raise aisched.InvalidScenarioError("--time-limit", f"= {args.time_limit} must be > 0")
-    tasks = args.tasks
-    if tasks is None and args.arrival_rate is None:
-        tasks = DEFAULT_SCENARIO["tasks"]
-    inst = generate(
-        seed=args.seed,
-        nodes=args.nodes,
-        slots=args.slots,
-        arrival_rate=2.0 if args.arrival_rate is None else args.arrival_rate,
-        tasks=tasks,
-        vendors=args.vendors,
-        gpu_mix=args.gpu_mix,
-        deadline=args.deadline,
-    )
-    print(
-        f"lora scenario: {inst.num_tasks} tasks, {inst.num_nodes} nodes ({args.gpu_mix}), "
-        f"{inst.num_slots} slots, {inst.num_vendors} vendors, seed {args.seed}",
-        flush=True,
-    )
+    inst = module.instance_from_cli(args)
+    print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
     table = aisched.compare(
         inst, names, offline=not args.no_offline, time_limit=args.time_limit, outcomes=outcomes
@@ -120,20 +131,18 @@ def _compare_lora(args: argparse.Namespace) -> int:
             )
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    inst.to_dataset().to_netcdf(out / "lora_instance.nc", engine="netcdf4")
+    inst.to_dataset().to_netcdf(out / f"{family}_instance.nc", engine="netcdf4")
     for name, outcome in outcomes.items():
-        outcome.to_netcdf(out / f"lora_{name}.nc")
-    table.to_csv(out / "lora_comparison.csv")
-    written = ["lora_instance.nc", *(f"lora_{n}.nc" for n in outcomes), "lora_comparison.csv"]
+        outcome.to_netcdf(out / f"{family}_{name}.nc")
+    table.to_csv(out / f"{family}_comparison.csv")
+    written = [f"{family}_instance.nc", *(f"{family}_{n}.nc" for n in outcomes), f"{family}_comparison.csv"]
     if not args.no_figures:
-        figures.welfare_bars(table, out / "lora_welfare.png", title="lora: social welfare by algorithm")
-        written.append("lora_welfare.png")
-        if "pdftsp" in outcomes:
-            figures.price_heatmap(
-                outcomes["pdftsp"].prices, out / "lora_pdftsp_compute_price.png",
-                title="pdFTSP final compute price lambda (node x slot)",
-            )
-            written.append("lora_pdftsp_compute_price.png")
+        figures.welfare_bars(
+            table, out / f"{family}_objective.png", title=f"{family}: objective by algorithm"
+        )
+        written.append(f"{family}_objective.png")
+        if hasattr(module, "cli_figures"):
+            written.extend(module.cli_figures(outcomes, table, out))
     print(f"wrote {', '.join(written)} to {out}/")
     return 0
 
@@ -142,8 +151,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``aisched`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     try:
-        if args.command == "compare" and args.family == "lora":
-            return _compare_lora(args)
+        if args.command == "compare":
+            return _compare(args)
+        if args.command == "select":
+            module = _scenario_module(args.family)
+            assert module is not None
+            return int(module.run_select(args))
     except AischedError as exc:
         print(f"aisched: error: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ def test_compare_lora_writes_results(tmp_path, capsys):
     for name in ("offline", "pdftsp", "titan", "eft", "ntm"):
         assert name in text
         assert (tmp_path / f"lora_{name}.nc").is_file()
-    assert (tmp_path / "lora_welfare.png").stat().st_size > 1000
+    assert (tmp_path / "lora_objective.png").stat().st_size > 1000
     assert (tmp_path / "lora_pdftsp_compute_price.png").stat().st_size > 1000
     assert (tmp_path / "lora_comparison.csv").is_file()
 
@@ -32,7 +32,7 @@ def test_compare_lora_writes_results(tmp_path, capsys):
         (["compare", "lora", "--algorithms", "pdftsp,magic"], "magic"),
         (["compare", "lora", "--time-limit", "-3"], "--time-limit"),
         (["compare", "lora", "--arrival-rate", "-1"], "arrival_rate"),
-        (["compare", "tenants"], "tenants"),
+        (["compare", "nosuch"], "nosuch"),
     ],
 )
 def test_bad_options_exit_nonzero_with_one_line(argv, needle):
