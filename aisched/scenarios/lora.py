@@ -89,6 +89,7 @@ import pandas as pd
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora.instance import LoraInstance
+from aisched.scenarios import _paths
 
 __all__ = [
     "A40_A100_RATIO",
@@ -105,7 +106,7 @@ __all__ = [
 
 SLOT_SECONDS = 600  # 10-minute slots, 144 a day (paper 5.1)
 SLOTS_PER_HOUR = 3600 // SLOT_SECONDS
-DATA_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA_DIR = _paths.DATA_DIR
 PHILLY_TRACE = DATA_DIR / "philly_pollux_2017-10-09.csv"
 
 # A40 / A100 LoRA throughput: mid-point of the two measured ratios in
