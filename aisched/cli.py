@@ -4,6 +4,10 @@
 with the offline optimum on a generated scenario, prints a table and writes
 the outcomes (netCDF), the instance, the table (CSV) and figures.
 ``aisched select spot [options]`` runs online policy selection (spot family).
+``aisched scenarios`` lists the named scenarios (the papers' figures),
+``aisched sweep NAME`` runs one (every point x seed x algorithm; resumable;
+local process pool or ``--dask``) and ``aisched report DIR`` writes figures and
+a Markdown report with the papers' claims checked.
 Bad options exit with status 2 and a one-line message.
 
 Each family plugs in through its scenario module ``aisched.scenarios.<family>``,
@@ -72,6 +76,22 @@ def _parser() -> argparse.ArgumentParser:
         fp.add_argument("--no-offline", action="store_true", help="skip the offline optimum")
         fp.add_argument("--out", type=Path, default=Path("results"), help="output folder")
         fp.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    lst = sub.add_parser("scenarios", help="list the named scenarios, one line each")
+    lst.add_argument("--family", choices=_COMPARE_FAMILIES, default=None)
+    swp = sub.add_parser("sweep", help="run a named scenario (or a TOML file): points x seeds x algorithms")
+    swp.add_argument("scenario", help="a name from `aisched scenarios` or a path to a .toml file")
+    swp.add_argument("--seeds", type=int, default=None, help="number of seeds (default: the scenario's)")
+    swp.add_argument("--out", type=Path, default=Path("results"), help="results root (default %(default)s)")
+    swp.add_argument("--resume", action="store_true", help="continue a sweep; finished cells are kept")
+    swp.add_argument("--reduced", action="store_true", help="the scenario's small test-size form")
+    swp.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
+    swp.add_argument("--serial", action="store_true", help="run the cells in this process")
+    swp.add_argument("--dask", default=None, metavar="ADDRESS",
+                     help="run the cells on a Dask cluster: a scheduler address or local:N")
+    swp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
+    rep.add_argument("directory", type=Path)
+    rep.add_argument("--no-figures", action="store_true")
     sel = sub.add_parser("select", help="online policy selection (Algorithm 2 of the spot paper)")
     sfam = sel.add_subparsers(dest="family", required=True, parser_class=_Parser)
     for family in _SELECT_FAMILIES:
@@ -147,12 +167,58 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scenarios(args: argparse.Namespace) -> int:
+    from aisched.scenarios import catalog
+
+    for name in catalog.names(args.family):
+        s = catalog.get(name)
+        extra = " + offline" if s.offline else ""
+        print(f"{name:<28} {len(s.values)} points x {s.seeds} seeds x {len(s.algorithms)} algorithms{extra}"
+              f"  {s.title}")
+    return 0
+
+
+def _sweep(args: argparse.Namespace) -> int:
+    from aisched.errors import InvalidScenarioError
+    from aisched.scenarios import catalog, sweep
+
+    if args.seeds is not None and args.seeds < 1:
+        raise InvalidScenarioError("--seeds", f"= {args.seeds} must be >= 1")
+    if args.workers is not None and args.workers < 1:
+        raise InvalidScenarioError("--workers", f"= {args.workers} must be >= 1")
+    if args.serial and args.dask:
+        raise InvalidScenarioError("--serial", "cannot be combined with --dask")
+    scenario = catalog.get(args.scenario)
+    if args.reduced:
+        scenario = scenario.reduced()
+    executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    table = sweep.sweep(scenario, args.out, seeds=args.seeds, resume=args.resume, executor=executor,
+                        workers=args.workers, progress=not args.no_progress)
+    root = sweep.folder(args.out, scenario)
+    print(f"{scenario.name}: {len(table)} cells in {root}/ (table.csv, cells/, outcomes/)")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from aisched.scenarios import report
+
+    path = report.report(args.directory, figures=not args.no_figures)
+    print(f"wrote {path}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``aisched`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     try:
         if args.command == "compare":
             return _compare(args)
+        if args.command == "scenarios":
+            return _scenarios(args)
+        if args.command == "sweep":
+            return _sweep(args)
+        if args.command == "report":
+            return _report(args)
         if args.command == "select":
             module = _scenario_module(args.family)
             assert module is not None

@@ -42,6 +42,7 @@ class InvalidInstanceError(AischedError, ValueError):
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
 
 
@@ -50,6 +51,7 @@ class InvalidScenarioError(AischedError, ValueError):
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
 
 

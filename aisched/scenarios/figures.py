@@ -1,4 +1,4 @@
-"""Figures of a comparison: welfare by algorithm, and a dual-price heatmap (node x slot)."""
+"""Figures of a comparison: objective by algorithm, and a price heatmap (node/edge/... x slot)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ def _pyplot():  # imported lazily: matplotlib is the optional `plot` extra
     return plt
 
 
-def welfare_bars(table: pd.DataFrame, path: str | Path, *, title: str = "Social welfare") -> Path:
+def welfare_bars(
+    table: pd.DataFrame, path: str | Path, *, title: str = "Social welfare", ylabel: str = "objective"
+) -> Path:
     """Bar chart of ``table["objective"]`` by algorithm, the offline optimum (or bound) as a line."""
     plt = _pyplot()
     path = Path(path)
@@ -34,7 +36,7 @@ def welfare_bars(table: pd.DataFrame, path: str | Path, *, title: str = "Social 
         label = "offline optimum" if ref["status"] == "optimal" else f"offline ({ref['status']})"
         ax.axhline(ref["objective"], color="#C44E52", linestyle="--", label=label)
         ax.legend(loc="lower right", fontsize=8)
-    ax.set_ylabel("social welfare")
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -43,20 +45,32 @@ def welfare_bars(table: pd.DataFrame, path: str | Path, *, title: str = "Social 
 
 
 def price_heatmap(
-    prices: xr.Dataset, path: str | Path, *, variable: str = "compute_price", title: str | None = None
+    prices: xr.Dataset, path: str | Path, *, variable: str | None = "compute_price", title: str | None = None
 ) -> Path:
-    """Heatmap of a (node, slot) price variable."""
+    """Heatmap of a 2-D price variable with a ``slot`` dim (``node x slot``, ``edge x slot``, ...).
+
+    ``variable=None`` takes the first such variable of ``prices``.
+    """
     plt = _pyplot()
     path = Path(path)
-    data = prices[variable].transpose("node", "slot")
+    if variable is None:
+        two_d = [n for n, v in prices.data_vars.items() if v.ndim == 2 and "slot" in v.dims]
+        if not two_d:
+            raise ValueError("prices hold no 2-D variable with a 'slot' dim")
+        variable = str(two_d[0])
+    var = prices[variable]
+    if var.ndim != 2 or "slot" not in var.dims:
+        raise ValueError(f"{variable!r} has dims {var.dims}; expected (<resource>, slot)")
+    row = next(d for d in var.dims if d != "slot")
+    data = var.transpose(row, "slot")
     fig, ax = plt.subplots(figsize=(7, 3.6))
     mesh = ax.imshow(data.values, aspect="auto", origin="lower", cmap="viridis", interpolation="nearest")
     fig.colorbar(mesh, ax=ax, label=variable.replace("_", " "))
     ax.set_xlabel("slot")
-    ax.set_ylabel("node")
-    if data.sizes["node"] <= 16:
-        ax.set_yticks(range(data.sizes["node"]))
-    ax.set_title(title or f"final {variable.replace('_', ' ')} (node x slot)")
+    ax.set_ylabel(str(row))
+    if data.sizes[row] <= 16:
+        ax.set_yticks(range(data.sizes[row]))
+    ax.set_title(title or f"final {variable.replace('_', ' ')} ({row} x slot)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

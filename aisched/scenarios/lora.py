@@ -89,7 +89,7 @@ import pandas as pd
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora.instance import LoraInstance
-from aisched.scenarios import _paths
+from aisched.scenarios import _paths, traces
 
 __all__ = [
     "A40_A100_RATIO",
@@ -181,22 +181,21 @@ def _is_int(x: Any) -> bool:
 
 
 def _resolve_trace(trace: str | os.PathLike[str]) -> Path:
-    path = PHILLY_TRACE if str(trace) == "philly" else Path(trace)
-    if not path.is_file():
-        raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
-    return path
+    return traces.resolve(trace)
 
 
 def arrival_counts_from_trace(
     path: str | os.PathLike[str], slots: int, slot_seconds: int = SLOT_SECONDS
 ) -> np.ndarray:
-    """Raw per-slot job submission counts of a trace.
+    """Raw per-slot job arrival counts of a trace: :func:`aisched.scenarios.traces.arrival_counts`.
 
     Parameters
     ----------
     path
-        CSV file with a ``timestamp`` column: date-times (``YYYY-MM-DD
-        HH:MM:SS``) or numbers (seconds since the Unix epoch).
+        A named trace (``"philly"``, ``"philly-week"``, ``"alibaba"``,
+        ``"helios"``) or a CSV file with a ``timestamp`` column (date-times
+        ``YYYY-MM-DD HH:MM:SS`` or epoch seconds), a ``creation_time`` column
+        (seconds) or Helios' ``time, total_job_num`` snapshots.
     slots
         Number of slots to return.
     slot_seconds
@@ -205,44 +204,17 @@ def arrival_counts_from_trace(
     Returns
     -------
     numpy.ndarray
-        (slots,) int64 counts; slot 0 starts at midnight of the earliest
-        timestamp. If the trace spans fewer slots (up to its last job) than
-        asked, it repeats cyclically (a one-day trace stands for every day).
+        (slots,) int64 counts; slot 0 starts at midnight of the first
+        arrival's day. A trace shorter than ``slots`` repeats cyclically (a
+        one-day trace stands for every day).
 
     Raises
     ------
     InvalidScenarioError
-        ``trace`` if the file is missing, unreadable, has no ``timestamp``
-        column or no jobs; ``slots`` / ``slot_seconds`` if not positive ints.
+        ``trace`` if the file is missing, unreadable, has none of those
+        columns or no jobs; ``slots`` / ``slot_seconds`` if not positive ints.
     """
-    if not _is_int(slots) or slots < 1:
-        raise _fail("slots", slots, "must be an integer >= 1")
-    if not _is_int(slot_seconds) or slot_seconds < 1:
-        raise _fail("slot_seconds", slot_seconds, "must be an integer >= 1")
-    path = Path(path)
-    if not path.is_file():
-        raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
-    try:
-        col = pd.read_csv(path, usecols=["timestamp"])["timestamp"]
-    except ValueError as exc:
-        raise InvalidScenarioError(
-            "trace", f"{str(path)!r} has no readable timestamp column ({exc})"
-        ) from None
-    col = col.dropna()
-    if col.empty:
-        raise InvalidScenarioError("trace", f"{str(path)!r} has no jobs")
-    if pd.api.types.is_numeric_dtype(col):
-        ts = pd.to_datetime(col, unit="s")
-    else:
-        try:
-            ts = pd.to_datetime(col)
-        except (ValueError, TypeError) as exc:
-            raise InvalidScenarioError("trace", f"{str(path)!r}: bad timestamp ({exc})") from None
-    start = ts.min().normalize()
-    bins = ((ts - start).dt.total_seconds() // slot_seconds).to_numpy(dtype=np.int64)
-    raw = np.bincount(bins)
-    reps = -(-slots // raw.size)
-    return np.tile(raw, reps)[:slots].astype(np.int64)
+    return traces.arrival_counts(path, slots, slot_seconds)
 
 
 def _validate(
@@ -283,24 +255,27 @@ def _validate(
     if trace is None:
         return None
     if not isinstance(trace, (str, os.PathLike)):
-        raise _fail("trace", trace, "must be None, 'philly' or a path to a CSV file")
+        raise _fail("trace", trace, f"must be None, one of {sorted(traces.NAMED_TRACES)} or a path to a CSV file")
     if tasks is not None:
         raise _fail("tasks", tasks, "cannot be combined with a trace")
     return _resolve_trace(trace)
 
 
 def _arrivals(
-    rng: np.random.Generator, slots: int, arrival_rate: float, tasks: int | None, trace: Path | None
+    rng: np.random.Generator, slots: int, arrival_rate: float, tasks: int | None, trace: Path | None,
+    trace_start: int = 0,
 ) -> np.ndarray:
     if tasks is not None:
         return np.sort(rng.integers(0, slots, size=tasks))
     if trace is None:
         counts = rng.poisson(arrival_rate, size=slots)
     else:
-        raw = arrival_counts_from_trace(trace, slots).astype(float)
+        raw = arrival_counts_from_trace(trace, trace_start + slots)[trace_start:].astype(float)
         if raw.sum() == 0:
             if arrival_rate > 0:
-                raise InvalidScenarioError("trace", f"has no jobs in its first {slots} slots")
+                raise InvalidScenarioError(
+                    "trace", f"has no jobs in its slots {trace_start}..{trace_start + slots - 1}"
+                )
             scaled = raw
         else:
             scaled = raw * (arrival_rate / raw.mean())
@@ -321,6 +296,7 @@ def generate(
     arrival_rate: float = 2.0,
     tasks: int | None = None,
     trace: str | os.PathLike[str] | None = None,
+    trace_start: int = 0,
     vendors: int = 3,
     gpu_mix: str = "mixed",
     deadline: str = "slack",
@@ -348,10 +324,14 @@ def generate(
         If given, exactly this many tasks with arrival slots ``U{0..T-1}``
         (``arrival_rate`` is then unused); not with ``trace``.
     trace
-        None (Poisson arrivals), ``"philly"`` (the Philly day in
-        ``PHILLY_TRACE``) or a path to a CSV with a ``timestamp`` column: the
+        None (Poisson arrivals), a named trace of
+        :data:`aisched.scenarios.traces.NAMED_TRACES` (``"philly"``,
+        ``"philly-week"``, ``"alibaba"``, ``"helios"``) or a CSV path: the
         per-slot counts of :func:`arrival_counts_from_trace`, rescaled to mean
         ``arrival_rate`` and stochastically rounded.
+    trace_start
+        Slot of the trace that becomes slot 0 (>= 0; the trace repeats
+        cyclically), e.g. 84 to start the day at 14:00.
     vendors
         ``N``, number of labour vendors (>= 0; 0 means no pre-processing).
     gpu_mix
@@ -393,7 +373,9 @@ def generate(
     capacity = _round_down(rate * SLOT_SECONDS, wu)
 
     # --- tasks (fixed draw order: arrivals, then one column per attribute) ----
-    arrival = _arrivals(rng, T, float(arrival_rate), tasks, trace_path)
+    if not _is_int(trace_start) or trace_start < 0:
+        raise _fail("trace_start", trace_start, "must be an integer >= 0")
+    arrival = _arrivals(rng, T, float(arrival_rate), tasks, trace_path, int(trace_start))
     n_tasks = arrival.size
     share = rng.uniform(*BATCH_SHARE, size=n_tasks)
     epochs = rng.integers(EPOCHS[0], EPOCHS[1] + 1, size=n_tasks)

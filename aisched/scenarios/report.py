@@ -1,0 +1,229 @@
+"""``aisched report DIR``: figures, tables and a claims check for every sweep under DIR.
+
+For each sweep folder (one holding ``scenario.json``, see
+:mod:`aisched.scenarios.sweep`) the report draws the scenario's metric
+against its x-axis in the paper's form (lines with the spread over seeds for
+numeric x values, grouped bars for categories; PNG and SVG beside the
+table), a heatmap of the final prices of the primal-dual algorithm where the
+family prices (pdFTSP, ComDOS, Astraea), and writes ``DIR/report.md``: per
+scenario the mean (and standard deviation over seeds) of the metric at each
+point, and each claim of the paper beside what we measured and whether its
+direction holds.
+
+A claim "holds" as :data:`aisched.scenarios.catalog.CLAIM_KINDS` defines it.
+For an ``improvement`` claim only the *direction* is checked (our instances
+are generated, not the paper's, so the size of an improvement is reported,
+not asserted).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from aisched.errors import InvalidScenarioError
+from aisched.scenarios.catalog import METRICS, Claim
+from aisched.scenarios.sweep import load_table
+
+__all__ = ["ClaimCheck", "check_claims", "report", "summarise"]
+
+#: Which algorithm's prices to draw, per family (primal-dual or posted-price families).
+PRICED = {"lora": "pdftsp", "genai": "comdos", "tenants": "astraea"}
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """One claim beside the measurement."""
+
+    claim: Claim
+    measured: float
+    holds: bool | None  # None: could not be checked (missing cells or non-finite means)
+    detail: str
+
+
+def summarise(table: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Mean, std and count of ``metric`` per (point, x, algorithm), online algorithms only."""
+    online = table[table["algorithm"] != "offline"]
+    grouped = online.groupby(["point", "x", "algorithm"], sort=True)[metric]
+    return grouped.agg(["mean", "std", "count"]).reset_index()
+
+
+def _mean(summary: pd.DataFrame, algorithm: str, x: str | None = None) -> pd.Series:
+    rows = summary[summary["algorithm"] == algorithm]
+    if x is not None:
+        rows = rows[rows["x"] == x]
+    return rows.set_index("x")["mean"]
+
+
+def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[ClaimCheck]:
+    """Check each claim of a scenario definition against the summary of its sweep."""
+    higher = METRICS[definition["metric"]]
+    checks = []
+    for raw in definition.get("claims", []):
+        c = Claim(**raw)
+        mine = _mean(summary, c.algorithm)
+        if mine.empty or not np.isfinite(mine.to_numpy(dtype=float)).all():
+            checks.append(ClaimCheck(c, math.nan, None, "no finite measurement"))
+            continue
+        if c.kind == "improvement":
+            base = _mean(summary, str(c.baseline), c.point)
+            ours = mine.get(str(c.point), math.nan)
+            theirs = float(base.iloc[0]) if not base.empty else math.nan
+            if not (math.isfinite(ours) and math.isfinite(theirs)) or theirs == 0:
+                checks.append(ClaimCheck(c, math.nan, None, "baseline missing or zero"))
+                continue
+            change = ours / theirs - 1.0 if theirs > 0 else (ours - theirs) / abs(theirs)
+            holds = (change > 0) == (float(c.value or 0) > 0)
+            checks.append(ClaimCheck(c, change, holds, f"paper {c.value:+.2%}, measured {change:+.2%}"))
+        elif c.kind == "best":
+            worse = []
+            for x, ours in mine.items():
+                at = summary[summary["x"] == x].set_index("algorithm")["mean"]
+                best = at.max() if higher else at.min()
+                tol = 1e-9 * max(abs(best), 1.0)  # ties count as best
+                if (ours < best - tol) if higher else (ours > best + tol):
+                    worse.append(f"{x}: {at.idxmax() if higher else at.idxmin()}")
+            checks.append(ClaimCheck(
+                c, float(len(mine) - len(worse)) / len(mine), not worse,
+                "best at every point" if not worse else "beaten at " + ", ".join(worse),
+            ))
+        elif c.kind == "at_most":
+            worst = float(mine.max())
+            checks.append(ClaimCheck(c, worst, worst <= float(c.value), f"largest {worst:.4g} vs {c.value}"))
+        elif c.kind == "increasing":
+            order = summary[summary["algorithm"] == c.algorithm].sort_values("point")["mean"].to_numpy()
+            drops = int(np.sum(np.diff(order) < 0))
+            checks.append(ClaimCheck(c, float(drops), drops == 0, f"{drops} decrease(s) along x"))
+        elif c.kind == "greater":
+            a, b = mine.get(str(c.point), math.nan), mine.get(str(c.other_point), math.nan)
+            ok = None if not (math.isfinite(a) and math.isfinite(b)) else bool(a > b)
+            checks.append(ClaimCheck(c, a - b, ok, f"{c.point}: {a:.4g} vs {c.other_point}: {b:.4g}"))
+    return checks
+
+
+def _numeric(values: list[Any]) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def _figure(root: Path, definition: dict[str, Any], summary: pd.DataFrame) -> list[Path]:
+    from aisched.scenarios.figures import _pyplot
+
+    plt = _pyplot()
+    metric, values = definition["metric"], definition["values"]
+    labels = [str(v) for v in values]
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    algos = list(dict.fromkeys(summary["algorithm"]))
+    if _numeric(values):
+        for name in algos:
+            rows = summary[summary["algorithm"] == name].sort_values("point")
+            xs = [values[int(p)] for p in rows["point"]]
+            ax.errorbar(xs, rows["mean"], yerr=rows["std"].fillna(0.0), marker="o", capsize=3, label=name)
+    else:
+        width = 0.8 / max(len(algos), 1)
+        for j, name in enumerate(algos):
+            rows = summary[summary["algorithm"] == name].set_index("x").reindex(labels)
+            pos = np.arange(len(labels)) + (j - (len(algos) - 1) / 2) * width
+            ax.bar(pos, rows["mean"], width, yerr=rows["std"].fillna(0.0), capsize=2, label=name)
+        ax.set_xticks(np.arange(len(labels)), labels)
+    ax.set_xlabel(definition["x"])
+    ax.set_ylabel(metric.replace("_", " "))
+    ax.set_title(definition.get("title") or definition["name"], fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    paths = [root / "figure.png", root / "figure.svg"]
+    for p in paths:
+        fig.savefig(p, dpi=120)
+    plt.close(fig)
+    return paths
+
+
+def _heatmap(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+    from aisched.outcome import Outcome
+    from aisched.scenarios.figures import price_heatmap
+
+    name = PRICED.get(definition["family"])
+    rows = table[(table["algorithm"] == name)] if name else table.iloc[0:0]
+    if rows.empty:
+        return None
+    last = rows.sort_values(["point", "seed"]).iloc[-1]
+    nc = root / "outcomes" / f"p{int(last['point']):03d}-s{int(last['seed']):03d}-{name}.nc"
+    if not nc.is_file():
+        return None
+    prices = Outcome.from_netcdf(nc).prices
+    if not any(v.ndim == 2 and "slot" in v.dims for v in prices.data_vars.values()):
+        return None
+    return price_heatmap(prices, root / "prices.png", variable=None,
+                         title=f"{name}: final prices at {definition['x']}={last['x']}, seed {int(last['seed'])}")
+
+
+def _fmt(mean: float, std: float) -> str:
+    if not math.isfinite(mean):
+        return "n/a"
+    spread = "" if not math.isfinite(std) else f" ± {std:.3g}"
+    return f"{mean:.4g}{spread}"
+
+
+def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
+    """Write ``report.md`` (and figures) for every sweep under ``directory``; returns its path.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``directory`` when it holds no sweep.
+    """
+    top = Path(directory)
+    roots = sorted(p.parent for p in top.glob("**/scenario.json"))
+    if not roots:
+        raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
+    lines = ["# aisched report", "", f"Sweeps under `{top}`: {len(roots)}.", ""]
+    verdicts = {"holds": 0, "fails": 0, "unchecked": 0}
+    for root in roots:
+        definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
+        table = load_table(root)
+        metric = definition["metric"]
+        rel = root.relative_to(top)
+        lines += [f"## {definition['name']}", "", definition.get("title", ""), ""]
+        if table.empty:
+            lines += ["No finished cells yet.", ""]
+            continue
+        summary = summarise(table, metric)
+        seeds = int(table["seed"].nunique())
+        lines.append(f"Metric `{metric}` ({'higher' if METRICS[metric] else 'lower'} is better), "
+                     f"mean ± std over {seeds} seed(s); {len(table)} cells.")
+        lines.append("")
+        if figures:
+            png, _ = _figure(root, definition, summary)
+            lines += [f"![{definition['name']}]({(rel / png.name).as_posix()})", ""]
+            heat = _heatmap(root, definition, table)
+            if heat is not None:
+                lines += [f"![prices]({(rel / heat.name).as_posix()})", ""]
+        algos = list(dict.fromkeys(summary["algorithm"]))
+        lines.append(f"| {definition['x']} | " + " | ".join(algos) + " |")
+        lines.append("|---" * (len(algos) + 1) + "|")
+        for x in [str(v) for v in definition["values"]]:
+            cells = []
+            for name in algos:
+                r = summary[(summary["x"] == x) & (summary["algorithm"] == name)]
+                cells.append("" if r.empty else _fmt(float(r["mean"].iloc[0]), float(r["std"].iloc[0])))
+            lines.append(f"| {x} | " + " | ".join(cells) + " |")
+        lines.append("")
+        checks = check_claims(definition, summary)
+        if checks:
+            lines += ["| paper's claim | measured | direction holds |", "|---|---|---|"]
+            for chk in checks:
+                mark = {True: "yes", False: "**no**", None: "unchecked"}[chk.holds]
+                verdicts[{True: "holds", False: "fails", None: "unchecked"}[chk.holds]] += 1
+                lines.append(f"| {chk.claim.text} | {chk.detail} | {mark} |")
+            lines.append("")
+    lines[3:3] = [f"Claims: {verdicts['holds']} hold, {verdicts['fails']} do not, "
+                  f"{verdicts['unchecked']} could not be checked.", ""]
+    out = top / "report.md"
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out

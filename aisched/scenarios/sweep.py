@@ -1,0 +1,339 @@
+"""Sweeps: every point x seed x algorithm of a scenario, resumable, local or on Dask.
+
+A *cell* is one algorithm (or the offline solve, algorithm ``"offline"``) on
+the instance of one (point, seed). Cells run in worker processes (a local
+process pool by default, or a Dask distributed cluster), and the parent
+process writes each finished cell as it completes:
+
+``<out>/<family>/<short-name>/``
+    ``scenario.json``   the scenario's definition (guards ``resume``)
+    ``outcomes/<cell>.nc``  the cell's :class:`~aisched.outcome.Outcome` (netCDF)
+    ``cells/<cell>.json``   the cell's row; written last, so its presence
+    means the cell is complete (both files are written to a temporary name
+    and renamed: a killed sweep never leaves a half-written result)
+    ``table.csv``       the tidy table, rebuilt from ``cells/`` at the end
+    ``sweep.json``      timings of the last run: cells run, work, overhead
+
+``resume=True`` skips the cells whose ``.json`` exists. Every online outcome
+and every offline incumbent is re-checked with :meth:`Outcome.verify` in the
+worker before it is written.
+
+The table has one row per cell: ``scenario, point, x, seed, algorithm,
+objective, status, bound, admitted, runtime_s, decision_median_s, work_s``
+plus ``reference`` (the offline optimum of the cell's (point, seed), or its
+bound when the solve stopped at a limit), ``reference_kind``, ``ratio =
+objective / reference`` and ``competitive_ratio = reference / objective``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import multiprocessing
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import as_completed as futures_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from aisched.errors import InvalidScenarioError
+from aisched.scenarios.catalog import Scenario
+
+__all__ = ["Cell", "cells", "folder", "load_table", "run_cell", "sweep"]
+
+TABLE_COLUMNS = [
+    "scenario", "point", "x", "seed", "algorithm", "objective", "status", "bound", "admitted",
+    "runtime_s", "decision_median_s", "work_s", "reference", "reference_kind", "ratio", "competitive_ratio",
+]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of a sweep: an algorithm on the instance of (point, seed). Picklable."""
+
+    scenario: str
+    family: str
+    point: int
+    x: str
+    seed: int
+    algorithm: str
+    generator_params: dict[str, Any]
+    algorithm_params: dict[str, Any]
+    time_limit: float | None
+
+    @property
+    def key(self) -> str:
+        """File stem of the cell: ``p<point>-s<seed>-<algorithm>``."""
+        return f"p{self.point:03d}-s{self.seed:03d}-{self.algorithm}"
+
+
+def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
+    """The cells of a scenario in run order (point, seed, offline first, then the algorithms)."""
+    n_seeds = scenario.seeds if seeds is None else seeds
+    if not isinstance(n_seeds, int) or isinstance(n_seeds, bool) or n_seeds < 1:
+        raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
+    algos = (["offline"] if scenario.offline else []) + list(scenario.algorithms)
+    out = []
+    for p in range(len(scenario.values)):
+        for seed in range(n_seeds):
+            for name in algos:
+                out.append(Cell(
+                    scenario=scenario.name, family=scenario.family, point=p, x=scenario.labels[p], seed=seed,
+                    algorithm=name, generator_params=scenario.point_params(p),
+                    algorithm_params=dict(scenario.params.get(name, {})), time_limit=scenario.time_limit,
+                ))
+    return out
+
+
+_INSTANCES: dict[str, Any] = {}  # per worker process: the last few instances (cells of one point share it)
+
+
+def _instance(cell: Cell) -> Any:
+    key = json.dumps([cell.family, cell.seed, cell.generator_params], sort_keys=True, default=str)
+    if key not in _INSTANCES:
+        if len(_INSTANCES) >= 4:
+            _INSTANCES.pop(next(iter(_INSTANCES)))
+        module = importlib.import_module(f"aisched.scenarios.{cell.family}")
+        _INSTANCES[key] = module.generate(seed=cell.seed, **cell.generator_params)
+    return _INSTANCES[key]
+
+
+def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
+    """Run one cell (in a worker): generate, run, verify. Returns (row, Outcome)."""
+    import aisched
+
+    tic = time.perf_counter()
+    inst = _instance(cell)
+    if cell.algorithm == "offline":
+        outcome = aisched.offline(inst, time_limit=cell.time_limit, **cell.algorithm_params)
+    else:
+        outcome = aisched.run(cell.algorithm, inst, **cell.algorithm_params)
+    if not math.isnan(outcome.objective):
+        outcome.verify(inst)
+    row = {
+        "scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
+        **{k: _plain(v) for k, v in outcome.summary().items()},
+        "work_s": time.perf_counter() - tic,
+    }
+    return row, outcome
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    return value
+
+
+def folder(out: str | os.PathLike[str], scenario: Scenario) -> Path:
+    """The sweep folder of ``scenario`` under ``out``."""
+    family, short = scenario.name.split("/")
+    return Path(out) / family / re.sub(r"[^A-Za-z0-9_.-]", "_", short)
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
+    definition = json.dumps(scenario.definition(), indent=1, sort_keys=True, default=str)
+    record = root / "scenario.json"
+    done: set[str] = set()
+    if record.is_file():
+        if not resume:
+            raise InvalidScenarioError(
+                "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; pass resume=True "
+                "(--resume) to continue it, or choose another folder"
+            )
+        if record.read_text(encoding="utf-8") != definition:
+            raise InvalidScenarioError(
+                "resume", f"{str(root)!r} holds a sweep of a different definition of {scenario.name!r}; "
+                "use another folder"
+            )
+        done = {p.stem for p in (root / "cells").glob("*.json")}
+    (root / "cells").mkdir(parents=True, exist_ok=True)
+    (root / "outcomes").mkdir(parents=True, exist_ok=True)
+    for stale in root.glob("**/.*.tmp"):  # temporaries of a killed run
+        stale.unlink(missing_ok=True)
+    if not record.is_file():
+        _atomic_write_text(record, definition)
+    return done
+
+
+def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> None:
+    outcome.to_netcdf(root / "outcomes" / f"{cell.key}.nc")
+    _atomic_write_text(root / "cells" / f"{cell.key}.json", json.dumps(row, default=_plain))
+
+
+def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
+    """The tidy table of a sweep folder, from its finished cells (with references and ratios)."""
+    root = Path(root)
+    rows = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((root / "cells").glob("*.json"))]
+    if not rows:
+        return pd.DataFrame(columns=TABLE_COLUMNS)
+    table = pd.DataFrame(rows)
+    ref = {}
+    for r in rows:
+        if r["algorithm"] != "offline":
+            continue
+        if r["status"] == "optimal":
+            ref[(r["point"], r["seed"])] = (r["objective"], "optimum")
+        elif r["bound"] is not None and not math.isnan(r["bound"]):
+            ref[(r["point"], r["seed"])] = (r["bound"], "bound")
+    pairs = list(zip(table["point"], table["seed"]))
+    table["reference"] = [ref.get(k, (math.nan, ""))[0] for k in pairs]
+    table["reference_kind"] = [ref.get(k, (math.nan, ""))[1] for k in pairs]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        table["ratio"] = table["objective"] / table["reference"]
+        table["competitive_ratio"] = table["reference"] / table["objective"]
+    table = table.sort_values(["point", "seed", "algorithm"], kind="stable").reset_index(drop=True)
+    return table[TABLE_COLUMNS]
+
+
+def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future], Callable[[list], Iterator],
+                                                       Callable[[], None]]:
+    """(submit, as_completed, shutdown) for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
+    if kind == "serial":  # runs each cell when the loop reaches it, so every finished cell is written at once
+        pending: dict[Future, Cell] = {}
+
+        def submit(cell: Cell) -> Future:
+            fut: Future = Future()
+            pending[fut] = cell
+            return fut
+
+        def completed(futures: list[Future]) -> Iterator[Future]:
+            for fut in futures:
+                try:
+                    fut.set_result(run_cell(pending.pop(fut)))
+                except Exception as exc:  # handed back through the future, as a pool would
+                    fut.set_exception(exc)
+                yield fut
+
+        return submit, completed, lambda: None
+    if kind == "process":
+        pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1,
+                                   mp_context=multiprocessing.get_context("spawn"))
+        return (lambda cell: pool.submit(run_cell, cell)), futures_completed, \
+            (lambda: pool.shutdown(wait=True, cancel_futures=True))
+    if kind.startswith("dask:"):
+        from dask.distributed import Client, LocalCluster
+        from dask.distributed import as_completed as dask_completed
+
+        address = kind[len("dask:"):]
+        cluster = None
+        if address.startswith("local:"):
+            n = address[len("local:"):]
+            if not n.isdigit() or int(n) < 1:
+                raise InvalidScenarioError("dask", f"{address!r}: expected local:N with N >= 1")
+            cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            try:
+                client = Client(address, timeout="20s")
+            except (OSError, TimeoutError) as exc:
+                raise InvalidScenarioError("dask", f"cannot reach scheduler {address!r} ({exc})") from None
+
+        def shutdown() -> None:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+        return (lambda cell: client.submit(run_cell, cell, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")), \
+            dask_completed, shutdown
+    raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
+
+
+def sweep(
+    scenario: Scenario,
+    out: str | os.PathLike[str],
+    *,
+    seeds: int | None = None,
+    resume: bool = False,
+    executor: str = "process",
+    workers: int | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Run every cell of ``scenario`` not yet done and return the tidy table.
+
+    Parameters
+    ----------
+    scenario
+        What to run (see :mod:`aisched.scenarios.catalog`; ``scenario.reduced()`` for a quick run).
+    out
+        Results root; the scenario's folder is ``out/<family>/<short-name>``.
+    seeds
+        Number of seeds (default ``scenario.seeds``); more seeds than a previous run resumes.
+    resume
+        Continue a sweep in an existing folder (finished cells are not redone).
+    executor
+        ``"process"`` (local process pool, default), ``"serial"`` (in this process) or
+        ``"dask:<scheduler address>"`` / ``"dask:local:N"`` (a Dask LocalCluster of N workers).
+    workers
+        Pool size of ``"process"`` (default: CPU count).
+    progress
+        Show a progress bar with an ETA (tqdm, on stderr).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table (:data:`TABLE_COLUMNS`), also written to ``table.csv``.
+    """
+    from tqdm import tqdm
+
+    todo_all = cells(scenario, seeds)
+    root = folder(out, scenario)
+    if executor not in ("serial", "process") and not executor.startswith("dask:"):
+        raise InvalidScenarioError("executor", f"{executor!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
+    done = _prepare(scenario, root, resume)
+    todo = [c for c in todo_all if c.key not in done]
+    tic = time.perf_counter()
+    work = write = 0.0
+    bar = tqdm(total=len(todo_all), initial=len(todo_all) - len(todo), desc=scenario.name, unit="cell",
+               disable=not progress, dynamic_ncols=True)
+    if todo:
+        submit, completed, shutdown = _executor(executor, workers)
+        try:
+            futures = {submit(c): c for c in todo}
+            for fut in completed(list(futures)):
+                cell = futures[fut]
+                row, outcome = fut.result()
+                tw = time.perf_counter()
+                _write_cell(root, cell, row, outcome)
+                write += time.perf_counter() - tw
+                work += row["work_s"]
+                bar.set_postfix_str(f"{cell.x} s{cell.seed} {cell.algorithm}", refresh=False)
+                bar.update(1)
+        finally:
+            shutdown()
+    bar.close()
+    wall = time.perf_counter() - tic
+    table = load_table(root)
+    _atomic_write_text(root / "table.csv", table.to_csv(index=False))
+    n_workers = 1 if executor == "serial" else (workers or os.cpu_count() or 1)
+    if executor.startswith("dask:local:"):
+        n_workers = int(executor.rsplit(":", 1)[1])
+    _atomic_write_text(root / "sweep.json", json.dumps({
+        "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
+        "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,
+    }, indent=1))
+    return table

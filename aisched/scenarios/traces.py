@@ -1,0 +1,192 @@
+"""Arrival processes from real cluster traces (Philly, Alibaba openb, Helios).
+
+Each loader turns a trace into per-slot arrival counts on a grid of
+``slot_seconds``; the family generators rescale those counts to the mean
+arrival rate a scenario asks for (the trace then gives the *shape* of the
+load over the day: bursts, night lulls). Files are read by path: the named
+traces live in the shared data folder (:data:`aisched.scenarios._paths.DATA_DIR`,
+see its PROVENANCE.md), and any CSV in one of the formats below works.
+
+==============  ==========================================  ===================================
+name            file                                        arrivals
+==============  ==========================================  ===================================
+``philly``      ``philly_pollux_2017-10-09.csv``            one job per row at ``timestamp``
+                                                            (Microsoft Philly, one day)
+``philly-week`` ``philly_pollux_week_2017-10-09_15.csv``    same, one week (rows unsorted)
+``alibaba``     ``openb_pod_list_default.csv``              one pod per row at ``creation_time``
+                                                            (seconds from the trace start; the
+                                                            pods created at 0 existed before the
+                                                            trace and are not arrivals; slot 0 is
+                                                            the first day with >= 1% of the pods,
+                                                            a sparse earlier tail is dropped)
+``helios``      ``helios_earth_vchbv_sequence_2020-05-15``  per-minute snapshots: the positive
+                ``.csv``                                    increments of ``total_job_num`` (a
+                                                            lower bound on arrivals: a job that
+                                                            arrives and leaves within one minute,
+                                                            or a departure in the same minute,
+                                                            hides one)
+==============  ==========================================  ===================================
+
+A path given instead of a name is read by its columns: ``timestamp``
+(date-times or epoch seconds, one job a row), else ``creation_time``
+(seconds, one job a row). Slot 0 starts at midnight of the first arrival's
+day (for ``creation_time``, at the first whole day since 0 that holds at
+least 1% of the arrivals). A trace
+shorter than the slots asked for repeats cyclically.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from aisched.errors import InvalidScenarioError
+from aisched.scenarios._paths import DATA_DIR
+
+__all__ = ["NAMED_TRACES", "arrival_counts", "resolve"]
+
+#: Named arrival traces and their files in the shared data folder.
+NAMED_TRACES: dict[str, str] = {
+    "philly": "philly_pollux_2017-10-09.csv",
+    "philly-week": "philly_pollux_week_2017-10-09_15.csv",
+    "alibaba": "openb_pod_list_default.csv",
+    "helios": "helios_earth_vchbv_sequence_2020-05-15.csv",
+}
+
+_DAY = 86_400
+
+
+def resolve(trace: str | os.PathLike[str]) -> Path:
+    """The file of a named trace, or ``trace`` itself as a path; it must exist.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``trace`` when the file does not exist.
+    """
+    name = str(trace)
+    path = DATA_DIR / NAMED_TRACES[name] if name in NAMED_TRACES else Path(trace)
+    if not path.is_file():
+        raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
+    return path
+
+
+def _tile(raw: np.ndarray, slots: int) -> np.ndarray:
+    reps = -(-slots // raw.size)
+    return np.tile(raw, reps)[:slots].astype(np.int64)
+
+
+def _bin_seconds(seconds: np.ndarray, start: float, slot_seconds: int) -> np.ndarray:
+    return np.bincount(((seconds - start) // slot_seconds).astype(np.int64))
+
+
+def _read(path: Path, usecols: list[str] | None = None) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path, usecols=usecols)
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        cols = f" columns {usecols}" if usecols else ""
+        raise InvalidScenarioError("trace", f"{str(path)!r}: cannot read{cols} ({exc})") from None
+
+
+def _read_header(path: Path) -> list[str]:
+    try:
+        return list(pd.read_csv(path, nrows=0).columns)
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise InvalidScenarioError("trace", f"{str(path)!r}: cannot read a CSV header ({exc})") from None
+
+
+def _timestamps(path: Path, col: pd.Series, slot_seconds: int) -> np.ndarray:
+    col = col.dropna()
+    if col.empty:
+        raise InvalidScenarioError("trace", f"{str(path)!r} has no jobs")
+    if pd.api.types.is_numeric_dtype(col):
+        ts = pd.to_datetime(col, unit="s")
+    else:
+        try:
+            ts = pd.to_datetime(col)
+        except (ValueError, TypeError) as exc:
+            raise InvalidScenarioError("trace", f"{str(path)!r}: bad timestamp ({exc})") from None
+    start = ts.min().normalize()
+    return np.bincount(((ts - start).dt.total_seconds() // slot_seconds).to_numpy(dtype=np.int64))
+
+
+def _creation_times(path: Path, col: pd.Series, slot_seconds: int) -> np.ndarray:
+    seconds = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+    bad = np.flatnonzero(~np.isfinite(seconds) | (seconds < 0))
+    if bad.size:
+        raise InvalidScenarioError(
+            "trace", f"{str(path)!r}: creation_time[{bad[0]}] = {col.iloc[bad[0]]!r} is not a time >= 0"
+        )
+    seconds = seconds[seconds > 0]
+    if seconds.size == 0:
+        raise InvalidScenarioError("trace", f"{str(path)!r} has no jobs created after time 0")
+    days = np.bincount((seconds // _DAY).astype(np.int64))
+    first_day = int(np.flatnonzero(days >= 0.01 * seconds.size)[0])
+    seconds = seconds[seconds >= first_day * _DAY]
+    return _bin_seconds(seconds, float(first_day * _DAY), slot_seconds)
+
+
+def _helios_sequence(path: Path, slot_seconds: int) -> np.ndarray:
+    frame = _read(path, ["time", "total_job_num"])
+    ts = pd.to_datetime(frame["time"], errors="coerce")
+    jobs = pd.to_numeric(frame["total_job_num"], errors="coerce")
+    bad = np.flatnonzero(ts.isna().to_numpy() | jobs.isna().to_numpy())
+    if bad.size:
+        raise InvalidScenarioError("trace", f"{str(path)!r}: row {bad[0]} has no valid time / total_job_num")
+    order = np.argsort(ts.to_numpy())
+    ts, jobs = ts.iloc[order], jobs.iloc[order]
+    arrivals = np.clip(np.diff(jobs.to_numpy(dtype=float), prepend=float(jobs.iloc[0])), 0, None)
+    seconds = (ts - ts.min().normalize()).dt.total_seconds().to_numpy()
+    bins = (seconds // slot_seconds).astype(np.int64)
+    return np.bincount(bins, weights=arrivals).round().astype(np.int64)
+
+
+def arrival_counts(trace: str | os.PathLike[str], slots: int, slot_seconds: int = 600) -> np.ndarray:
+    """Raw per-slot arrival counts of a trace (see the module docstring for the formats).
+
+    Parameters
+    ----------
+    trace
+        A name of :data:`NAMED_TRACES` or a path to a CSV file.
+    slots
+        Number of slots to return (>= 1).
+    slot_seconds
+        Slot length in seconds (>= 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(slots,)`` int64 counts, repeated cyclically past the trace's end.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``trace`` if the file is missing, unreadable, lacks the columns or
+        has no arrivals; ``slots`` / ``slot_seconds`` if not positive ints.
+    """
+    for field, value in (("slots", slots), ("slot_seconds", slot_seconds)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            raise InvalidScenarioError(field, f"= {value!r} must be an integer >= 1")
+    path = resolve(trace)
+    if str(trace) == "helios":
+        raw = _helios_sequence(path, slot_seconds)
+    else:
+        header = _read_header(path)
+        if "timestamp" in header:
+            raw = _timestamps(path, _read(path, ["timestamp"])["timestamp"], slot_seconds)
+        elif "creation_time" in header:
+            raw = _creation_times(path, _read(path, ["creation_time"])["creation_time"], slot_seconds)
+        elif {"time", "total_job_num"} <= set(header):
+            raw = _helios_sequence(path, slot_seconds)
+        else:
+            raise InvalidScenarioError(
+                "trace",
+                f"{str(path)!r} has no timestamp, creation_time or (time, total_job_num) columns "
+                f"(found {list(header)})",
+            )
+    if raw.sum() == 0:
+        raise InvalidScenarioError("trace", f"{str(path)!r} has no arrivals")
+    return _tile(raw, slots)

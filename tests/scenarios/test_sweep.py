@@ -1,0 +1,180 @@
+"""Sweeps: every named scenario end to end (reduced), resume after SIGKILL, Dask = local, report."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from aisched.errors import InvalidScenarioError
+from aisched.scenarios import catalog, report, sweep
+from aisched.scenarios.catalog import Claim, Scenario
+
+# columns that must agree between runs (timings differ)
+STABLE = ["scenario", "point", "x", "seed", "algorithm", "objective", "status", "admitted", "reference",
+          "reference_kind", "ratio"]
+
+MINI = Scenario(
+    name="lora/test-mini", family="lora", title="mini", x="nodes", values=(1, 2),
+    base={"slots": 10, "tasks": 5, "vendors": 1}, algorithms=("pdftsp", "eft", "ntm"), seeds=2,
+    offline=True, time_limit=30.0, metric="ratio",
+    claims=(Claim("at_most", "ratio at most 1", "pdftsp", value=1.0),
+            Claim("improvement", "pdFTSP beats NTM at 2 nodes", "pdftsp", baseline="ntm", point="2",
+                  value=0.5)),
+)
+
+MINI_TOML = """
+name = "lora/test-mini"
+family = "lora"
+title = "mini"
+x = "nodes"
+values = [1, 2]
+algorithms = ["pdftsp", "eft", "ntm"]
+seeds = 2
+offline = true
+time_limit = 30
+metric = "ratio"
+[base]
+slots = 10
+tasks = 5
+vendors = 1
+"""
+
+
+@pytest.fixture(scope="module")
+def serial_table(tmp_path_factory) -> pd.DataFrame:
+    """MINI swept in this process: the reference the other executors must reproduce."""
+    return sweep.sweep(MINI, tmp_path_factory.mktemp("serial"), executor="serial", progress=False)
+
+
+def _stable(table: pd.DataFrame) -> pd.DataFrame:
+    return table[STABLE].sort_values(["point", "seed", "algorithm"]).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("name", catalog.names())
+def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
+    scenario = catalog.get(name).reduced()
+    table = sweep.sweep(scenario, tmp_path, executor="serial", progress=False)
+    n_algos = len(scenario.algorithms) + int(scenario.offline)
+    assert len(table) == len(scenario.values) * n_algos
+    assert np.isfinite(table["objective"]).all()
+    assert set(table["algorithm"]) == set(scenario.algorithms) | ({"offline"} if scenario.offline else set())
+    assert (tmp_path / name / "table.csv").is_file() or sweep.folder(tmp_path, scenario).joinpath("table.csv").is_file()
+    if scenario.offline:  # online never beats a proven optimum
+        opt = table[table["reference_kind"] == "optimum"]
+        assert (opt["objective"] <= opt["reference"] + 1e-6 * opt["reference"].abs().clip(lower=1)).all()
+
+
+def test_table_has_references_and_ratios(serial_table: pd.DataFrame, tmp_path: Path) -> None:
+    table = serial_table
+    assert len(table) == 2 * 2 * 4
+    off = table[table["algorithm"] == "offline"]
+    assert (off["status"] == "optimal").all() and (off["ratio"] == 1.0).all()
+    online = table[table["algorithm"] != "offline"]
+    assert ((online["ratio"] <= 1 + 1e-9) | (online["reference"] == 0)).all()
+    assert np.allclose(online["competitive_ratio"] * online["ratio"], 1.0, equal_nan=True)
+    root = sweep.folder(tmp_path, MINI)
+    sweep.sweep(MINI, tmp_path, executor="serial", progress=False, seeds=1)
+    assert sorted(p.stem for p in (root / "outcomes").glob("*.nc")) == sorted(
+        p.stem for p in (root / "cells").glob("*.json"))
+    assert pd.read_csv(root / "table.csv").shape == (8, table.shape[1])
+
+
+def test_existing_folder_needs_resume_and_resume_redoes_nothing(tmp_path: Path) -> None:
+    first = sweep.sweep(MINI, tmp_path, executor="serial", progress=False)
+    with pytest.raises(InvalidScenarioError, match="--resume"):
+        sweep.sweep(MINI, tmp_path, executor="serial", progress=False)
+    root = sweep.folder(tmp_path, MINI)
+    stamp = {p.name: p.stat().st_mtime_ns for p in (root / "cells").iterdir()}
+    again = sweep.sweep(MINI, tmp_path, executor="serial", progress=False, resume=True)
+    assert json.loads((root / "sweep.json").read_text())["cells_run"] == 0
+    assert {p.name: p.stat().st_mtime_ns for p in (root / "cells").iterdir()} == stamp
+    pd.testing.assert_frame_equal(_stable(first), _stable(again))
+    more = sweep.sweep(MINI, tmp_path, executor="serial", progress=False, resume=True, seeds=3)
+    assert len(more) == 2 * 3 * 4 and json.loads((root / "sweep.json").read_text())["cells_run"] == 8
+    changed = Scenario(**{**vars(MINI), "values": (1, 2, 3)})
+    with pytest.raises(InvalidScenarioError, match="different definition"):
+        sweep.sweep(changed, tmp_path, executor="serial", progress=False, resume=True)
+
+
+def test_sigkill_mid_sweep_then_resume_equals_uninterrupted(serial_table: pd.DataFrame, tmp_path: Path) -> None:
+    toml = tmp_path / "kill.toml"
+    toml.write_text(MINI_TOML)
+    killed_out = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "aisched.cli", "sweep", str(toml), "--out", str(killed_out), "--workers", "1",
+         "--no-progress"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    cells_dir = killed_out / "lora" / "test-mini" / "cells"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and len(list(cells_dir.glob("*.json"))) < 3 and proc.poll() is None:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the sweep finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)  # the process and its pool workers
+    proc.wait(timeout=30)
+    done_before = len(list(cells_dir.glob("*.json")))
+    assert 3 <= done_before < 16
+    resumed = sweep.sweep(catalog.load(toml), killed_out, executor="serial", progress=False, resume=True)
+    root = killed_out / "lora" / "test-mini"
+    assert json.loads((root / "sweep.json").read_text())["cells_run"] == 16 - done_before
+    assert not list(root.glob("**/.*.tmp"))
+    assert len(resumed) == 16 and not resumed.duplicated(["point", "seed", "algorithm"]).any()
+    pd.testing.assert_frame_equal(_stable(resumed), _stable(serial_table))
+
+
+def test_dask_local_cluster_gives_the_same_table(serial_table: pd.DataFrame, tmp_path: Path) -> None:
+    dasked = sweep.sweep(MINI, tmp_path, executor="dask:local:2", progress=False)
+    pd.testing.assert_frame_equal(_stable(serial_table), _stable(dasked))
+
+
+def test_process_pool_gives_the_same_table(serial_table: pd.DataFrame, tmp_path: Path) -> None:
+    pooled = sweep.sweep(MINI, tmp_path, executor="process", workers=2, progress=False)
+    pd.testing.assert_frame_equal(_stable(serial_table), _stable(pooled))
+
+
+def test_bad_executor_and_seeds(tmp_path: Path) -> None:
+    with pytest.raises(InvalidScenarioError, match="executor"):
+        sweep.sweep(MINI, tmp_path, executor="threads", progress=False)
+    with pytest.raises(InvalidScenarioError, match="local:N"):
+        sweep.sweep(MINI, tmp_path / "d", executor="dask:local:zero", progress=False)
+    with pytest.raises(InvalidScenarioError, match="seeds"):
+        sweep.cells(MINI, 0)
+    assert not (tmp_path / "lora").exists() or not list((tmp_path / "lora").glob("*/cells/*.json"))
+
+
+def test_report_writes_figures_tables_and_claims(tmp_path: Path) -> None:
+    sweep.sweep(MINI, tmp_path, executor="serial", progress=False)
+    path = report.report(tmp_path)
+    text = path.read_text()
+    root = sweep.folder(tmp_path, MINI)
+    assert (root / "figure.png").stat().st_size > 1000 and (root / "figure.svg").stat().st_size > 1000
+    assert (root / "prices.png").stat().st_size > 1000  # pdFTSP's dual prices
+    assert "## lora/test-mini" in text and "| nodes | eft | ntm | pdftsp |" in text
+    assert "| ratio at most 1 |" in text and "pdFTSP beats NTM at 2 nodes" in text
+
+
+def test_claim_checks_on_a_hand_made_summary() -> None:
+    summary = pd.DataFrame({
+        "point": [0, 0, 1, 1], "x": ["a", "a", "b", "b"], "algorithm": ["us", "them"] * 2,
+        "mean": [10.0, 8.0, 9.0, 12.0], "std": [0.0] * 4, "count": [1] * 4,
+    })
+    definition = {"metric": "objective", "claims": [
+        vars(Claim("improvement", "", "us", baseline="them", point="a", value=0.3)),
+        vars(Claim("improvement", "", "us", baseline="them", point="b", value=0.3)),
+        vars(Claim("best", "", "us")),
+        vars(Claim("increasing", "", "us")),
+        vars(Claim("greater", "", "them", point="b", other_point="a")),
+        vars(Claim("at_most", "", "us", value=10.0)),
+    ]}
+    checks = report.check_claims(definition, summary)
+    assert [c.holds for c in checks] == [True, False, False, False, True, True]
+    assert checks[0].measured == pytest.approx(0.25)
+    assert checks[1].measured == pytest.approx(-0.25)
+    assert "beaten at b: them" in checks[2].detail
