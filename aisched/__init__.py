@@ -11,7 +11,7 @@ optima through Pyomo and HiGHS (``aisched.solvers``), and scenario generators
     aisched.compare(instance, names)      # -> pandas.DataFrame
 """
 
-from aisched import errors, models, online, scenarios, solvers
+from aisched import dag, errors, models, online, scenarios, solvers
 from aisched.api import FAMILIES, algorithms, compare, offline, run
 from aisched.errors import (
     AischedError,
@@ -38,6 +38,7 @@ __all__ = [
     "UnknownAlgorithmError",
     "algorithms",
     "compare",
+    "dag",
     "errors",
     "models",
     "offline",

@@ -1,8 +1,8 @@
 """Each family's data (Instance) and its Pyomo integer program.
 
-``models`` never imports JAX; it imports only :mod:`aisched.solvers` and the core.
+``models`` never imports JAX; it imports only :mod:`aisched.solvers`, :mod:`aisched.dag` and the core.
 """
 
-from aisched.models import lora
+from aisched.models import genai, lora, tenants
 
-__all__ = ["lora"]
+__all__ = ["genai", "lora", "tenants"]

@@ -1,5 +1,5 @@
-"""Seeded generators of each family's instances (and, later, named scenarios and sweeps)."""
+"""Seeded generators of each family's instances, trace loaders, named scenarios, sweeps and reports."""
 
-from aisched.scenarios import lora
+from aisched.scenarios import genai, lora, tenants
 
-__all__ = ["lora"]
+__all__ = ["genai", "lora", "tenants"]

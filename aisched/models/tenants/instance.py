@@ -1,0 +1,380 @@
+"""The data of a `tenants` problem: :class:`TenantInstance` (Astraea paper, section 3.1).
+
+Conventions: slots are 0-based, ``0..num_slots-1``; slot ``t`` is the paper's
+interval ``(t, t+1]``. A job arriving at ``arrival = r`` may run from slot
+``r`` on. A job that runs in slots ``start..end`` (inclusive) completes at
+time ``t+ = end + 1``. Times (``compute_time``, ``update_time``) are in slots,
+``gradient_size`` in data units (e.g. megabits) and bandwidths in data units
+per slot, so that the communication time ``2 epsilon / b_w`` of (1) is in
+slots.
+
+Utility of completion. Theorem 1 names two forms, ``k t+ + g`` (linear,
+``k < 0 < g``) and ``(e / t+)^kappa`` (convex, ``e, kappa > 0``). Following the
+worked example of section 4.2 (``f(t+) = -2 (t+ - r) + 100``), ``t+`` is
+measured from the job's arrival: a job completing at time ``end + 1`` has
+utility ``f(end + 1 - arrival)`` (see :meth:`TenantInstance.utility`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+import numpy as np
+import xarray as xr
+
+from aisched.errors import InvalidInstanceError
+from aisched.models._validate import as_array, check_finite, check_nonneg, check_positive, check_range
+from aisched.models.tenants.plan import verify_plan
+
+__all__ = ["TenantInstance", "UTILITIES"]
+
+#: The two utility forms of Theorem 1.
+UTILITIES = ("linear", "convex")
+
+#: Relative slack when testing "enough mini-batches" (3k) against floating point.
+WORK_RTOL = 1e-9
+
+
+def _int_scalar(field: str, value: Any, low: int) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InvalidInstanceError(field, f"must be an integer, got {value!r}")
+    if value < low:
+        raise InvalidInstanceError(field, f"= {value} must be >= {low}")
+    return int(value)
+
+
+def _pos_scalar(field: str, value: Any) -> float:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInstanceError(field, f"must be a number, got {value!r}") from None
+    if not math.isfinite(out) or out <= 0:
+        raise InvalidInstanceError(field, f"= {out} must be finite and > 0")
+    return out
+
+
+@dataclass(frozen=True, eq=False, init=False)
+class TenantInstance:
+    """A multi-tenant ML cluster: users with quotas, servers, and PS-architecture jobs.
+
+    Every field maps to a symbol of section 3.1 / Table 1; arrays are read-only.
+    Build with keywords; a bad field raises
+    :class:`~aisched.errors.InvalidInstanceError` naming it.
+
+    Parameters
+    ----------
+    num_slots
+        ``T``: number of time slots (one hour each in section 5.1).
+    worker_quota, ps_quota
+        ``q^u_w, q^u_p`` (user,): workers and PSs user ``u`` bought (its fair
+        share). Their sums must equal the cluster's ``sum_s C_sw`` and
+        ``sum_s C_sp`` (section 3.1).
+    workers, parameter_servers
+        ``C_sw, C_sp`` (server,): workers (GPUs) and parameter servers of server ``s``.
+    worker_bandwidth, ps_bandwidth
+        ``b_w, b_p``: bandwidth of one worker and of one PS, data units per slot.
+    owner
+        (job,): the user ``u`` submitting job ``j^u`` (0-based).
+    arrival
+        ``r_j`` (job,): arrival slot.
+    epochs
+        ``E_j`` (job,): training epochs.
+    chunks
+        ``D_j`` (job,): data chunks, also the most workers the job can use (3e).
+    minibatches
+        ``M_j`` (job,): mini-batches per chunk; the job trains ``E_j D_j M_j``
+        mini-batches in all (3k).
+    compute_time
+        ``m_j`` (job,): slots a worker needs for one mini-batch (> 0).
+    update_time
+        ``G_j`` (job,): slots the PSs need to update the parameters (>= 0).
+    gradient_size
+        ``epsilon_j`` (job,): size of gradients (= parameters) in data units (>= 0).
+    utility
+        ``"linear"`` or ``"convex"`` (Theorem 1).
+    utility_slope, utility_intercept
+        ``k_j < 0``, ``g_j > 0`` (job,) of the linear form ``f = k c + g``.
+    utility_scale, utility_exponent
+        ``e_j > 0``, ``kappa_j > 0`` (job,) of the convex form ``f = (e / c)^kappa``.
+        The pair of the other form is not used (it defaults to zeros).
+
+    Notes
+    -----
+    The processing rate (1) is :meth:`rate`: ``n_j = 1 / (m + G + 2 eps / b_w)``
+    mini-batches per worker and slot under distributed placement,
+    ``1 / (m + G)`` when all workers and PSs share one server.
+    """
+
+    family: ClassVar[str] = "tenants"
+
+    num_slots: int
+    worker_quota: np.ndarray
+    ps_quota: np.ndarray
+    workers: np.ndarray
+    parameter_servers: np.ndarray
+    worker_bandwidth: float
+    ps_bandwidth: float
+    owner: np.ndarray
+    arrival: np.ndarray
+    epochs: np.ndarray
+    chunks: np.ndarray
+    minibatches: np.ndarray
+    compute_time: np.ndarray
+    update_time: np.ndarray
+    gradient_size: np.ndarray
+    utility: str
+    utility_slope: np.ndarray
+    utility_intercept: np.ndarray
+    utility_scale: np.ndarray
+    utility_exponent: np.ndarray
+
+    def __init__(
+        self,
+        *,
+        num_slots: int,
+        worker_quota: Any,
+        ps_quota: Any,
+        workers: Any,
+        parameter_servers: Any,
+        worker_bandwidth: float,
+        ps_bandwidth: float,
+        owner: Any,
+        arrival: Any,
+        epochs: Any,
+        chunks: Any,
+        minibatches: Any,
+        compute_time: Any,
+        update_time: Any,
+        gradient_size: Any,
+        utility: str = "linear",
+        utility_slope: Any = None,
+        utility_intercept: Any = None,
+        utility_scale: Any = None,
+        utility_exponent: Any = None,
+    ) -> None:
+        put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        T = _int_scalar("num_slots", num_slots, 1)
+        put("num_slots", T)
+        wq = np.asarray(worker_quota)
+        if wq.ndim != 1 or wq.shape[0] < 1:
+            raise InvalidInstanceError("worker_quota", f"must be a non-empty 1-d array (user,), got shape {wq.shape}")
+        U = wq.shape[0]
+        cw = np.asarray(workers)
+        if cw.ndim != 1 or cw.shape[0] < 1:
+            raise InvalidInstanceError("workers", f"must be a non-empty 1-d array (server,), got shape {cw.shape}")
+        S = cw.shape[0]
+        ar = np.asarray(arrival)
+        if ar.ndim != 1:
+            raise InvalidInstanceError("arrival", f"must be 1-d (job,), got shape {ar.shape}")
+        J = ar.shape[0]
+        # --- servers and quotas --------------------------------------------
+        for name, value, n in (
+            ("worker_quota", worker_quota, U), ("ps_quota", ps_quota, U),
+            ("workers", workers, S), ("parameter_servers", parameter_servers, S),
+        ):
+            put(name, as_array(name, value, (n,), int))
+            check_range(name, getattr(self, name), 0, np.iinfo(np.int32).max, ">= 0")
+        for quota, cap in (("worker_quota", "workers"), ("ps_quota", "parameter_servers")):
+            q_sum, c_sum = int(getattr(self, quota).sum()), int(getattr(self, cap).sum())
+            if q_sum != c_sum:
+                raise InvalidInstanceError(
+                    quota, f"sums to {q_sum} but the servers' {cap} sum to {c_sum} (section 3.1)"
+                )
+        if int(self.workers.sum()) < 1 or int(self.parameter_servers.sum()) < 1:
+            raise InvalidInstanceError("workers", "the cluster needs at least one worker and one PS")
+        put("worker_bandwidth", _pos_scalar("worker_bandwidth", worker_bandwidth))
+        put("ps_bandwidth", _pos_scalar("ps_bandwidth", ps_bandwidth))
+        # --- jobs -------------------------------------------------------------
+        put("owner", as_array("owner", owner, (J,), int))
+        check_range("owner", self.owner, 0, U - 1, f"users 0..{U - 1}")
+        put("arrival", as_array("arrival", arrival, (J,), int))
+        check_range("arrival", self.arrival, 0, T - 1, f"slots 0..{T - 1}")
+        for name, value in (("epochs", epochs), ("chunks", chunks), ("minibatches", minibatches)):
+            put(name, as_array(name, value, (J,), int))
+            check_range(name, getattr(self, name), 1, np.iinfo(np.int32).max, ">= 1")
+        put("compute_time", as_array("compute_time", compute_time, (J,), float))
+        check_positive("compute_time", self.compute_time)
+        put("update_time", as_array("update_time", update_time, (J,), float))
+        check_nonneg("update_time", self.update_time)
+        put("gradient_size", as_array("gradient_size", gradient_size, (J,), float))
+        check_nonneg("gradient_size", self.gradient_size)
+        # --- utility ------------------------------------------------------------
+        if utility not in UTILITIES:
+            raise InvalidInstanceError("utility", f"= {utility!r}, use 'linear' or 'convex'")
+        put("utility", str(utility))
+        for name, value in (
+            ("utility_slope", utility_slope), ("utility_intercept", utility_intercept),
+            ("utility_scale", utility_scale), ("utility_exponent", utility_exponent),
+        ):
+            put(name, as_array(name, np.zeros(J) if value is None else value, (J,), float))
+            check_finite(name, getattr(self, name))
+        if self.utility == "linear":
+            bad = self.utility_slope >= 0
+            if bad.any():
+                j = int(np.argmax(bad))
+                raise InvalidInstanceError("utility_slope", f"[{j}] = {self.utility_slope[j]} must be < 0 (k < 0)")
+            check_positive("utility_intercept", self.utility_intercept)
+        else:
+            check_positive("utility_scale", self.utility_scale)
+            check_positive("utility_exponent", self.utility_exponent)
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def num_users(self) -> int:
+        """``U``."""
+        return int(self.worker_quota.shape[0])
+
+    @property
+    def num_servers(self) -> int:
+        """``S``."""
+        return int(self.workers.shape[0])
+
+    @property
+    def num_jobs(self) -> int:
+        """``sum_u J^u``."""
+        return int(self.arrival.shape[0])
+
+    @property
+    def total_workers(self) -> int:
+        """``sum_s C_sw``."""
+        return int(self.workers.sum())
+
+    @property
+    def total_parameter_servers(self) -> int:
+        """``sum_s C_sp``."""
+        return int(self.parameter_servers.sum())
+
+    # ------------------------------------------------------------ derivations
+    def total_minibatches(self) -> np.ndarray:
+        """(job,) ``E_j D_j M_j``: mini-batches to train (3k)."""
+        return (self.epochs * self.chunks * self.minibatches).astype(np.float64)
+
+    def minibatch_time(self, centralized: Any) -> np.ndarray:
+        """Slots one worker needs per mini-batch, ``1 / n_j`` of (1).
+
+        Parameters
+        ----------
+        centralized
+            ``zeta_j`` (bool, scalar or (job,)): all workers and PSs on one server.
+        """
+        slow = self.compute_time + self.update_time + 2.0 * self.gradient_size / self.worker_bandwidth
+        fast = self.compute_time + self.update_time
+        return np.where(np.asarray(centralized, dtype=bool), fast, slow)
+
+    def rate(self, centralized: Any) -> np.ndarray:
+        """Processing rate (1): ``n_j``, mini-batches one worker trains per slot."""
+        return 1.0 / self.minibatch_time(centralized)
+
+    def duration(self, workers: Any, centralized: Any, jobs: Any | None = None) -> np.ndarray:
+        """Slots needed with ``workers`` workers: ``ceil(E D M / (n_j w))`` (Algorithm 4, line 3).
+
+        ``workers``, ``centralized`` and ``jobs`` broadcast together; ``jobs``
+        defaults to all jobs. ``workers`` must be >= 1.
+        """
+        idx = np.arange(self.num_jobs) if jobs is None else np.asarray(jobs)
+        cen = np.asarray(centralized, dtype=bool)
+        fast = self.compute_time + self.update_time
+        slow = fast + 2.0 * self.gradient_size / self.worker_bandwidth
+        per = np.where(cen, fast[idx], slow[idx])
+        need = self.total_minibatches()[idx] * per / np.asarray(workers, dtype=np.float64)
+        return np.maximum(np.ceil(need * (1 - WORK_RTOL)), 1).astype(np.int64)
+
+    def utility_value(self, jobs: Any, completion: Any) -> np.ndarray:
+        """``f_j(c)`` for completion ``c`` slots after arrival (broadcast over ``jobs``).
+
+        Linear: ``k_j c + g_j``; convex: ``(e_j / c)^kappa_j`` (Theorem 1), ``c >= 1``.
+        """
+        j = np.asarray(jobs)
+        c = np.asarray(completion, dtype=np.float64)
+        if self.utility == "linear":
+            return self.utility_slope[j] * c + self.utility_intercept[j]
+        return (self.utility_scale[j] / np.maximum(c, 1e-300)) ** self.utility_exponent[j]
+
+    def fair_share(self) -> np.ndarray:
+        """(user,) initial share ``(q_w/sum q_w + q_p/sum q_p) / 2`` (section 5.1)."""
+        return 0.5 * (
+            self.worker_quota / self.total_workers + self.ps_quota / self.total_parameter_servers
+        )
+
+    def replace(self, **changes: Any) -> TenantInstance:
+        """A validated copy with some fields changed (keywords as in the constructor)."""
+        kwargs = {f.name: getattr(self, f.name) for f in fields(self)}
+        unknown = set(changes) - set(kwargs)
+        if unknown:
+            raise InvalidInstanceError(sorted(unknown)[0], "is not a TenantInstance field")
+        kwargs.update(changes)
+        return TenantInstance(**kwargs)
+
+    # ------------------------------------------------------------------ xarray
+    def to_dataset(self) -> xr.Dataset:
+        """The instance as an ``xarray.Dataset`` (exact round trip through netCDF)."""
+        job = lambda name: ("job", getattr(self, name))  # noqa: E731
+        return xr.Dataset(
+            {
+                "worker_quota": ("user", self.worker_quota),
+                "ps_quota": ("user", self.ps_quota),
+                "workers": ("server", self.workers),
+                "parameter_servers": ("server", self.parameter_servers),
+                **{
+                    name: job(name)
+                    for name in (
+                        "owner", "arrival", "epochs", "chunks", "minibatches", "compute_time",
+                        "update_time", "gradient_size", "utility_slope", "utility_intercept",
+                        "utility_scale", "utility_exponent",
+                    )
+                },
+            },
+            coords={
+                "user": np.arange(self.num_users),
+                "server": np.arange(self.num_servers),
+                "job": np.arange(self.num_jobs),
+            },
+            attrs={
+                "family": "tenants",
+                "num_slots": self.num_slots,
+                "worker_bandwidth": self.worker_bandwidth,
+                "ps_bandwidth": self.ps_bandwidth,
+                "utility": self.utility,
+            },
+        )
+
+    @classmethod
+    def from_dataset(cls, ds: xr.Dataset) -> TenantInstance:
+        """Inverse of :meth:`to_dataset`."""
+        if ds.attrs.get("family") != "tenants":
+            raise InvalidInstanceError("family", f"dataset is of family {ds.attrs.get('family')!r}")
+        names = [f.name for f in fields(cls) if f.name not in ("num_slots", "worker_bandwidth", "ps_bandwidth", "utility")]
+        missing = [n for n in names if n not in ds]
+        if missing:
+            raise InvalidInstanceError(missing[0], "is missing from the dataset")
+        return cls(
+            num_slots=int(ds.attrs["num_slots"]),
+            worker_bandwidth=float(ds.attrs["worker_bandwidth"]),
+            ps_bandwidth=float(ds.attrs["ps_bandwidth"]),
+            utility=str(ds.attrs["utility"]),
+            **{n: ds[n].values for n in names},
+        )
+
+    # ------------------------------------------------------------------ plans
+    def verify_plan(self, plan: xr.Dataset) -> float:
+        """Check a plan against problem (3); return its total revenue (3).
+
+        See :func:`aisched.models.tenants.plan.verify_plan`.
+        """
+        return verify_plan(self, plan)
+
+    # ---------------------------------------------------------------- equality
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TenantInstance):
+            return NotImplemented
+        return all(np.array_equal(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"TenantInstance(users={self.num_users}, servers={self.num_servers}, "
+            f"jobs={self.num_jobs}, slots={self.num_slots}, utility={self.utility!r})"
+        )

@@ -1,0 +1,138 @@
+"""Baselines of the ComDOS paper (section IV-A): HEFT-A, HEFT-MA and Random-A.
+
+All three handle jobs one by one in order of arrival and place a job's
+tasks one at a time in a priority order, each at its earliest feasible start
+``s >= max(t_i, end of every parent)`` on its edge, where the model fits the
+memory left in every slot of its run (5h), finishing by ``d_i`` (5d). A job
+whose task cannot be placed, or whose profit ``b_i - costs`` (1)-(4) is not
+positive, is declined (admission control); nothing of it is committed.
+
+- ``heft_a``: HEFT (Topcuoglu et al. 2002) with admission control. Priority:
+  descending upward rank (:func:`aisched.dag.upward_rank`; computation =
+  the runtime of the task's model, communication time 0 since the model has
+  no transfer delay). Edge: the one with the earliest finish time (ties:
+  lowest index). No model selection: every task uses its *first listed*
+  candidate model (the default model of its task type).
+- ``heft_ma``: HEFT-A plus model selection: each task runs its candidate
+  with the shortest runtime (ties: first listed).
+- ``random_a``: priority by rank (10) (the execution order ``S``); each task
+  goes to a uniformly random edge (``seed``), at its earliest feasible start
+  there; the first listed model; admission control as above.
+
+The paper says "when the profit for executing a task is negative, the task is
+directly declined"; revenue is earned per job (1), so we read it per job.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+import numpy as np
+
+from aisched import dag
+from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
+from aisched.outcome import Outcome
+from aisched.registry import register
+
+__all__ = ["heft_a", "heft_ma", "random_a", "earliest_start", "list_schedule"]
+
+ModelRule = Literal["first", "fastest"]
+EdgeRule = Literal["eft", "random"]
+
+
+def earliest_start(room: np.ndarray, size: float, runtime: int, ready: int, deadline: int) -> int:
+    """First ``s >= ready`` with ``room[s .. s+runtime-1] >= size`` and ``s + runtime - 1 <= deadline``; -1 if none."""
+    last = deadline - runtime + 1
+    if last < ready:
+        return -1
+    ok = (room[ready: deadline + 1] >= size - 1e-12).astype(np.int64)
+    window = np.convolve(ok, np.ones(runtime, dtype=np.int64), mode="valid")  # window[x] = ok-count of run at ready+x
+    hits = np.nonzero(window[: last - ready + 1] == runtime)[0]
+    return int(ready + hits[0]) if hits.size else -1
+
+
+def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: ModelRule,
+                  edge_rule: EdgeRule, priority: str, rng: np.random.Generator | None = None):
+    """Place job ``i``'s tasks one by one; return ``(edge, choice, start, usage)`` or ``None``."""
+    n = int(inst.num_tasks[i])
+    g = inst._graphs[i]  # type: ignore[attr-defined]
+    valid = inst.candidate_model[i, :n] >= 0
+    if model_rule == "fastest":
+        choice = np.argmin(np.where(valid, inst.runtime[i, :n], np.iinfo(np.int64).max), axis=1)
+    else:
+        choice = np.argmax(valid, axis=1)  # the first listed candidate
+    f = inst.runtime[i, np.arange(n), choice]
+    size = inst.model_size[inst.candidate_model[i, np.arange(n), choice]]
+    if priority == "upward":
+        up = dag.upward_rank(g, {j: float(f[j]) for j in g})
+        topo = {j: p for p, j in enumerate(dag.execution_order(g, {j: float(f[j]) for j in g}))}
+        order = sorted(g, key=lambda j: (-up[j], topo[j]))
+    else:
+        order = inst.execution_order(i)
+    room = inst.memory_capacity[:, None] - used
+    edge = np.full(n, -1, np.int64)
+    start = np.full(n, -1, np.int64)
+    usage = np.zeros_like(used)
+    for j in order:
+        ready = max([int(inst.arrival[i])] + [int(start[p] + f[p]) for p in g.predecessors(j)])
+        edges = [int(rng.integers(inst.num_edges))] if edge_rule == "random" else range(inst.num_edges)
+        best = None
+        for k in edges:
+            s = earliest_start(room[k], float(size[j]), int(f[j]), ready, int(inst.deadline[i]))
+            if s >= 0 and (best is None or s < best[1]):
+                best = (k, s)
+        if best is None:
+            return None
+        k, s = best
+        edge[j], start[j] = k, s
+        room[k, s: s + f[j]] -= size[j]
+        usage[k, s: s + f[j]] += size[j]
+    return edge, choice, start, usage
+
+
+def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: EdgeRule, priority: str,
+         seed: int | None = None) -> Outcome:
+    started = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    shape = (inst.num_jobs, inst.max_tasks)
+    edge, model, start = (np.full(shape, -1, np.int32) for _ in range(3))
+    admitted = np.zeros(inst.num_jobs, bool)
+    used = np.zeros((inst.num_edges, inst.num_slots))
+    decision_s = np.zeros(inst.num_jobs)
+    for i in np.lexsort((np.arange(inst.num_jobs), inst.arrival)).tolist():
+        t0 = time.perf_counter()
+        placed = list_schedule(inst, i, used, model_rule=model_rule, edge_rule=edge_rule,
+                               priority=priority, rng=rng)
+        if placed is not None:
+            e, c, s, usage = placed
+            rev, c1, c2, c3 = job_profit(inst, i, e, c)
+            if rev - c1 - c2 - c3 > 0:  # admission control
+                n = int(inst.num_tasks[i])
+                admitted[i] = True
+                used += usage
+                edge[i, :n], start[i, :n] = e, s
+                model[i, :n] = inst.candidate_model[i, np.arange(n), c]
+        decision_s[i] = time.perf_counter() - t0
+    plan = make_plan(inst, edge, model, start, admitted)
+    return Outcome(algorithm=name, family="genai", objective=verify_plan(inst, plan), plan=plan,
+                   admitted=admitted, runtime_s=time.perf_counter() - started, decision_s=decision_s,
+                   info={"seed": -1 if seed is None else int(seed)})
+
+
+@register("genai", "heft_a")
+def heft_a(instance: GenaiInstance) -> Outcome:
+    """HEFT-A: upward-rank priority, earliest-finish edge, first listed model, admission control."""
+    return _run(instance, "heft_a", model_rule="first", edge_rule="eft", priority="upward")
+
+
+@register("genai", "heft_ma")
+def heft_ma(instance: GenaiInstance) -> Outcome:
+    """HEFT-MA: HEFT-A with the shortest-runtime model per task."""
+    return _run(instance, "heft_ma", model_rule="fastest", edge_rule="eft", priority="upward")
+
+
+@register("genai", "random_a")
+def random_a(instance: GenaiInstance, *, seed: int = 0) -> Outcome:
+    """Random-A: rank (10) priority, a random edge per task (``seed``), first listed model, admission control."""
+    return _run(instance, "random_a", model_rule="first", edge_rule="random", priority="rank", seed=seed)

@@ -1,0 +1,247 @@
+"""Baselines of section 5.1 for the `tenants` family: BatchSche, Gandiva_fair, HiveD (emulations).
+
+The paper describes the baselines in one sentence each; these emulations
+keep the trait it names and run in our model (no preemption or migration, a
+job's workers and PSs fixed while it runs, the bandwidth rule (3i)). Rules
+common to the greedy emulations (Gandiva_fair, HiveD): a job is started as
+soon as its placement fits (events: arrivals and job ends; capacity never
+falls later, as every running job started before); a job is started only
+if it ends inside the horizon and its utility there is positive (nobody runs
+a job that earns nothing); no payments.
+
+- ``batchsche`` (Zhang et al. [30], :func:`run_batchsche`): "no notion of users
+  and sharing; performed for each user in its private cluster". Astraea's
+  batch framework (Algorithms 1-5, same ``lambda`` and prices) with only the
+  fair-share phase (Algorithm 2, line 3): each user schedules its jobs within
+  its own quota; line 5 (sharing) never runs, so no job pays.
+- ``gandiva_fair`` (Chaudhary et al. [14], :func:`run_gandiva_fair`): fair GPU
+  shares with trading, no compensation, placement-unaware. Pending jobs are
+  served in order of their owner's current worker use over its quota
+  (lowest first; then arrival, index); a job takes as many workers as are
+  free, up to ``D_j``, anywhere (work-conserving: users use others' idle
+  GPUs for free); the PS goes to the first server with a free PS and workers
+  fill servers first-fit in index order, without regard to locality; when
+  the PS server cannot cover the remote workers' bandwidth (3i), workers are
+  dropped from the last server filled.
+- ``hived`` (Zhao et al. [25], :func:`run_hived`): virtual private clusters
+  bound to users. A user's jobs use at most its quota of workers and PSs at
+  any time (its VC, bound dynamically to physical servers); jobs are packed
+  for affinity into the fewest servers: the single server with the fewest
+  free workers that fits the job centralised, else the server with the most
+  free workers hosts the PSs and the rest fill servers with the most free
+  workers first; the placement finishing first is taken. FIFO with
+  backfilling inside each VC. HiveD's opportunistic low-priority jobs on
+  other VCs' idle GPUs are left out: they rely on preemption, which the
+  model (3f)-(3h) forbids.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from aisched.models.tenants import TenantInstance, make_plan
+from aisched.online.astraea import Clock, _params, outcome_of, simulate
+from aisched.outcome import Outcome
+from aisched.registry import register
+
+__all__ = ["run_batchsche", "run_gandiva_fair", "run_hived", "greedy"]
+
+Placement = tuple[np.ndarray, np.ndarray]
+Placer = Callable[[TenantInstance, int, np.ndarray, np.ndarray, int, int], "list[Placement]"]
+
+
+@register("tenants", "batchsche")
+def run_batchsche(
+    instance: TenantInstance,
+    *,
+    lam: int | str = 2,
+    theta_w: float | None = None,
+    theta_p: float | None = None,
+    clock: Clock = "batch",
+) -> Outcome:
+    """BatchSche emulation: Astraea's batches with each user confined to its quota (no sharing)."""
+    started = time.perf_counter()
+    params = _params(instance, lam, theta_w, theta_p, clock, False)
+    res, info = simulate(instance, params)
+    return outcome_of(instance, res, params, "batchsche", started, info)
+
+
+def _ps_cover(instance: TenantInstance, remote: int) -> int:
+    """PSs one server needs for ``remote`` workers elsewhere by (3i) (at least 1)."""
+    ratio = instance.worker_bandwidth / instance.ps_bandwidth
+    return max(1, math.ceil(remote * ratio - 1e-9))
+
+
+def _gandiva_place(
+    instance: TenantInstance, j: int, free_w: np.ndarray, free_p: np.ndarray, room_w: int, room_p: int
+) -> list[Placement]:
+    S = instance.num_servers
+    hosts = np.nonzero(free_p > 0)[0]
+    if hosts.size == 0 or room_p < 1:
+        return []
+    host = int(hosts[0])
+    want = min(int(instance.chunks[j]), int(free_w.sum()), room_w)
+    y = np.zeros(S, dtype=np.int64)
+    order: list[int] = []
+    for s in range(S):  # first fit in index order
+        if want == 0:
+            break
+        take = min(int(free_w[s]), want)
+        if take:
+            y[s] = take
+            want -= take
+            order.append(s)
+    while y.sum() > 0:
+        remote = int(y.sum() - y[host])
+        need = _ps_cover(instance, remote) if remote else 1
+        if need <= min(int(free_p[host]), room_p):
+            z = np.zeros(S, dtype=np.int64)
+            z[host] = need
+            return [(y, z)]
+        last = next(s for s in reversed(order) if y[s] > 0 and s != host) if remote else host
+        y[last] -= 1
+    return []
+
+
+def _hived_place(
+    instance: TenantInstance, j: int, free_w: np.ndarray, free_p: np.ndarray, room_w: int, room_p: int
+) -> list[Placement]:
+    S = instance.num_servers
+    out: list[Placement] = []
+    want = min(int(instance.chunks[j]), room_w)
+    if want < 1 or room_p < 1:
+        return out
+    hosts = np.nonzero(free_p > 0)[0]
+    if hosts.size == 0:
+        return out
+    # centralised: best fit on one server, as many workers as fit there
+    cen_w = min(want, int(free_w[hosts].max()))
+    if cen_w >= 1:
+        fits = hosts[free_w[hosts] >= cen_w]
+        s = int(fits[np.argmin(free_w[fits])])
+        y, z = np.zeros(S, dtype=np.int64), np.zeros(S, dtype=np.int64)
+        y[s], z[s] = cen_w, 1
+        out.append((y, z))
+    # distributed, packed: PS on the server with most free workers, then fullest-first
+    host = int(hosts[np.argmax(free_w[hosts])])
+    y = np.zeros(S, dtype=np.int64)
+    y[host] = min(int(free_w[host]), want)
+    rest = want - int(y[host])
+    for s in np.argsort(-free_w, kind="stable").tolist():
+        if rest == 0:
+            break
+        if s == host:
+            continue
+        take = min(int(free_w[s]), rest)
+        y[s] += take
+        rest -= take
+    cap_ps = min(int(free_p[host]), room_p)
+    while y.sum() > y[host]:
+        if _ps_cover(instance, int(y.sum() - y[host])) <= cap_ps:
+            break
+        s = int(np.nonzero(y * (np.arange(S) != host))[0][-1])
+        y[s] -= 1
+    if y.sum() > y[host] and y.sum() > 0:
+        z = np.zeros(S, dtype=np.int64)
+        z[host] = _ps_cover(instance, int(y.sum() - y[host]))
+        out.append((y, z))
+    return out
+
+
+def greedy(
+    instance: TenantInstance,
+    name: str,
+    place: Placer,
+    *,
+    within_quota: bool,
+    fair_order: bool,
+) -> Outcome:
+    """Event-driven non-preemptive greedy scheduler shared by the Gandiva_fair and HiveD emulations.
+
+    Parameters
+    ----------
+    place
+        ``place(instance, job, free_w, free_p, room_w, room_p)``: candidate
+        ``(workers, ps)`` placements given free capacity per server and the
+        room the sharing rule leaves the job's owner.
+    within_quota
+        Confine each user to its quota (HiveD's VCs); otherwise the whole cluster.
+    fair_order
+        Serve pending jobs by owner usage / quota (Gandiva_fair); otherwise FIFO.
+    """
+    started = time.perf_counter()
+    J, S, T = instance.num_jobs, instance.num_servers, instance.num_slots
+    free_w = instance.workers.astype(np.int64).copy()
+    free_p = instance.parameter_servers.astype(np.int64).copy()
+    user_w = np.zeros(instance.num_users, dtype=np.int64)
+    user_p = np.zeros(instance.num_users, dtype=np.int64)
+    start, end = np.full(J, -1), np.full(J, -1)
+    ys, zs = np.zeros((J, S), np.int64), np.zeros((J, S), np.int64)
+    admitted = np.zeros(J, bool)
+    decision_s = np.zeros(J)
+    ends: list[tuple[int, int]] = []  # (end slot + 1, job)
+    events = sorted(set(instance.arrival.tolist()))
+    pending: list[int] = []
+    t_idx = 0
+    while t_idx < len(events) or ends:
+        t = min(events[t_idx] if t_idx < len(events) else T, ends[0][0] if ends else T)
+        if t >= T:
+            break
+        while ends and ends[0][0] <= t:
+            _, k = heapq.heappop(ends)
+            u = int(instance.owner[k])
+            free_w += ys[k]
+            free_p += zs[k]
+            user_w[u] -= int(ys[k].sum())
+            user_p[u] -= int(zs[k].sum())
+        while t_idx < len(events) and events[t_idx] <= t:
+            t_idx += 1
+        pending = sorted(set(pending) | set(np.nonzero(instance.arrival == t)[0].tolist()))
+        quota = np.maximum(instance.worker_quota, 1)
+        key = (lambda j: (user_w[instance.owner[j]] / quota[instance.owner[j]], int(instance.arrival[j]), j)) \
+            if fair_order else (lambda j: (int(instance.arrival[j]), j))
+        for j in sorted(pending, key=key):
+            tic = time.perf_counter()
+            u = int(instance.owner[j])
+            room_w = int(instance.worker_quota[u] - user_w[u]) if within_quota else int(free_w.sum())
+            room_p = int(instance.ps_quota[u] - user_p[u]) if within_quota else int(free_p.sum())
+            best = None
+            for y, z in place(instance, j, free_w, free_p, room_w, room_p):
+                cen = bool(((y > 0) | (z > 0)).sum() == 1)
+                d = int(instance.duration(int(y.sum()), cen, j))
+                f = float(instance.utility_value(j, t + d - int(instance.arrival[j])))
+                if t + d <= T and f > 0 and (best is None or d < best[0]):
+                    best = (d, y, z)
+            if best is not None:
+                d, y, z = best
+                admitted[j], start[j], end[j], ys[j], zs[j] = True, t, t + d - 1, y, z
+                free_w -= y
+                free_p -= z
+                user_w[u] += int(y.sum())
+                user_p[u] += int(z.sum())
+                heapq.heappush(ends, (t + d, j))
+                pending.remove(j)
+            decision_s[j] += time.perf_counter() - tic
+    plan = make_plan(instance, start, end, ys, zs, admitted)
+    revenue = float(instance.verify_plan(plan))
+    return Outcome(
+        algorithm=name, family="tenants", objective=revenue, plan=plan, admitted=admitted,
+        payments=np.zeros(J), runtime_s=time.perf_counter() - started, decision_s=decision_s,
+    )
+
+
+@register("tenants", "gandiva_fair")
+def run_gandiva_fair(instance: TenantInstance) -> Outcome:
+    """Gandiva_fair emulation (see the module docstring)."""
+    return greedy(instance, "gandiva_fair", _gandiva_place, within_quota=False, fair_order=True)
+
+
+@register("tenants", "hived")
+def run_hived(instance: TenantInstance) -> Outcome:
+    """HiveD emulation (see the module docstring)."""
+    return greedy(instance, "hived", _hived_place, within_quota=True, fair_order=False)

@@ -1,0 +1,292 @@
+"""Scenarios of the `tenants` family: section 5.1's settings, Philly quotas and arrivals.
+
+:func:`generate` draws a :class:`~aisched.models.tenants.TenantInstance`:
+
+- servers: ``gpus_per_server`` workers (GPUs; Philly machines have 8) and one
+  PS each (section 5.1: one CPU per machine);
+- bandwidths: ``b_w ~ U[100, 5120]`` Mbps, ``b_p ~ U[5, 20]`` Gbps, one draw
+  per instance, stored in megabits per slot;
+- jobs: ``E ~ U{50..100}``, ``D ~ U{20..50}``, ``M ~ U{10..50}``,
+  ``m ~ U[0.001, 0.05]`` hours, ``G ~ U[10, 100]`` ms, ``epsilon ~ U[30, 575]`` MB
+  (stored in megabits), times converted to slots of ``slot_hours`` hours;
+- utility: linear ``k ~ U[-2, -0.1]``, ``g ~ U[100, 1000]``, or convex
+  ``e ~ U[100, 1000]``, ``kappa ~ U[1, 2]`` (section 5.1), with completion
+  counted in hours from arrival (so the slot length does not change ``f``):
+  the instance stores ``k`` per slot (``k * slot_hours``) and ``e`` in slots
+  (``e / slot_hours``);
+- users, quotas, arrivals (``trace="day"`` or ``"week"``): the Microsoft
+  Philly extract in ``DATA_DIR`` (Jeon et al., USENIX ATC 2019; see
+  PROVENANCE.md). A window of ``jobs`` consecutive submissions (seeded start)
+  gives arrivals (one slot = ``slot_hours`` hours) and owners (virtual
+  clusters ranked by jobs, cluster ``k`` -> user ``k mod users``). The paper
+  counts quotas from the machines of each virtual cluster, which the extract
+  lacks; we make each user's worker and PS quota proportional to one base
+  unit plus the GPUs its jobs request in the window (largest remainders, so
+  quotas add up to the capacity exactly). ``trace=None``: synthetic, uniform
+  arrivals over ``arrival_span`` slots and Dirichlet(1) quotas.
+- horizon: ``slots`` or, by default, ``4 * 2^L`` (Astraea's batches up to
+  ``L`` with ``lambda = 2``) with ``2^L`` past the last arrival and the
+  longest run at ``D_j`` workers and the distributed rate. This ignores the
+  PS bandwidth limit (3i), which caps how many workers a job can really use,
+  so jobs whose feasible runs are longer than ``2^L`` slots cannot be
+  finished by Astraea inside the horizon (pass ``slots`` to lengthen it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from aisched.errors import InvalidScenarioError
+from aisched.models.tenants import UTILITIES, TenantInstance
+from aisched.scenarios._paths import DATA_DIR
+
+__all__ = [
+    "generate",
+    "load_philly",
+    "TRACES",
+    "DEFAULT_SCENARIO",
+    "default_instance",
+    "CLI_HELP",
+    "CLI_ALGORITHMS",
+    "add_cli_arguments",
+    "instance_from_cli",
+    "describe",
+    "cli_figures",
+]
+
+#: Largest job count of the paper's reduced setting (section 5.2) and its default slot length, hours.
+REDUCED_JOBS, REDUCED_SLOT_HOURS = 15, 48.0
+
+#: Philly extracts by name (read from ``DATA_DIR``).
+TRACES = {"day": "philly_pollux_2017-10-09.csv", "week": "philly_pollux_week_2017-10-09_15.csv"}
+
+
+def load_philly(path: str | Path) -> pd.DataFrame:
+    """The Philly extract, sorted by submission: columns ``timestamp``, ``num_gpus``, ``cluster``."""
+    path = Path(path)
+    if not path.is_file():
+        raise InvalidScenarioError("trace", f"file {path} does not exist (see {DATA_DIR}/README.md)")
+    frame = pd.read_csv(path)
+    missing = {"timestamp", "num_gpus", "cluster"} - set(frame.columns)
+    if missing:
+        raise InvalidScenarioError("trace", f"{path.name} lacks columns {sorted(missing)}")
+    frame["timestamp"] = pd.to_datetime(frame["timestamp"])
+    return frame.sort_values("timestamp", kind="stable").reset_index(drop=True)
+
+
+def _split(total: int, weights: np.ndarray) -> np.ndarray:
+    """Integers proportional to ``weights`` adding up to ``total`` (largest remainders)."""
+    raw = total * weights / weights.sum()
+    out = np.floor(raw).astype(np.int64)
+    rest = total - int(out.sum())
+    order = np.argsort(-(raw - out), kind="stable")
+    out[order[:rest]] += 1
+    return out
+
+
+def _check(name: str, value: Any, low: float, integer: bool = True) -> None:
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) if integer else isinstance(value, (int, float))
+    if not ok or not math.isfinite(value) or value < low:
+        raise InvalidScenarioError(name, f"= {value!r} must be {'an integer' if integer else 'a number'} >= {low}")
+
+
+def generate(
+    seed: int = 0,
+    users: int = 14,
+    servers: int = 100,
+    jobs: int = 200,
+    utility: str = "linear",
+    *,
+    trace: str | Path | None = "day",
+    slot_hours: float | None = None,
+    gpus_per_server: int = 8,
+    slots: int | None = None,
+    arrival_span: int = 4,
+    rng: np.random.Generator | None = None,
+) -> TenantInstance:
+    """A seeded instance with section 5.1's settings (see the module docstring).
+
+    Parameters
+    ----------
+    seed, rng
+        Randomness (``rng`` wins when given).
+    users, servers, jobs
+        ``U``, ``S`` and the number of jobs.
+    utility
+        ``"linear"`` or ``"convex"``.
+    trace
+        ``"day"``, ``"week"``, a CSV path, or None for synthetic users and arrivals.
+    slot_hours
+        Length of a slot in hours. Default: 1 (the paper) for more than 15
+        jobs; 48 for at most 15 jobs, the reduced setting of section 5.2
+        where the offline optimum is computed, so that runs take a few slots
+        and the MILP stays small (``generate(seed=0, users=2, servers=5, jobs=8)``
+        is proven optimal in seconds).
+    gpus_per_server
+        Workers per server ``C_sw``.
+    slots
+        Horizon ``T`` (default: long enough for Astraea with ``lambda = 2``).
+    arrival_span
+        Synthetic arrivals are uniform over ``0..arrival_span-1``.
+    """
+    for name, value, low in (("users", users, 1), ("servers", servers, 1), ("jobs", jobs, 0),
+                             ("gpus_per_server", gpus_per_server, 1), ("arrival_span", arrival_span, 1)):
+        _check(name, value, low)
+    if slot_hours is None:
+        slot_hours = 1.0 if jobs > REDUCED_JOBS else REDUCED_SLOT_HOURS
+    _check("slot_hours", slot_hours, 1e-9, integer=False)
+    if slots is not None:
+        _check("slots", slots, 1)
+    if utility not in UTILITIES:
+        raise InvalidScenarioError("utility", f"= {utility!r}, use 'linear' or 'convex'")
+    rng = np.random.default_rng(seed) if rng is None else rng
+    U, S, J, h = int(users), int(servers), int(jobs), float(slot_hours)
+    workers = np.full(S, int(gpus_per_server))
+    ps = np.ones(S, dtype=np.int64)
+
+    # --- users, arrivals, quotas ------------------------------------------------
+    if trace is not None:
+        path = DATA_DIR / TRACES[trace] if trace in TRACES else Path(trace)
+        frame = load_philly(path)
+        if J > len(frame):
+            raise InvalidScenarioError("jobs", f"= {J} exceeds the {len(frame)} jobs of {path.name}")
+        first = int(rng.integers(0, len(frame) - J + 1))
+        window = frame.iloc[first : first + J]
+        rank = {c: k for k, c in enumerate(frame["cluster"].value_counts().index)}
+        owner = np.array([rank[c] % U for c in window["cluster"]], dtype=np.int64)
+        hours = (window["timestamp"] - window["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
+        arrival = np.floor(hours / h + 1e-9).astype(np.int64)
+        demand = np.bincount(owner, weights=window["num_gpus"].to_numpy(float), minlength=U)
+        weights = 1.0 + demand / max(1.0, demand.sum()) * U
+    else:
+        owner = rng.integers(0, U, size=J)
+        arrival = np.sort(rng.integers(0, int(arrival_span), size=J))
+        weights = rng.dirichlet(np.ones(U)) + 1e-9
+    worker_quota = _split(int(workers.sum()), weights)
+    ps_quota = _split(int(ps.sum()), weights)
+
+    # --- section 5.1's job and network settings ----------------------------------
+    b_w = rng.uniform(100.0, 5120.0) * 3600.0 * h  # Mb per slot
+    b_p = rng.uniform(5.0, 20.0) * 1024.0 * 3600.0 * h
+    epochs = rng.integers(50, 101, size=J)
+    chunks = rng.integers(20, 51, size=J)
+    minibatches = rng.integers(10, 51, size=J)
+    compute_time = rng.uniform(0.001, 0.05, size=J) / h
+    update_time = rng.uniform(10.0, 100.0, size=J) / 1000.0 / 3600.0 / h
+    gradient_size = rng.uniform(30.0, 575.0, size=J) * 8.0
+    if utility == "linear":
+        extra = {"utility_slope": rng.uniform(-2.0, -0.1, size=J) * h,
+                 "utility_intercept": rng.uniform(100.0, 1000.0, size=J)}
+    else:
+        extra = {"utility_scale": rng.uniform(100.0, 1000.0, size=J) / h,
+                 "utility_exponent": rng.uniform(1.0, 2.0, size=J)}
+
+    probe = TenantInstance(
+        num_slots=int(arrival.max(initial=0)) + 1, worker_quota=worker_quota, ps_quota=ps_quota,
+        workers=workers, parameter_servers=ps, worker_bandwidth=b_w, ps_bandwidth=b_p, owner=owner,
+        arrival=arrival, epochs=epochs, chunks=chunks, minibatches=minibatches,
+        compute_time=compute_time, update_time=update_time, gradient_size=gradient_size,
+        utility=utility, **extra,
+    )
+    if slots is None:
+        need = int(arrival.max(initial=0)) + 1
+        if J:
+            w = np.minimum(chunks, workers.sum())
+            need = max(need, int(probe.duration(w, False).max()))
+        level = max(1, (need - 1).bit_length())
+        slots = 4 * 2**level
+    if int(arrival.max(initial=0)) >= slots:
+        raise InvalidScenarioError("slots", f"= {slots} ends before the last arrival {int(arrival.max())}")
+    return probe.replace(num_slots=int(slots))
+
+
+#: The reduced setting of section 5.2 (2 users, 5 servers, 8 jobs) with 48-hour
+#: slots, so runs take a few slots and HiGHS proves the optimum in seconds.
+DEFAULT_SCENARIO: dict[str, Any] = {
+    "seed": 0, "users": 2, "servers": 5, "jobs": 8, "utility": "linear", "trace": "day",
+    "slot_hours": 48.0, "gpus_per_server": 8,
+}
+
+
+def default_instance() -> TenantInstance:
+    """``generate(**DEFAULT_SCENARIO)``: the small scenario of ``aisched compare tenants``."""
+    return generate(**DEFAULT_SCENARIO)
+
+
+# --- the `aisched compare tenants` protocol (see aisched.cli) ------------------------------------
+
+CLI_HELP = "fair multi-tenant sharing of distributed ML jobs (Astraea)"
+CLI_ALGORITHMS: tuple[str, ...] = ("astraea", "batchsche", "gandiva_fair", "hived")
+_CLI_INSTANCE: list[TenantInstance | None] = [None]
+
+
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of :func:`generate` to ``parser`` (defaults: :data:`DEFAULT_SCENARIO`)."""
+    d = DEFAULT_SCENARIO
+    parser.add_argument("--users", type=int, default=d["users"], help="tenants (default %(default)s)")
+    parser.add_argument("--servers", type=int, default=d["servers"], help="servers (default %(default)s)")
+    parser.add_argument("--jobs", type=int, default=d["jobs"], help="jobs (default %(default)s)")
+    parser.add_argument("--utility", choices=UTILITIES, default=d["utility"])
+    parser.add_argument("--trace", choices=("day", "week", "synthetic"), default=d["trace"])
+    parser.add_argument("--slot-hours", type=float, default=d["slot_hours"], help="hours per slot")
+    parser.add_argument("--gpus-per-server", type=int, default=d["gpus_per_server"])
+    parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
+    parser.add_argument("--seed", type=int, default=d["seed"])
+
+
+def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
+    """The instance of ``aisched compare tenants``'s options (validated by :func:`generate`).
+
+    The instance is remembered for :func:`cli_figures` (the CLI protocol does not pass it).
+    """
+    inst = generate(
+        seed=args.seed, users=args.users, servers=args.servers, jobs=args.jobs, utility=args.utility,
+        trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
+        gpus_per_server=args.gpus_per_server, slots=args.slots,
+    )
+    _CLI_INSTANCE[0] = inst
+    return inst
+
+
+def describe(inst: TenantInstance, args: argparse.Namespace) -> str:
+    """One line describing the generated scenario."""
+    return (
+        f"tenants scenario: {inst.num_users} users, {inst.num_servers} servers "
+        f"({inst.total_workers} workers, {inst.total_parameter_servers} PSs), {inst.num_jobs} jobs, "
+        f"{inst.num_slots} slots of {args.slot_hours:g} h, {inst.utility} utility, trace {args.trace}, "
+        f"seed {args.seed}"
+    )
+
+
+def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
+    """Revenue-fairness ratio ``alpha_u`` per user and algorithm (Fig. 7), as a bar chart."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from aisched.online.tenants_metrics import fairness
+
+    inst = _CLI_INSTANCE[0]
+    if inst is None or not outcomes:
+        return []
+    names = [n for n in outcomes if n != "offline"]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    width = 0.8 / max(1, len(names))
+    for k, name in enumerate(names):
+        alpha = fairness(inst, outcomes[name]).per_user["alpha"].to_numpy()
+        ax.bar(np.arange(alpha.size) + k * width, alpha, width, label=name)
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_xlabel("user")
+    ax.set_ylabel("revenue-fairness ratio alpha_u")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "tenants_alpha.png", dpi=100)
+    plt.close(fig)
+    return ["tenants_alpha.png"]

@@ -1,0 +1,114 @@
+"""ComDOS decision latency (Algorithm 1 + the jit DP of Algorithm 2) at paper scale.
+
+Target (issue 4): 10 edges, 500 slots, Poisson(7) arrivals -> median per-job
+decision <= 20 ms on the project's 2-core machine. Also reports how the
+latency grows with the number of edges, candidate models per task and tasks
+with several children (|H| = prod (K |M_ij|) options per job).
+
+Each configuration runs twice on the same instance and reports the second
+(warm) run: the first includes jit compilation (one or two variants per
+instance shape). Times are wall-clock per job, from ``Outcome.decision_s``.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_comdos.py            # all tables
+    .venv/bin/python benchmarks/bench_comdos.py --jobs 200 # fewer jobs per configuration
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import aisched
+from aisched.models.genai import GenaiInstance
+from aisched.online import comdos
+from aisched.scenarios import genai
+
+
+def warm_run(inst: GenaiInstance) -> tuple[aisched.Outcome, float]:
+    t0 = time.perf_counter()
+    aisched.run("comdos", inst)
+    cold = time.perf_counter() - t0
+    return aisched.run("comdos", inst), cold
+
+
+def options_per_job(inst: GenaiInstance) -> np.ndarray:
+    return np.array([comdos.job_data(inst, i, inst.cost_weight, 4)[2].shape[0] for i in range(inst.num_jobs)])
+
+
+def row(label: str, inst: GenaiInstance) -> str:
+    out, cold = warm_run(inst)
+    ms = out.decision_s * 1e3
+    n_opt = options_per_job(inst)
+    single = np.median(ms[n_opt == 1]) if (n_opt == 1).any() else float("nan")
+    multi = np.median(ms[n_opt > 1]) if (n_opt > 1).any() else float("nan")
+    return (f"{label:<28} {inst.num_jobs:>5} {np.median(ms):>9.2f} {np.percentile(ms, 90):>8.2f} "
+            f"{ms.mean():>8.2f} {single:>9.2f} {multi:>9.2f} {int(n_opt.max()):>6} {cold:>7.1f}")
+
+
+HEADER = (f"{'configuration':<28} {'jobs':>5} {'median':>9} {'p90':>8} {'mean':>8} {'|H|=1':>9} "
+          f"{'|H|>1':>9} {'max|H|':>6} {'cold_s':>7}\n" + "-" * 100)
+
+
+def first_jobs(inst: GenaiInstance, n: int) -> GenaiInstance:
+    return inst.subset(np.arange(min(n, inst.num_jobs)))
+
+
+def with_models(inst: GenaiInstance, m: int) -> GenaiInstance:
+    """Keep the first ``m`` candidate models of every task."""
+    return inst.replace(candidate_model=inst.candidate_model[:, :, :m], runtime=inst.runtime[:, :, :m],
+                        compute=inst.compute[:, :, :m])
+
+
+def with_shape(inst: GenaiInstance, forks: int) -> GenaiInstance:
+    """Every job gets 5 tasks (its first task's models for all) and a DAG with ``forks`` multi-child tasks."""
+    shapes = {0: [(0, 1), (1, 2), (2, 3), (3, 4)],
+              1: [(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)],
+              2: [(0, 1), (0, 2), (1, 3), (1, 4)]}
+    pairs = shapes[forks]
+    n = inst.num_jobs
+    dag_edge = np.full((n, 5, 2), -1)
+    dag_edge[:, : len(pairs)] = pairs
+    data = np.zeros((n, 5))
+    data[:, : len(pairs)] = 1.5
+    rep = lambda a: np.repeat(a[:, :1], 5, axis=1)  # noqa: E731
+    return inst.replace(num_tasks=np.full(n, 5), task_type=rep(inst.task_type), candidate_model=rep(inst.candidate_model),
+                        runtime=rep(inst.runtime), compute=rep(inst.compute), dag_edge=dag_edge, data_size=data)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=400, help="jobs per configuration (first by arrival)")
+    args = parser.parse_args()
+    print(f"cores: {__import__('os').cpu_count()}, load average: {open('/proc/loadavg').read().split()[:3]}")
+    print("decision latency per job in ms (warm run), by configuration\n")
+
+    print("1) the issue's target: 10 edges, 500 slots, Poisson(7), TaskBench DAGs, homo-M")
+    base = genai.generate(seed=0, edges=10, slots=500, arrival_rate=7)
+    print(f"   full instance: {base.num_jobs} jobs; measured on the first {args.jobs}")
+    print(HEADER)
+    print(row("K=10 T=500 Poisson(7)", first_jobs(base, args.jobs)))
+
+    print("\n2) growth with edges (T=500, Poisson(7))")
+    print(HEADER)
+    for k in (5, 10, 20):
+        inst = genai.generate(seed=0, edges=k, slots=500, arrival_rate=7)
+        print(row(f"K={k}", first_jobs(inst, args.jobs // 2)))
+
+    print("\n3) growth with candidate models per task (K=10, T=500)")
+    print(HEADER)
+    sub = first_jobs(base, args.jobs // 2)
+    for m in (1, 2, 3):
+        print(row(f"{m} model(s) per task", with_models(sub, m)))
+
+    print("\n4) growth with tasks that have several children (5-task jobs, K=10, 3 models, T=500)")
+    print(HEADER)
+    for forks, n in ((0, 40), (1, 40), (2, 4)):
+        print(row(f"{forks} multi-child task(s)", with_shape(first_jobs(base, n), forks)))
+
+
+if __name__ == "__main__":
+    main()

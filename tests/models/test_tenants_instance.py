@@ -1,0 +1,117 @@
+"""TenantInstance: validation (errors name the field), rate (1), utility, netCDF round trip."""
+
+import numpy as np
+import pytest
+import xarray as xr
+from tenants_tiny import random_tiny, worked_example
+
+from aisched.errors import InvalidInstanceError
+from aisched.models.tenants import TenantInstance
+
+
+def _kwargs(inst: TenantInstance) -> dict:
+    from dataclasses import fields
+
+    return {f.name: getattr(inst, f.name) for f in fields(inst)}
+
+
+def test_round_trip_through_netcdf_is_exact(tmp_path):
+    for inst in (worked_example(), random_tiny(3, utility="convex")):
+        path = tmp_path / f"{inst.utility}.nc"
+        inst.to_dataset().to_netcdf(path, engine="netcdf4")
+        with xr.open_dataset(path, engine="netcdf4") as ds:
+            back = TenantInstance.from_dataset(ds.load())
+        assert back == inst
+        assert back.utility == inst.utility
+        assert back.compute_time.dtype == np.float64 and back.owner.dtype == np.int64
+
+
+def test_from_dataset_rejects_other_family():
+    ds = worked_example().to_dataset()
+    ds.attrs["family"] = "lora"
+    with pytest.raises(InvalidInstanceError, match="family"):
+        TenantInstance.from_dataset(ds)
+
+
+def test_instance_is_frozen_and_read_only():
+    inst = worked_example()
+    with pytest.raises(AttributeError):
+        inst.num_slots = 3  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        inst.arrival[0] = 1
+
+
+def test_rate_equation_1_and_duration_of_the_worked_example():
+    inst = worked_example()
+    # n = 1 centralised, 0.5 distributed (section 4.2)
+    assert np.allclose(inst.rate(True), 1.0)
+    assert np.allclose(inst.rate(False), 0.5)
+    # j11 (job 0): E D M = 4 mini-batches; 2 workers centralised -> 2 slots, distributed -> 4;
+    # 1 worker distributed -> 8 (section 4.4's example)
+    assert inst.duration(2, True, 0) == 2
+    assert inst.duration(2, False, 0) == 4
+    assert inst.duration(1, False, 0) == 8
+
+
+def test_utility_forms_of_theorem_1():
+    inst = worked_example()
+    assert inst.utility_value(0, 2) == pytest.approx(96.0)  # -2 * 2 + 100
+    conv = random_tiny(0, utility="convex")
+    c = 3.0
+    expected = (conv.utility_scale[1] / c) ** conv.utility_exponent[1]
+    assert conv.utility_value(1, c) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "needle"),
+    [
+        ({"worker_quota": [4, 3]}, "worker_quota", "sums to 7"),
+        ({"ps_quota": [2, 3]}, "ps_quota", "sums to 5"),
+        ({"worker_bandwidth": 0.0}, "worker_bandwidth", "must be finite and > 0"),
+        ({"ps_bandwidth": -1.0}, "ps_bandwidth", "> 0"),
+        ({"arrival": [3, -1, 3, 3]}, "arrival", "[1] = -1"),
+        ({"compute_time": [0.5, 0.5, -0.5, 0.5]}, "compute_time", "[2] = -0.5"),
+        ({"update_time": [0.5, 0.5, 0.5, -1.0]}, "update_time", "[3] = -1.0 is negative"),
+        ({"gradient_size": [np.nan, 0.5, 0.5, 0.5]}, "gradient_size", "not finite"),
+        ({"owner": [0, 2, 0, 1]}, "owner", "[1] = 2"),
+        ({"chunks": [2, 0, 3, 30]}, "chunks", "[1] = 0"),
+        ({"utility_slope": [-2.0, 0.5, -2.0, -2.0]}, "utility_slope", "must be < 0"),
+        ({"utility_intercept": [100.0, 0.0, 100.0, 100.0]}, "utility_intercept", "[1] = 0.0"),
+        ({"utility": "cubic"}, "utility", "cubic"),
+        ({"num_slots": 0}, "num_slots", ">= 1"),
+        ({"epochs": [2, 2, 2]}, "epochs", "shape"),
+        ({"workers": [2, 2, 2, -2], "worker_quota": [2, 2]}, "workers", "[3] = -2"),
+    ],
+)
+def test_bad_input_names_the_field(change, field, needle):
+    kwargs = _kwargs(worked_example())
+    kwargs.update(change)
+    with pytest.raises(InvalidInstanceError) as err:
+        TenantInstance(**kwargs)
+    assert err.value.field == field
+    assert needle in str(err.value)
+
+
+def test_convex_needs_positive_scale_and_exponent():
+    kwargs = _kwargs(random_tiny(1, utility="convex"))
+    kwargs["utility_exponent"] = np.zeros(3)
+    with pytest.raises(InvalidInstanceError, match="utility_exponent"):
+        TenantInstance(**kwargs)
+
+
+def test_replace_validates_and_rejects_unknown_fields():
+    inst = worked_example()
+    assert inst.replace(num_slots=40).num_slots == 40
+    with pytest.raises(InvalidInstanceError, match="nosuch"):
+        inst.replace(nosuch=1)
+    with pytest.raises(InvalidInstanceError, match="arrival"):
+        inst.replace(arrival=[3, 3, 3, 40])
+
+
+def test_fair_share_is_the_mean_of_worker_and_ps_shares():
+    inst = random_tiny(2)
+    share = inst.fair_share()
+    assert share.sum() == pytest.approx(1.0)
+    assert share[0] == pytest.approx(
+        0.5 * (inst.worker_quota[0] / inst.total_workers + inst.ps_quota[0] / inst.total_parameter_servers)
+    )

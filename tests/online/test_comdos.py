@@ -1,0 +1,115 @@
+"""ComDOS (Algorithm 1): feasibility, <= optimum, dual update (9), mu of (8), prices never decrease."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from genai_tiny import make_instance, random_tiny
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import aisched
+from aisched.errors import InvalidScenarioError
+from aisched.online import comdos
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_outcomes_verify_and_stay_below_the_optimum(seed):
+    inst = random_tiny(seed)
+    opt = aisched.offline(inst)
+    assert opt.status == "optimal"
+    for params in ({}, {"room_aware": True}, {"cost_weights": (0.0, 0.0, 0.0)}):
+        out = aisched.run("comdos", inst, **params)
+        value = out.verify(inst)
+        assert value <= opt.objective + 1e-9
+        assert out.prices["memory_price"].dims == ("edge", "slot")
+        assert np.all(out.prices["memory_price"].values >= 0)
+        assert out.decision_s.shape == (inst.num_jobs,)
+
+
+def one_task_instance(revenue=20.0):
+    """One job, one task, model of 2 GB running 2 slots; edges of 4 and 8 GB."""
+    job = {"arrival": 0, "deadline": 3, "revenue": revenue, "edges": [], "data": [],
+           "models": [[0]], "runtime": [[2]], "compute": [[1.0]]}
+    return make_instance(slots=4, capacity=[4.0, 8.0], model_size=[2.0], jobs=[job, dict(job)],
+                         cost=(0.5, 0.0, 0.25))
+
+
+def test_dual_update_9_by_hand():
+    inst = one_task_instance()
+    state = comdos.ComdosState(inst)
+    assert state.alpha == pytest.approx(20.0 / 2.0)  # max_i b_i / r_i,min
+    d = state.step(0)
+    # both edges cost the same: the DP keeps the first (edge 0), the earliest start (slot 0)
+    assert (d.edge.tolist(), d.start.tolist()) == ([0], [0])
+    cost = 2 * (1.0 * 0.5 + 2.0 * 0.25)  # f (r^f e^f + r^s e^h), weights 1; e^f = 0.5, e^h = 0.25
+    assert d.profit == pytest.approx(20.0 - cost)
+    assert d.mu == pytest.approx(d.profit)  # prices start at 0
+    b_bar = d.profit / 4.0  # b_il / sum r_kt (2 GB x 2 slots)
+    want = np.zeros((2, 4))
+    want[0, :2] = 0 * (1 + 2 / 4) + state.alpha * b_bar * 2.0 / 4.0
+    np.testing.assert_allclose(state.price, want)
+    d2 = state.decide(1)  # slots 0-1 of edge 0 are now priced: the second job avoids them
+    assert (d2.edge.tolist(), d2.start.tolist()) == ([0], [2]) and d2.mu == pytest.approx(d.profit)
+    state.step(1)
+    assert state.price[0, 0] == pytest.approx(want[0, 0])  # untouched cells keep their price
+
+
+def test_job_without_value_is_declined_and_prices_stay():
+    inst = one_task_instance(revenue=0.01)
+    out = aisched.run("comdos", inst)
+    assert not out.admitted.any() and out.objective == 0.0
+    assert np.all(out.prices["memory_price"].values == 0.0)
+    assert np.all(out.info["mu"] == 0.0)
+
+
+def test_prices_rise_even_when_the_resource_check_declines():
+    """Algorithm 1, lines 4-8: (9) runs before the check; an oversized schedule raises prices but is declined."""
+    job = {"arrival": 0, "deadline": 1, "revenue": 30.0, "edges": [], "data": [],
+           "models": [[0], [0]], "runtime": [[1], [1]], "compute": [[1.0], [1.0]]}
+    job["edges"], job["data"] = [], []
+    inst = make_instance(slots=2, capacity=[3.0], model_size=[2.0], jobs=[job], cost=(0.0, 0.0, 0.0))
+    out = aisched.run("comdos", inst)  # both tasks start in slot 0 on the only edge: 4 GB > 3 GB
+    assert not out.admitted[0]
+    assert out.prices["memory_price"].values[0, 0] > 0
+    out.verify(inst)
+
+
+def test_mu_is_8_of_the_chosen_schedule():
+    inst = random_tiny(3, jobs=4)
+    state = comdos.ComdosState(inst)
+    rng = np.random.default_rng(0)
+    state.price = rng.exponential(0.3, state.price.shape)
+    for i in range(inst.num_jobs):
+        d = state.decide(i)
+        if d.option < 0:
+            continue
+        usage = np.zeros_like(state.price)
+        for j in range(int(inst.num_tasks[i])):
+            c = int(np.nonzero(inst.candidate_model[i, j] == d.model[j])[0][0])
+            usage[d.edge[j], d.start[j]: d.start[j] + inst.runtime[i, j, c]] += inst.model_size[d.model[j]]
+        assert d.mu == pytest.approx(d.profit - float(np.sum(usage * state.price)))
+
+
+@pytest.mark.parametrize(
+    ("params", "needle"),
+    [({"alpha": -1.0}, "alpha"), ({"cost_weights": (1, 2)}, "cost_weights"), ({"chunk": 0}, "chunk")],
+)
+def test_bad_parameters(params, needle):
+    with pytest.raises(InvalidScenarioError, match=needle):
+        aisched.run("comdos", random_tiny(0), **params)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.booleans())
+def test_hypothesis_prices_never_decrease_and_plans_hold(seed, room_aware):
+    inst = random_tiny(seed, jobs=4)
+    state = comdos.ComdosState(inst, room_aware=room_aware)
+    order = np.lexsort((np.arange(inst.num_jobs), inst.arrival))
+    for i in order.tolist():
+        before = state.price.copy()
+        state.step(i)
+        assert np.all(state.price >= before)
+        assert np.all(state.used <= inst.memory_capacity[:, None] + 1e-9)  # capacity (5h)
+    out = aisched.run("comdos", inst, room_aware=room_aware)
+    out.verify(inst)  # precedence (5e), deadline (5d), capacity (5h) from the plan alone

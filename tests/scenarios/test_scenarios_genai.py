@@ -1,0 +1,114 @@
+"""genai scenarios (section IV-A settings, trace DAG sources) and ``aisched compare genai``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from aisched.cli import main
+from aisched.errors import InvalidScenarioError
+from aisched.scenarios import genai
+from aisched.scenarios._paths import DATA_DIR
+
+
+def need_data():
+    if not (DATA_DIR / "taskbench_dags.jsonl").is_file():
+        pytest.skip(f"TaskBench DAGs absent from {DATA_DIR}")
+
+
+def test_settings_of_section_iv_a():
+    need_data()
+    inst = genai.generate(seed=0, edges=5, slots=100, arrival_rate=3, capacity="homo-M")
+    assert inst.num_edges == 5 and inst.num_slots == 100
+    assert np.all(inst.memory_capacity == 96.0)
+    assert 200 < inst.num_jobs < 400  # Poisson(3) per slot over 100 slots
+    assert np.all(inst.deadline >= inst.arrival) and np.all(inst.deadline <= 99)
+    assert np.all(inst.revenue > 0)
+    np.testing.assert_array_equal(inst.cost_weight, [1.0, 1.0, 1.0])
+    small = genai.generate(seed=0, edges=4, slots=20, arrival_rate=1, capacity="homo-S")
+    large = genai.generate(seed=0, edges=4, slots=20, arrival_rate=1, capacity="homo-L")
+    assert small.memory_capacity[0] == 48.0 and large.memory_capacity[0] == 128.0
+    mixed = genai.generate(seed=1, edges=20, slots=20, arrival_rate=1, capacity="hetero")
+    assert set(mixed.memory_capacity.tolist()) <= {48.0, 96.0, 128.0} and len(set(mixed.memory_capacity)) > 1
+
+
+def test_deadline_not_before_the_fastest_finish():
+    inst = genai.generate(seed=4, edges=3, slots=60, jobs=30, dag_source="generator")
+    from aisched import dag
+
+    for i in range(inst.num_jobs):
+        fast = {j: float(inst.runtime[i, j][inst.candidate_model[i, j] >= 0].min()) for j in range(inst.num_tasks[i])}
+        critical = max(dag.ranks(inst.graph(i), fast).values())
+        assert inst.deadline[i] >= min(inst.arrival[i] + critical - 1, inst.num_slots - 1)
+
+
+def test_seeded_and_sources():
+    need_data()
+    a = genai.generate(seed=7, edges=3, slots=30, arrival_rate=1)
+    assert a == genai.generate(seed=7, edges=3, slots=30, arrival_rate=1)
+    assert a != genai.generate(seed=8, edges=3, slots=30, arrival_rate=1)
+    h = genai.generate(seed=1, edges=2, slots=30, jobs=10, dag_source="hugginggpt")
+    assert h.max_tasks <= 9 and set(h.task_type[h.task_type != ""]) <= {
+        "image-to-text", "object-detection", "visual-question-answering", "text-to-image", "image-to-image",
+        "text-to-video", "document-question-answering", "text-to-speech", "openpose-control",
+        "openpose-text-to-image", "conversational"}
+    w = genai.generate(seed=1, edges=2, slots=30, jobs=3, cost_weights=(0.5, 0.1, 0.1))
+    np.testing.assert_array_equal(w.cost_weight, [0.5, 0.1, 0.1])
+
+
+def test_task_categories():
+    assert genai.task_category("Text-to-Image") == "text-to-image"
+    assert genai.task_category("openpose-control") == "image-to-image"
+    assert genai.task_category("Translation#2") == "text"
+    assert genai.task_category("Audio-to-Video") == "text-to-video"
+    assert genai.task_category("Speech-to-Text Trancription") == "speech-recognition"
+    assert genai.task_category("Color Detection") == "vision"
+    for _, pool in genai.MODEL_POOLS.values():
+        assert all(size > 0 and runtime >= 1 for _, size, runtime in pool)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"edges": 0}, "edges: = 0"),
+        ({"slots": 2.5}, "slots"),
+        ({"arrival_rate": -1}, "arrival_rate: = -1"),
+        ({"capacity": "huge"}, "capacity: = 'huge'"),
+        ({"capacity": -3.0}, "capacity"),
+        ({"dag_source": "web"}, "dag_source: = 'web'"),
+        ({"cost_weights": (1, 1)}, "cost_weights"),
+        ({"jobs": -1}, "jobs"),
+    ],
+)
+def test_bad_parameters(kwargs, needle):
+    with pytest.raises(InvalidScenarioError) as err:
+        genai.generate(**{"seed": 0, "edges": 2, "slots": 10, "arrival_rate": 1.0, **kwargs})
+    assert needle in str(err.value)
+
+
+def test_missing_trace_file(monkeypatch, tmp_path):
+    monkeypatch.setattr(genai, "DATA_DIR", tmp_path)
+    genai._trace_graphs.cache_clear()
+    with pytest.raises(InvalidScenarioError, match="does not exist"):
+        genai.generate(seed=0, edges=2, slots=10, jobs=2)
+    assert genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="generator").num_jobs == 2
+
+
+def test_compare_genai_cli(tmp_path, capsys):
+    need_data()
+    code = main(["compare", "genai", "--out", str(tmp_path)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "offline optimum proven" in text
+    for name in ("offline", "comdos", "heft_a", "heft_ma", "random_a"):
+        assert name in text
+        assert (tmp_path / f"genai_{name}.nc").is_file()
+    assert (tmp_path / "genai_comdos_memory_price.png").stat().st_size > 1000
+    assert (tmp_path / "genai_comparison.csv").is_file()
+
+
+def test_compare_genai_cli_bad_option(capsys):
+    with pytest.raises(SystemExit) as err:
+        main(["compare", "genai", "--capacity", "tiny"])
+    assert err.value.code == 2
+    assert "--capacity" in capsys.readouterr().err

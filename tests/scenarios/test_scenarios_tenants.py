@@ -1,0 +1,95 @@
+"""Scenarios of the `tenants` family: section 5.1's settings, Philly data, CLI `compare tenants`."""
+
+import numpy as np
+import pytest
+
+import aisched
+from aisched.cli import main
+from aisched.errors import InvalidScenarioError
+from aisched.scenarios import tenants as sc
+from aisched.scenarios._paths import DATA_DIR
+
+DAY = DATA_DIR / sc.TRACES["day"]
+
+
+def _need_data():
+    if not DAY.is_file():
+        pytest.skip(f"Philly extract absent: {DAY}")
+
+
+def test_generate_is_seeded_and_follows_section_5_1():
+    _need_data()
+    a = sc.generate(seed=4, users=14, servers=100, jobs=200)
+    b = sc.generate(seed=4, users=14, servers=100, jobs=200)
+    assert a == b
+    assert a != sc.generate(seed=5, users=14, servers=100, jobs=200)
+    assert a.worker_quota.sum() == 800 and a.ps_quota.sum() == 100
+    assert (a.workers == 8).all() and (a.parameter_servers == 1).all()
+    assert a.epochs.min() >= 50 and a.epochs.max() <= 100
+    assert a.chunks.min() >= 20 and a.chunks.max() <= 50
+    assert a.minibatches.min() >= 10 and a.minibatches.max() <= 50
+    assert a.compute_time.min() >= 0.001 and a.compute_time.max() <= 0.05  # hours = slots
+    assert 100 * 3600 <= a.worker_bandwidth <= 5120 * 3600  # Mb per one-hour slot
+    assert -2.0 <= a.utility_slope.min() and a.utility_slope.max() <= -0.1
+    assert a.num_users == 14 and a.owner.max() < 14
+
+
+def test_quotas_follow_the_trace_demand():
+    _need_data()
+    inst = sc.generate(seed=0, users=4, servers=20, jobs=300)
+    frame = sc.load_philly(DAY)
+    assert inst.arrival.max() < 30  # 300 consecutive jobs of one day, one-hour slots
+    assert len(frame) == 1352
+    demand = np.bincount(inst.owner, minlength=4)
+    busiest = int(np.argmax(demand))
+    assert inst.worker_quota[busiest] == inst.worker_quota.max()
+
+
+def test_convex_and_synthetic():
+    inst = sc.generate(seed=1, users=3, servers=4, jobs=10, utility="convex", trace=None, arrival_span=5)
+    assert inst.utility == "convex" and inst.arrival.max() < 5
+    assert (inst.utility_exponent >= 1).all() and (inst.utility_exponent <= 2).all()
+    out = aisched.run("astraea", inst)
+    out.verify(inst)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [({"users": 0}, "users"), ({"servers": 1.5}, "servers"), ({"utility": "log"}, "utility"),
+     ({"slot_hours": -1.0}, "slot_hours"), ({"jobs": 10**6}, "jobs"), ({"trace": "/nonexistent.csv"}, "trace"),
+     ({"slots": 0}, "slots")],
+)
+def test_bad_parameters(kwargs, field):
+    with pytest.raises(InvalidScenarioError) as err:
+        sc.generate(**{"seed": 0, "users": 2, "servers": 3, "jobs": 4, **kwargs})
+    assert err.value.field == field
+
+
+def test_default_scenario_is_small_and_its_optimum_is_proven():
+    _need_data()
+    inst = sc.default_instance()
+    assert (inst.num_users, inst.num_servers, inst.num_jobs) == (2, 5, 8)
+    table = aisched.compare(inst, list(sc.CLI_ALGORITHMS), time_limit=60)
+    assert table.loc["offline", "status"] == "optimal"
+    assert (table["ratio"].drop("offline") <= 1 + 1e-9).all()
+
+
+def test_cli_compare_tenants(tmp_path, capsys):
+    code = main([
+        "compare", "tenants", "--users", "2", "--servers", "3", "--jobs", "4", "--trace", "synthetic",
+        "--slot-hours", "48", "--seed", "1", "--out", str(tmp_path),
+    ])
+    assert code == 0
+    text = capsys.readouterr().out
+    for name in ("offline", *sc.CLI_ALGORITHMS):
+        assert name in text
+        assert (tmp_path / f"tenants_{name}.nc").is_file()
+    assert "offline optimum proven" in text
+    assert (tmp_path / "tenants_alpha.png").stat().st_size > 1000
+    back = aisched.Outcome.from_netcdf(tmp_path / "tenants_astraea.nc")
+    assert "income" in back.plan and "worker_price" in back.prices
+
+
+def test_cli_bad_option_is_one_line(capsys):
+    assert main(["compare", "tenants", "--users", "0", "--no-offline"]) == 2
+    assert "users" in capsys.readouterr().err
