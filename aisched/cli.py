@@ -173,7 +173,7 @@ def _scenarios(args: argparse.Namespace) -> int:
     for name in catalog.names(args.family):
         s = catalog.get(name)
         extra = " + offline" if s.offline else ""
-        print(f"{name:<28} {len(s.values)} points x {s.seeds} seeds x {len(s.algorithms)} algorithms{extra}"
+        print(f"{name:<31} {len(s.values)} points x {s.seeds} seeds x {len(s.algorithms)} algorithms{extra}"
               f"  {s.title}")
     return 0
 

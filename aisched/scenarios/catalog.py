@@ -48,7 +48,12 @@ METRICS: dict[str, bool] = {
     "admitted": True,             # admitted jobs
     "runtime_s": False,           # wall time of the whole run
     "decision_median_s": False,   # median seconds per job decision
+    # family metrics, from ``aisched.scenarios.<family>.cell_metrics(instance, outcome)``
+    "alpha_variance": False,      # tenants: variance of the revenue-fairness ratios alpha_u (Fig. 8)
 }
+
+#: Metrics that only one family computes.
+FAMILY_METRICS: dict[str, str] = {"alpha_variance": "tenants"}
 
 #: Claim kinds and what they assert (``m(a, p)``: mean metric of algorithm ``a`` at point ``p``).
 CLAIM_KINDS: dict[str, str] = {
@@ -57,6 +62,8 @@ CLAIM_KINDS: dict[str, str] = {
     "at_most": "m(algorithm, p) <= value at every point",
     "increasing": "m(algorithm, p) does not decrease along the x-axis",
     "greater": "m(algorithm, point) > m(algorithm, other_point)",
+    "at_least": "m(algorithm, p) >= value at every point",
+    "better_than": "m(algorithm, p) is better than m(baseline, p) at every point",
 }
 
 
@@ -73,14 +80,14 @@ class Claim:
     algorithm
         The algorithm the claim is about.
     baseline
-        ``improvement`` only: the algorithm compared against.
+        ``improvement`` / ``better_than``: the algorithm compared against.
     point
         ``improvement`` / ``greater``: the x label the claim is made at.
     other_point
         ``greater`` only: the x label compared with.
     value
         ``improvement``: the paper's relative change (0.4899 for +48.99%);
-        ``at_most``: the bound.
+        ``at_most`` / ``at_least``: the bound.
     """
 
     kind: str
@@ -173,7 +180,7 @@ class Scenario:
         """A plain, JSON-able description (what a sweep folder records to guard ``--resume``)."""
         return {
             "name": self.name, "family": self.family, "title": self.title, "x": self.x,
-            "values": list(self.values), "base": dict(self.base), "algorithms": list(self.algorithms),
+            "values": list(self.values), "labels": self.labels, "base": dict(self.base), "algorithms": list(self.algorithms),
             "metric": self.metric, "offline": self.offline, "time_limit": self.time_limit,
             "params": {k: dict(v) for k, v in self.params.items()},
             "claims": [vars(c) for c in self.claims],
@@ -212,6 +219,8 @@ def _validate(s: Scenario) -> None:
     if s.time_limit is not None and not (isinstance(s.time_limit, (int, float)) and s.time_limit > 0
                                          and math.isfinite(s.time_limit)):
         raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
+    if FAMILY_METRICS.get(s.metric, s.family) != s.family:
+        raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {FAMILY_METRICS[s.metric]!r} metric")
     if s.metric in ("ratio", "competitive_ratio") and not s.offline:
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true")
     known = registry.names(s.family)
@@ -244,8 +253,10 @@ def _validate(s: Scenario) -> None:
             raise InvalidScenarioError(
                 f"claims[{i}]", f"{where}an improvement claim needs a compared baseline and a value"
             )
-        if c.kind == "at_most" and c.value is None:
-            raise InvalidScenarioError(f"claims[{i}].value", f"{where}an at_most claim needs a value")
+        if c.kind in ("at_most", "at_least") and c.value is None:
+            raise InvalidScenarioError(f"claims[{i}].value", f"{where}an {c.kind} claim needs a value")
+        if c.kind == "better_than" and c.baseline not in s.algorithms:
+            raise InvalidScenarioError(f"claims[{i}].baseline", f"{where}needs a compared baseline")
         for attr in ("point", "other_point"):
             label = getattr(c, attr)
             if label is not None and label not in labels:

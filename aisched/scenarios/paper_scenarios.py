@@ -110,4 +110,169 @@ def _lora() -> None:
     ))
 
 
+_GENAI_ALGOS = ("comdos", "heft_ma", "heft_a", "random_a")
+_GENAI_BASE = {"edges": 10, "slots": 200, "arrival_rate": 5.0, "capacity": "homo-M"}
+_GENAI_SMALL = {"edges": 2, "slots": 12, "jobs": 4, "capacity": 8.0}
+
+
+def _genai_small(x: str) -> dict:
+    return {k: v for k, v in _GENAI_SMALL.items() if k != x}
+
+
+def _improvements(algorithm: str, point: str, figures: dict[str, float], where: str) -> tuple[Claim, ...]:
+    return tuple(
+        Claim("improvement", f"{where} {algorithm} improves over {base} by {value:.2%}", algorithm,
+              baseline=base, point=point, value=value)
+        for base, value in figures.items()
+    )
+
+
+def _genai() -> None:
+    """ComDOS (section IV): 5-second slots, 10 edges, Poisson(5), homo-M capacities unless varied."""
+    register(Scenario(
+        name="genai/fig4-slots", family="genai", title="Fig. 4: profit vs number of time slots (100, 200, 500)",
+        x="slots", values=(100, 200, 500), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
+        reduced_base=_genai_small("slots"), reduced_values=(8, 12),
+        claims=(*_improvements("comdos", "500", {"heft_ma": 0.412, "heft_a": 1.0078, "random_a": 3.1551},
+                               "with 500 slots"),
+                Claim("best", "ComDOS consistently achieves the highest profit", "comdos")),
+    ))
+    register(Scenario(
+        name="genai/fig5-edges", family="genai", title="Fig. 5: profit vs number of edge clouds (5, 10, 20)",
+        x="edges", values=(5, 10, 20), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
+        reduced_base=_genai_small("edges"), reduced_values=(2, 3),
+        claims=(*_improvements("comdos", "5", {"heft_ma": 0.3895, "heft_a": 0.9495}, "with 5 edges"),
+                *_improvements("comdos", "10", {"heft_ma": 0.3976, "heft_a": 0.9560}, "with 10 edges"),
+                *_improvements("comdos", "20", {"heft_ma": 0.3894, "heft_a": 0.9444}, "with 20 edges"),
+                Claim("best", "ComDOS still outperforms the others", "comdos")),
+    ))
+    register(Scenario(
+        name="genai/fig6-capacity", family="genai",
+        title="Fig. 6: profit with edge capacities of 4x RTX 3060 / 4090 / V100 and a heterogeneous mix",
+        x="capacity", values=("homo-S", "homo-M", "homo-L", "hetero"), base=_GENAI_BASE,
+        algorithms=_GENAI_ALGOS, reduced_base=_genai_small("capacity"), reduced_values=("homo-S", "hetero"),
+        claims=(Claim("best", "ComDOS achieves the best performance in all tests", "comdos"),),
+    ))
+    register(Scenario(
+        name="genai/fig7-workload", family="genai", title="Fig. 7: profit under Poisson(3, 5, 7) arrivals",
+        x="arrival_rate", values=(3.0, 5.0, 7.0), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
+        reduced_base={k: v for k, v in _GENAI_SMALL.items() if k != "jobs"}, reduced_values=(0.3, 0.6),
+        claims=(*_improvements("comdos", "3.0", {"heft_ma": 0.3267, "heft_a": 0.9238, "random_a": 2.9028},
+                               "under light load (Poisson 3)"),
+                *_improvements("comdos", "7.0", {"heft_ma": 0.3544, "heft_a": 0.8587, "random_a": 1.9816},
+                               "under heavy load (Poisson 7)")),
+    ))
+    register(Scenario(
+        name="genai/fig8-weights", family="genai",
+        title="Fig. 8: profit under cost weights (all 0.1, then one cost term at 0.5); "
+              "our model has three cost terms (computation, communication, hosting), the paper's text four",
+        x="cost_weights", values=((0.1, 0.1, 0.1), (0.5, 0.1, 0.1), (0.1, 0.5, 0.1), (0.1, 0.1, 0.5)),
+        base=_GENAI_BASE, algorithms=_GENAI_ALGOS, reduced_base=_GENAI_SMALL,
+        reduced_values=((0.1, 0.1, 0.1), (0.5, 0.1, 0.1)),
+        claims=(Claim("best", "ComDOS achieves the best performance across the weight settings", "comdos"),),
+    ))
+    register(Scenario(
+        name="genai/fig9-competitive", family="genai",
+        title="Fig. 9: empirical competitive ratio OPT / ComDOS on instances the MILP solves (sizes chosen)",
+        x="edges", values=(2, 3, 4), base={"slots": 12, "jobs": 6, "capacity": 8.0},
+        algorithms=("comdos",), metric="competitive_ratio", offline=True, time_limit=60.0,
+        reduced_base={"jobs": 4}, reduced_values=(2,),
+        claims=(Claim("at_most", "ComDOS's empirical competitive ratio is no more than 2", "comdos", value=2.0),),
+    ))
+
+
+_TENANT_ALGOS = ("astraea", "batchsche", "gandiva_fair", "hived")
+_TENANT_BASE = {"users": 14, "servers": 100, "jobs": 200}
+_TENANT_SMALL = {"users": 2, "servers": 3, "jobs": 4}
+_TENANT_REDUCED_PAPER = {"users": 2, "servers": 5, "jobs": 10}  # section 5.2's reduced input
+
+
+def _tenants() -> None:
+    """Astraea (section 5): 14 Philly tenants, 100 servers of 8 GPUs + 1 PS, 200 jobs unless varied.
+
+    Fig. 4's x values are not printed in the text; those here are chosen.
+    """
+    for utility, sub in (("linear", "ab"), ("convex", "cd")):
+        register(Scenario(
+            name=f"tenants/fig4{sub[0]}-jobs-{utility}", family="tenants",
+            title=f"Fig. 4{sub[0]}: total revenue vs number of jobs, {utility} utilities (values chosen)",
+            x="jobs", values=(50, 100, 150, 200), base={**_TENANT_BASE, "utility": utility},
+            algorithms=_TENANT_ALGOS, reduced_base={"users": 2, "servers": 3}, reduced_values=(3, 5),
+            claims=(
+                Claim("improvement", "Astraea's revenue is about 1.58x BatchSche's (linear, vs jobs)", "astraea",
+                      baseline="batchsche", point="200", value=0.58),
+                Claim("improvement", "Astraea's revenue is about 1.24x Gandiva_fair's (linear, vs jobs)",
+                      "astraea", baseline="gandiva_fair", point="200", value=0.24),
+                Claim("improvement", "Astraea's revenue is about 1.35x HiveD's (linear, vs jobs)", "astraea",
+                      baseline="hived", point="200", value=0.35),
+                Claim("increasing", "the collective revenue grows with the number of jobs", "astraea"),
+            ) if utility == "linear" else (
+                Claim("best", "the trends are the same as with linear utilities: Astraea best", "astraea"),
+            ),
+        ))
+        register(Scenario(
+            name=f"tenants/fig4{sub[1]}-servers-{utility}", family="tenants",
+            title=f"Fig. 4{sub[1]}: total revenue vs number of servers, {utility} utilities (values chosen)",
+            x="servers", values=(25, 50, 75, 100), base={**_TENANT_BASE, "utility": utility},
+            algorithms=_TENANT_ALGOS, reduced_base={"users": 2, "jobs": 4}, reduced_values=(2, 4),
+            claims=(
+                Claim("improvement", "Astraea's revenue is about 1.63x BatchSche's (linear, vs servers)",
+                      "astraea", baseline="batchsche", point="100", value=0.63),
+                Claim("improvement", "Astraea's revenue is about 1.22x Gandiva_fair's (linear, vs servers)",
+                      "astraea", baseline="gandiva_fair", point="100", value=0.22),
+                Claim("improvement", "Astraea's revenue is about 1.46x HiveD's (linear, vs servers)", "astraea",
+                      baseline="hived", point="100", value=0.46),
+                Claim("increasing", "revenue grows with richer resources", "astraea"),
+            ) if utility == "linear" else (
+                Claim("best", "the trends are the same as with linear utilities: Astraea best", "astraea"),
+            ),
+        ))
+    register(Scenario(
+        name="tenants/fig5a-ratio-jobs", family="tenants",
+        title="Fig. 5: Astraea / offline optimum vs number of jobs (2 users, 5 servers)",
+        x="jobs", values=(5, 10, 15), base={"users": 2, "servers": 5}, algorithms=("astraea",),
+        metric="ratio", offline=True, time_limit=120.0, reduced_base={"servers": 3}, reduced_values=(3,),
+        claims=(Claim("at_least", "the performance ratio remains above 0.6", "astraea", value=0.6),),
+    ))
+    register(Scenario(
+        name="tenants/fig5b-ratio-servers", family="tenants",
+        title="Fig. 5: Astraea / offline optimum vs number of servers (2 users, 10 jobs)",
+        x="servers", values=(5, 15, 25, 35, 45), base={"users": 2, "jobs": 10}, algorithms=("astraea",),
+        metric="ratio", offline=True, time_limit=120.0, reduced_base={"jobs": 3}, reduced_values=(3,),
+        claims=(Claim("at_least", "the performance ratio remains above 0.6", "astraea", value=0.6),),
+    ))
+    register(Scenario(
+        name="tenants/fig6-ratio-schedulers", family="tenants",
+        title="Fig. 6: performance ratio of the four schedulers vs number of jobs (2 users, 5 servers)",
+        x="jobs", values=(5, 10, 15), base={"users": 2, "servers": 5}, algorithms=_TENANT_ALGOS,
+        metric="ratio", offline=True, time_limit=120.0, reduced_base={"servers": 3}, reduced_values=(3,),
+        claims=tuple(Claim("better_than", f"Astraea outperforms {b} in every setting", "astraea", baseline=b)
+                     for b in _TENANT_ALGOS[1:]),
+    ))
+    register(Scenario(
+        name="tenants/fig8-fairness-variance", family="tenants",
+        title="Fig. 8: variance of the tenants' revenue-fairness ratios alpha_u (values chosen)",
+        x="jobs", values=(100, 200), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, metric="alpha_variance",
+        reduced_base={"users": 2, "servers": 3}, reduced_values=(4,),
+        claims=tuple(Claim("better_than", f"Astraea's variance is much smaller than {b}'s", "astraea",
+                           baseline=b) for b in ("gandiva_fair", "hived")),
+    ))
+    register(Scenario(
+        name="tenants/fig9-runtime-jobs", family="tenants",
+        title="Fig. 9: Astraea's seconds per job decision vs number of jobs (paper: about 1.56 s on a laptop)",
+        x="jobs", values=(50, 100, 150, 200), base=_TENANT_BASE, algorithms=("astraea",),
+        metric="decision_median_s", reduced_base={"users": 2, "servers": 3}, reduced_values=(3, 5),
+        claims=(Claim("at_most", "the time to schedule a job is about 1.56 s", "astraea", value=1.56),),
+    ))
+    register(Scenario(
+        name="tenants/fig10-runtime-servers", family="tenants",
+        title="Fig. 10: Astraea's seconds per job decision vs number of servers",
+        x="servers", values=(25, 50, 75, 100), base=_TENANT_BASE, algorithms=("astraea",),
+        metric="decision_median_s", reduced_base={"users": 2, "jobs": 4}, reduced_values=(2, 4),
+        claims=(Claim("at_most", "the time to schedule a job is about 1.56 s", "astraea", value=1.56),),
+    ))
+
+
 _lora()
+_genai()
+_tenants()

@@ -97,6 +97,17 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[Clai
         elif c.kind == "at_most":
             worst = float(mine.max())
             checks.append(ClaimCheck(c, worst, worst <= float(c.value), f"largest {worst:.4g} vs {c.value}"))
+        elif c.kind == "at_least":
+            least = float(mine.min())
+            checks.append(ClaimCheck(c, least, least >= float(c.value), f"smallest {least:.4g} vs {c.value}"))
+        elif c.kind == "better_than":
+            theirs = _mean(summary, str(c.baseline)).reindex(mine.index)
+            wins = (mine > theirs) if higher else (mine < theirs)
+            lost = [str(x) for x, ok in wins.items() if not ok]
+            checks.append(ClaimCheck(
+                c, float(wins.mean()), not lost,
+                f"better than {c.baseline} at every point" if not lost else "not better at " + ", ".join(lost),
+            ))
         elif c.kind == "increasing":
             order = summary[summary["algorithm"] == c.algorithm].sort_values("point")["mean"].to_numpy()
             drops = int(np.sum(np.diff(order) < 0))
@@ -117,7 +128,7 @@ def _figure(root: Path, definition: dict[str, Any], summary: pd.DataFrame) -> li
 
     plt = _pyplot()
     metric, values = definition["metric"], definition["values"]
-    labels = [str(v) for v in values]
+    labels = definition["labels"]
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
     algos = list(dict.fromkeys(summary["algorithm"]))
     if _numeric(values):
@@ -207,7 +218,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         algos = list(dict.fromkeys(summary["algorithm"]))
         lines.append(f"| {definition['x']} | " + " | ".join(algos) + " |")
         lines.append("|---" * (len(algos) + 1) + "|")
-        for x in [str(v) for v in definition["values"]]:
+        for x in definition["labels"]:
             cells = []
             for name in algos:
                 r = summary[(summary["x"] == x) & (summary["algorithm"] == name)]

@@ -122,8 +122,11 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     row = {
         "scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
         **{k: _plain(v) for k, v in outcome.summary().items()},
-        "work_s": time.perf_counter() - tic,
     }
+    family_metrics = getattr(importlib.import_module(f"aisched.scenarios.{cell.family}"), "cell_metrics", None)
+    if family_metrics is not None and not math.isnan(outcome.objective):
+        row.update({k: _plain(v) for k, v in family_metrics(inst, outcome).items()})
+    row["work_s"] = time.perf_counter() - tic
     return row, outcome
 
 
@@ -206,7 +209,8 @@ def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
         table["ratio"] = table["objective"] / table["reference"]
         table["competitive_ratio"] = table["reference"] / table["objective"]
     table = table.sort_values(["point", "seed", "algorithm"], kind="stable").reset_index(drop=True)
-    return table[TABLE_COLUMNS]
+    extra = [c for c in table.columns if c not in TABLE_COLUMNS]  # family metrics (cell_metrics)
+    return table[TABLE_COLUMNS + extra]
 
 
 def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future], Callable[[list], Iterator],

@@ -290,3 +290,10 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
     fig.savefig(out / "tenants_alpha.png", dpi=100)
     plt.close(fig)
     return ["tenants_alpha.png"]
+
+
+def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
+    """Family metrics of one sweep cell: the variance of the revenue-fairness ratios (Fig. 8)."""
+    from aisched.online.tenants_metrics import fairness
+
+    return {"alpha_variance": float(fairness(instance, outcome).alpha_variance)}

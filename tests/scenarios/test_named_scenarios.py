@@ -1,0 +1,41 @@
+"""Every named scenario (the papers' figures) runs end to end in its reduced form."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from aisched.scenarios import catalog, report, sweep
+from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios.traces import NAMED_TRACES
+
+
+@pytest.mark.parametrize("name", catalog.names())
+def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
+    scenario = catalog.get(name).reduced()
+    traces_used = [scenario.point_params(p).get("trace") for p in range(len(scenario.values))]
+    for trace in traces_used:
+        if isinstance(trace, str) and trace in NAMED_TRACES and not (DATA_DIR / NAMED_TRACES[trace]).is_file():
+            pytest.skip(f"trace {trace!r} absent: {DATA_DIR / NAMED_TRACES[trace]}")
+    table = sweep.sweep(scenario, tmp_path, executor="serial", progress=False)
+    n_algos = len(scenario.algorithms) + int(scenario.offline)
+    assert len(table) == len(scenario.values) * n_algos
+    assert np.isfinite(table["objective"]).all()
+    online = table[table["algorithm"] != "offline"]
+    assert scenario.metric in table.columns and online[scenario.metric].notna().all()
+    assert set(table["algorithm"]) == set(scenario.algorithms) | ({"offline"} if scenario.offline else set())
+    assert sweep.folder(tmp_path, scenario).joinpath("table.csv").is_file()
+    if scenario.offline:  # online never beats a proven optimum
+        opt = table[table["reference_kind"] == "optimum"]
+        assert (opt["objective"] <= opt["reference"] + 1e-6 * opt["reference"].abs().clip(lower=1)).all()
+    text = report.report(tmp_path, figures=False).read_text()
+    assert f"## {name}" in text
+
+
+def test_catalogue_covers_the_papers_figures() -> None:
+    names = set(catalog.names())
+    for fig in ("4-slots", "5-edges", "6-capacity", "7-workload", "8-weights", "9-competitive"):
+        assert f"genai/fig{fig}" in names
+    assert {n for n in names if n.startswith("tenants/fig4")} == {
+        "tenants/fig4a-jobs-linear", "tenants/fig4b-servers-linear", "tenants/fig4c-jobs-convex",
+        "tenants/fig4d-servers-convex"}
