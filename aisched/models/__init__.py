@@ -3,6 +3,6 @@
 ``models`` never imports JAX; it imports only :mod:`aisched.solvers`, :mod:`aisched.dag` and the core.
 """
 
-from aisched.models import genai, lora, tenants
+from aisched.models import genai, lora, spot, tenants
 
-__all__ = ["genai", "lora", "tenants"]
+__all__ = ["genai", "lora", "spot", "tenants"]

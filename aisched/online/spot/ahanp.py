@@ -1,0 +1,43 @@
+"""AHANP: Adaptive Hybrid Allocation for Non-Predictive scenarios (Algorithm 3, appendix A).
+
+Seven cases on the progress ratio ``z^``, the availability change ``n^`` and
+the price ratio ``p^`` (see :func:`~aisched.online.spot.window_reference.ahanp_reference`
+for the exact reading of each case and of the limits). Uses only the current
+and past market, never a forecast.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from aisched.errors import InvalidScenarioError
+from aisched.models.spot import SpotInstance
+from aisched.online.spot import window_kernel as wk
+from aisched.online.spot import window_reference as wr
+from aisched.online.spot.ahap import finish_plan, outcome
+from aisched.outcome import Outcome
+from aisched.registry import register
+
+__all__ = ["run"]
+
+
+@register("spot", "ahanp")
+def run(inst: SpotInstance, *, threshold: float = 0.6, engine: str = "kernel") -> Outcome:
+    """Run AHANP (Algorithm 3) with price threshold ``sigma = threshold``."""
+    if not (np.isfinite(threshold) and threshold > 0):
+        raise InvalidScenarioError("threshold", f"= {threshold} must be > 0")
+    if engine not in ("kernel", "reference"):
+        raise InvalidScenarioError("engine", f"= {engine!r} is not 'kernel' or 'reference'")
+    started = time.perf_counter()
+    if engine == "kernel":
+        zeros = np.zeros((inst.deadline, 6))
+        job = wk.stack([wk.job_arrays(inst, zeros, zeros, 1.0)])
+        out = wk.ahanp_batch(job, np.array([threshold]))
+        od = out["on_demand"][0, 0].round().astype(np.int64)
+        sp = out["spot"][0, 0].round().astype(np.int64)
+    else:
+        od, sp = wr.ahanp_reference(inst, threshold)
+    od, sp = finish_plan(inst, od, sp)
+    return outcome("ahanp", inst, od, sp, started, {"threshold": float(threshold), "engine": engine})

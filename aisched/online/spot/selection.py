@@ -1,0 +1,280 @@
+"""Online policy selection (Algorithm 2 of the spot-market paper) over a policy pool.
+
+The pool (section VI-A): 105 AHAP policies over ``w in 1..5``, ``v in 1..w``,
+``sigma in {0.3, ..., 0.9}`` and 7 AHANP policies over the same ``sigma``.
+:func:`evaluate_pool` runs every policy on every job with the JAX kernels,
+vmapped over jobs and policies (one compiled kernel per window length ``w``,
+none per job). :func:`select` runs the exponentiated-gradient update
+``w_{k+1} ~ w_k exp(eta u_k)`` with ``eta = sqrt(2 ln M / K)`` (jitted
+``lax.scan``, in log space) and reports the regret against the best fixed
+policy in hindsight with the bound ``sqrt(2 K ln M)`` of Theorem 2.
+
+Choices: utilities are normalised to ``[0, 1]`` per job, by default over the
+pool (``(u - min_m u) / (max_m u - min_m u)``, 1 for all when equal), or with
+the fixed range ``[-N_max sum_t max(p_o, p^s_t), v]`` (``normalise="range"``);
+either way each ``u_k`` lies in ``[0, 1]`` as Theorem 2 requires. The policy
+"selected for job k" (line 6) is drawn from ``w_k`` with a seeded generator
+(``choice="sample"``) or is its argmax (``"greedy"``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import xarray as xr
+
+from aisched.errors import InvalidScenarioError
+from aisched.models.spot import SpotInstance
+from aisched.online.spot import window_kernel as wk
+from aisched.online.spot.predictors import Predictor, perfect
+
+__all__ = ["Policy", "SelectionResult", "paper_pool", "evaluate_pool", "select", "eg_weights",
+           "normalise_utilities"]
+
+SIGMAS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """One pool member: ``algorithm`` "ahap" (``window, commitment, threshold``) or "ahanp"."""
+
+    algorithm: str
+    threshold: float
+    window: int = 0
+    commitment: int = 0
+
+    @property
+    def name(self) -> str:
+        if self.algorithm == "ahap":
+            return f"ahap(w={self.window},v={self.commitment},s={self.threshold:.1f})"
+        return f"ahanp(s={self.threshold:.1f})"
+
+
+def paper_pool(windows: Sequence[int] = (1, 2, 3, 4, 5), sigmas: Sequence[float] = SIGMAS,
+               ahanp: bool = True) -> list[Policy]:
+    """The paper's pool: AHAP over (w, v <= w, sigma), then AHANP over sigma (112 by default)."""
+    pool = [Policy("ahap", float(s), int(w), int(v)) for w in windows for v in range(1, w + 1)
+            for s in sigmas]
+    if ahanp:
+        pool += [Policy("ahanp", float(s)) for s in sigmas]
+    return pool
+
+
+def _forecasts(jobs: Sequence[SpotInstance], predictors: Sequence[Predictor], lead: int, seed: int):
+    out = []
+    for k, (inst, pred) in enumerate(zip(jobs, predictors)):
+        out.append(pred.forecast(inst.spot_price, inst.spot_available, inst.deadline, lead,
+                                 seed=seed * 1_000_003 + k))
+    return out
+
+
+def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
+                  predictor: Predictor | Sequence[Predictor] | None = None, *, seed: int = 0,
+                  chunk: int = 250) -> tuple[np.ndarray, dict[str, Any]]:
+    """Utilities ``(job, policy)`` of every policy on every job (the realised utility (9)).
+
+    ``predictor`` may be one predictor or one per job (non-stationary runs).
+    All jobs must share the deadline; work per slot must have a decimal quantum.
+    """
+    if not jobs:
+        raise InvalidScenarioError("jobs", "is empty")
+    d = jobs[0].deadline
+    for k, inst in enumerate(jobs):
+        if inst.deadline != d:
+            raise InvalidScenarioError("jobs", f"[{k}] has deadline {inst.deadline}, job 0 has {d}")
+    preds = ([perfect()] * len(jobs) if predictor is None else
+             list(predictor) if isinstance(predictor, (list, tuple)) else [predictor] * len(jobs))
+    if len(preds) != len(jobs):
+        raise InvalidScenarioError("predictor", f"{len(preds)} predictors for {len(jobs)} jobs")
+    q = wk.work_quantum(list(jobs))
+    if q is None:
+        raise InvalidScenarioError("jobs", "work per slot has no decimal quantum (see work_quantum)")
+    try:
+        shift_set = {wk.shifts_of(inst, q) for inst in jobs}
+    except ValueError as exc:
+        raise InvalidScenarioError("jobs", f"no lattice for the window DP ({exc})") from None
+    if len(shift_set) != 1:
+        raise InvalidScenarioError("jobs", "jobs differ in efficiency or throughput (one kernel per batch)")
+    shifts = shift_set.pop()
+    size = max(wk.options_size(inst) for inst in jobs)
+    lead = max([p.window for p in pool if p.algorithm == "ahap"], default=1)
+    t0 = time.perf_counter()
+    fcs = _forecasts(jobs, preds, lead, seed)
+    arrays = [wk.job_arrays(inst, pf, af, q, lead=lead, size=size) for inst, (pf, af) in zip(jobs, fcs)]
+    t1 = time.perf_counter()
+    K, M = len(jobs), len(pool)
+    utility = np.zeros((K, M))
+    solved = np.zeros((K, M), np.int64)
+    groups: dict[int, list[int]] = {}
+    for m, p in enumerate(pool):
+        groups.setdefault(p.window if p.algorithm == "ahap" else 0, []).append(m)
+    for start in range(0, K, chunk):
+        batch = wk.stack(arrays[start:start + chunk])
+        n = min(chunk, K - start)
+        if n < chunk and K > chunk:  # pad the last chunk: same shape, no recompile
+            batch = {k: np.concatenate([v, np.repeat(v[-1:], chunk - n, 0)]) for k, v in batch.items()}
+        for w, members in groups.items():
+            thr = np.array([pool[m].threshold for m in members])
+            if w == 0:
+                out = wk.ahanp_batch(batch, thr)
+            else:
+                com = np.array([pool[m].commitment for m in members])
+                out = wk.ahap_batch(batch, com, thr, window=w, lattice=wk.lattice_size(list(jobs), w, q),
+                                    shifts=shifts)
+                solved[start:start + n, members] = out["windows_solved"][:n]
+            utility[start:start + n, members] = out["utility"][:n]
+    t2 = time.perf_counter()
+    return utility, {"forecast_s": t1 - t0, "kernel_s": t2 - t1, "windows_solved": int(solved.sum()),
+                     "quantum": q}
+
+
+def normalise_utilities(utility: np.ndarray, jobs: Sequence[SpotInstance] | None = None,
+                        how: str = "pool") -> np.ndarray:
+    """Per-job normalisation to ``[0, 1]`` (see the module docstring)."""
+    u = np.asarray(utility, float)
+    if how == "pool":
+        lo, hi = u.min(axis=1, keepdims=True), u.max(axis=1, keepdims=True)
+        span = np.where(hi > lo, hi - lo, 1.0)
+        return np.where(hi > lo, (u - lo) / span, 1.0)
+    if how == "range":
+        if jobs is None:
+            raise InvalidScenarioError("normalise", "'range' needs the jobs")
+        lo = np.array([-i.max_gpus * np.sum(np.maximum(i.on_demand_price, i.spot_price)) for i in jobs])
+        hi = np.array([i.value for i in jobs])
+        return np.clip((u - lo[:, None]) / (hi - lo)[:, None], 0.0, 1.0)
+    raise InvalidScenarioError("normalise", f"= {how!r} is not 'pool' or 'range'")
+
+
+@jax.jit
+def _eg(u: jax.Array, eta: jax.Array) -> jax.Array:
+    M = u.shape[1]
+
+    def step(logw, uk):
+        w = jax.nn.softmax(logw)
+        return logw + eta * uk, w
+
+    _, weights = jax.lax.scan(step, jnp.full(M, -jnp.log(M)), u)
+    return weights
+
+
+def eg_weights(normalised: np.ndarray, eta: float | None = None) -> np.ndarray:
+    """Weights ``w_k`` used for job ``k`` (``(K, M)``), lines 2-11 of Algorithm 2."""
+    u = np.asarray(normalised, float)
+    K, M = u.shape
+    eta = math.sqrt(2 * math.log(M) / K) if eta is None else eta
+    with jax.enable_x64(True):
+        return np.asarray(_eg(jnp.asarray(u), jnp.asarray(eta)))
+
+
+@dataclass
+class SelectionResult:
+    """What :func:`select` returns.
+
+    Attributes
+    ----------
+    weights
+        ``xarray.DataArray`` (job, policy): the weights ``w_k`` used for job ``k``.
+    utility, normalised
+        ``xarray.DataArray`` (job, policy): raw utilities (9) and their ``[0, 1]`` version.
+    chosen
+        (job,) index of the policy selected for each job (line 6).
+    realised
+        (job,) raw utility of the chosen policy.
+    expected
+        (job,) ``<w_k, u_k>`` (normalised).
+    regret, regret_bound
+        ``max_m sum_k u_k^m - sum_k <w_k, u_k>`` and ``sqrt(2 K ln M)`` (Theorem 2).
+    best_policy
+        Index of the best fixed policy in hindsight.
+    """
+
+    weights: xr.DataArray
+    utility: xr.DataArray
+    normalised: xr.DataArray
+    chosen: np.ndarray
+    realised: np.ndarray
+    expected: np.ndarray
+    regret: float
+    regret_bound: float
+    best_policy: int
+    eta: float
+    pool: list[Policy]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def policy_names(self) -> list[str]:
+        return [p.name for p in self.pool]
+
+    @property
+    def most_weighted(self) -> int:
+        """Policy with the largest final weight."""
+        return int(np.argmax(self.weights.values[-1]))
+
+
+def select(jobs: Sequence[SpotInstance], pool: Sequence[Policy] | None = None,
+           predictor: Predictor | Sequence[Predictor] | None = None, *,
+           phases: Sequence[tuple[int, Predictor]] | None = None, normalise: str = "pool",
+           choice: str = "sample", seed: int = 0, utilities: np.ndarray | None = None,
+           eta: float | None = None) -> SelectionResult:
+    """Algorithm 2 over ``pool`` on the workload ``jobs``.
+
+    Parameters
+    ----------
+    jobs
+        The K jobs, in arrival order.
+    pool
+        Candidate policies (default :func:`paper_pool`, M = 112).
+    predictor
+        Forecaster for AHAP (default perfect), or one per job.
+    phases
+        Non-stationary run (Fig. 10): ``[(n_jobs, predictor), ...]`` covering all jobs.
+    normalise, choice, seed
+        See the module docstring.
+    utilities
+        Precomputed raw utilities ``(K, M)`` (skips the pool evaluation).
+    eta
+        Learning rate (default ``sqrt(2 ln M / K)``).
+    """
+    pool = paper_pool() if pool is None else list(pool)
+    if choice not in ("sample", "greedy"):
+        raise InvalidScenarioError("choice", f"= {choice!r} is not 'sample' or 'greedy'")
+    if phases is not None:
+        counts = [int(n) for n, _ in phases]
+        if sum(counts) != len(jobs) or min(counts) < 1:
+            raise InvalidScenarioError("phases", f"cover {sum(counts)} jobs, the workload has {len(jobs)}")
+        predictor = [p for n, p in phases for _ in range(int(n))]
+    info: dict[str, Any] = {}
+    if utilities is None:
+        utilities, info = evaluate_pool(jobs, pool, predictor, seed=seed)
+    u = np.asarray(utilities, float)
+    if u.shape != (len(jobs), len(pool)):
+        raise InvalidScenarioError("utilities", f"has shape {u.shape}, expected {(len(jobs), len(pool))}")
+    t0 = time.perf_counter()
+    norm = normalise_utilities(u, jobs, normalise)
+    K, M = norm.shape
+    eta = math.sqrt(2 * math.log(M) / K) if eta is None else float(eta)
+    weights = eg_weights(norm, eta)
+    info["selection_s"] = time.perf_counter() - t0
+    expected = np.sum(weights * norm, axis=1)
+    totals = norm.sum(axis=0)
+    best = int(np.argmax(totals))
+    regret = float(totals[best] - expected.sum())
+    if choice == "greedy":
+        chosen = np.argmax(weights, axis=1)
+    else:
+        rng = np.random.default_rng(seed)
+        cum = np.cumsum(weights, axis=1)
+        chosen = np.minimum((cum < rng.random(K)[:, None] * cum[:, -1:]).sum(axis=1), M - 1)
+    coords = {"job": np.arange(K), "policy": [p.name for p in pool]}
+    da = lambda x, name: xr.DataArray(x, dims=("job", "policy"), coords=coords, name=name)  # noqa: E731
+    return SelectionResult(
+        weights=da(weights, "weight"), utility=da(u, "utility"), normalised=da(norm, "normalised"),
+        chosen=chosen, realised=u[np.arange(K), chosen], expected=expected, regret=regret,
+        regret_bound=math.sqrt(2 * K * math.log(M)), best_policy=best, eta=eta, pool=pool, info=info)

@@ -1,0 +1,412 @@
+"""JAX kernels: the windowed problem (10), AHAP (Algorithm 1) and AHANP (Algorithm 3).
+
+**(10) by an exact lattice DP.** In a window every slot picks a GPU count
+``n`` in ``{0, N_min..N_max}`` (its spot/on-demand split is then cost-optimal,
+see :mod:`~aisched.online.spot.window_reference`); the work of a slot is
+``mu(n_prev, n) H(n)``. When every such work is an integer multiple of a
+quantum ``q`` (found by :func:`work_quantum`; e.g. ``q = 0.1`` for the paper's
+``mu = 0.9``, ``H(n) = n``), the progress gained inside a window is
+``g q`` with ``g`` an integer in ``0..G``, and a forward DP over
+``(slot, count, g)`` is exact. The efficiency (2) depends only on whether the
+count grows, shrinks or stays, so a transition is the max of shifted
+prefix/suffix maxima over the previous count: ``O(W S G)`` per window instead
+of ``O(W S^2 G)``. With ``H(n) = alpha n + beta`` the shift of row ``n`` is
+``a n + b`` (``a = mu alpha / q``, ``b = mu beta / q``, static), so each shift is
+a "shear" done with static pads and reshapes, not a gather
+(:func:`_shear`). The best plan is read back by backtracking. Ties are broken
+by the shared perturbation ``TIE_BREAK``. Without a quantum (``q`` ``None``) or
+with ``beta < 0``, AHAP falls back to the NumPy reference.
+
+Cost: about ``3 W S G`` cell updates per window (``G = (w + 1) H(N_max) / q``,
+e.g. 6 x 17 x 1153 for ``w = 5``); under ``vmap`` the DP runs in every decision
+slot of every policy (the "ahead" branch is selected afterwards).
+
+**Shapes.** Everything is padded to static sizes: ``S`` rows for the GPU counts
+``0..S-1`` (counts outside ``{0} u [N_min, N_max]`` cost ``+inf``), ``W = w + 1`` window slots (slots
+past the deadline allow only ``n = 0``), ``G`` lattice steps, ``D`` decision
+slots. Hyperparameters ``(v, sigma)`` and all job data are arrays, so a sweep
+over jobs or policies does not recompile (:func:`cache_size`). Each public
+function runs under ``jax.enable_x64(True)``.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from aisched.models.spot import SpotInstance
+from aisched.online.spot.window_reference import TIE_BREAK, TOL
+
+__all__ = ["work_quantum", "job_arrays", "shifts_of", "options_size", "solve_window", "ahap_batch", "ahanp_batch", "cache_size",
+           "lattice_size", "SLOT_OPTIONS"]
+
+NEG = -1e30
+BIG = 1e30
+#: Least static number of count rows (GPU counts 0..16, the paper's N_max <= 16).
+SLOT_OPTIONS = 17
+
+
+def work_quantum(insts: list[SpotInstance] | SpotInstance, max_decimals: int = 3) -> float | None:
+    """Largest ``q = 10^-k`` (``k <= max_decimals``) dividing every slot's work ``mu H(n)``; else None."""
+    insts = [insts] if isinstance(insts, SpotInstance) else insts
+    for k in range(max_decimals + 1):
+        q = 10.0 ** -k
+        ok = True
+        for inst in insts:
+            h = np.concatenate([inst.throughput(inst.gpu_options()[1:]),
+                                [inst.throughput_slope, abs(inst.throughput_intercept)]])
+            for mu in (1.0, inst.scale_up_efficiency, inst.scale_down_efficiency):
+                x = mu * h / q
+                if np.any(np.abs(x - np.round(x)) > 1e-9 * np.maximum(1.0, np.abs(x))):
+                    ok = False
+        if ok:
+            return q
+    return None
+
+
+def lattice_size(insts: list[SpotInstance] | SpotInstance, window: int, q: float) -> int:
+    """Static ``G``: ``(w + 1)`` slots of the largest ``H(N_max) / q`` rounded up to a multiple of 32.
+
+    The rounding buckets instances of similar size onto one compiled kernel
+    (at ``q = 0.1``: ``N_max = 12`` gives 128 per slot, 13..16 give 160).
+    """
+    insts = [insts] if isinstance(insts, SpotInstance) else insts
+    per = max(int(round(float(i.throughput(i.max_gpus)) / q)) for i in insts)
+    return int((window + 1) * (-(-per // 32) * 32))
+
+
+def shifts_of(inst: SpotInstance, q: float) -> tuple[int, int, int, int, int, int]:
+    """Static lattice shifts ``(a_up, b_up, a_down, b_down, a_same, b_same)``.
+
+    A slot with ``n >= 1`` GPUs gains ``mu H(n) / q = a n + b`` lattice steps
+    with ``a = mu alpha / q`` and ``b = mu beta / q`` (``mu`` of the branch).
+    """
+    out = []
+    for mu in (inst.scale_up_efficiency, inst.scale_down_efficiency, 1.0):
+        for x in (mu * inst.throughput_slope / q, mu * inst.throughput_intercept / q):
+            if abs(x - round(x)) > 1e-9 * max(1.0, abs(x)) or x < 0:
+                raise ValueError(f"{x} is not an integer number of lattice steps")
+            out.append(int(round(x)))
+    return tuple(out)  # type: ignore[return-value]
+
+
+def options_size(inst: SpotInstance) -> int:
+    """Static ``S``: rows for GPU counts ``0..S-1`` (at least ``SLOT_OPTIONS``)."""
+    return max(SLOT_OPTIONS, inst.max_gpus + 1)
+
+
+def job_arrays(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, q: float,
+               lead: int = 5, size: int | None = None) -> dict[str, np.ndarray]:
+    """One job's data as fixed-shape arrays: rows are GPU counts ``0..S-1``, ``lead + 1`` forecast columns.
+
+    Counts outside ``{0} u [N_min, N_max]`` are kept as rows that cost ``+inf``.
+    """
+    S = options_size(inst) if size is None else size
+    if S < inst.max_gpus + 1:
+        raise ValueError(f"size {S} < N_max + 1 = {inst.max_gpus + 1}")
+    counts = np.arange(S)
+    valid = (counts == 0) | ((counts >= inst.min_gpus) & (counts <= inst.max_gpus))
+    h = np.where(counts > 0, inst.throughput_slope * counts + inst.throughput_intercept, 0.0)
+    d = inst.deadline
+    f = lambda x: np.asarray(x, float)  # noqa: E731
+    return {
+        "counts": counts.astype(np.int64), "valid": valid,
+        "wq_same": np.round(h / q).astype(np.int64),
+        "wq_up": np.round(inst.scale_up_efficiency * h / q).astype(np.int64),
+        "wq_down": np.round(inst.scale_down_efficiency * h / q).astype(np.int64),
+        "tie": TIE_BREAK[:, counts % 128],
+        "price_fc": f(price_fc[:d, : lead + 1]), "avail_fc": f(avail_fc[:d, : lead + 1]),
+        "price": f(inst.spot_price[:d]), "avail": f(inst.spot_available[:d]),
+        "scalars": np.array([
+            inst.work, inst.throughput_slope, inst.throughput_intercept,
+            inst.scale_up_efficiency, inst.scale_down_efficiency, inst.on_demand_price,
+            inst.min_gpus, inst.max_gpus, inst.value, inst.hard_deadline_factor, q,
+            inst.deadline,
+        ], float),
+    }
+
+
+# ----------------------------------------------------------------- scalar helpers
+def _unpack(s: jax.Array) -> dict[str, jax.Array]:
+    names = ("work", "alpha", "beta", "mu1", "mu2", "p_o", "nmin", "nmax", "value", "gamma", "q", "d")
+    return {k: s[i] for i, k in enumerate(names)}
+
+
+def _throughput(c: dict, n: jax.Array) -> jax.Array:
+    return jnp.where(n > 0, c["alpha"] * n + c["beta"], 0.0)
+
+
+def _eff(c: dict, n: jax.Array, prev: jax.Array) -> jax.Array:
+    return jnp.where(n > prev, c["mu1"], jnp.where(n < prev, c["mu2"], 1.0))
+
+
+def _value_at(c: dict, t: jax.Array) -> jax.Array:
+    d, g, v = c["d"], c["gamma"], c["value"]
+    mid = v * (1.0 - (t - d) / ((g - 1.0) * d))
+    return jnp.where(t <= d, v, jnp.where(t < g * d, mid, 0.0))
+
+
+def _term_slots(c: dict, r: jax.Array, mu: jax.Array) -> jax.Array:
+    full = _throughput(c, c["nmax"])
+    rest = jnp.ceil(jnp.maximum(r - mu * full, 0.0) / full - 1e-9)
+    return jnp.where(r <= 1e-9, 0.0, 1.0 + jnp.maximum(rest, 0.0))
+
+
+def _vtilde(c: dict, z: jax.Array) -> jax.Array:
+    k = _term_slots(c, c["work"] - z, c["mu1"])
+    return _value_at(c, c["d"] + k) - k * c["nmax"] * c["p_o"]
+
+
+# ----------------------------------------------------------------- problem (10)
+def _shear(x: jax.Array, a: int, b: int) -> jax.Array:
+    """``y[n, g] = x[n, g - a n - b [n >= 1]]`` (NEG where undefined), by static pads and reshapes."""
+    S, G1 = x.shape
+    if a > 0:
+        pad = (S - 1) * a + a
+        xp = jnp.concatenate([x, jnp.full((S, pad), NEG)], axis=1)
+        R = G1 + pad
+        x = xp.reshape(-1)[: S * (R - a)].reshape(S, R - a)[:, :G1]
+    if b > 0:
+        moved = jnp.concatenate([jnp.full((S - 1, b), NEG), x[1:, : G1 - b]], axis=1)
+        x = jnp.concatenate([x[:1], moved], axis=0)
+    return x
+
+
+def _window_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
+    """Exact DP of (10): ``cost, tie`` (W, S), ``wq_*`` (S,), ``term`` (G+1,) -> chosen count per slot.
+
+    ``shifts``: static ``(a_up, b_up, a_down, b_down, a_same, b_same)`` with
+    ``wq_*[n] = a n + b`` for ``n >= 1`` (see :func:`shifts_of`).
+    """
+    a_up, b_up, a_down, b_down, a_same, b_same = shifts
+    S, G1 = cost.shape[1], term.shape[0]
+    init = jnp.full((S, G1), NEG).at[prev_idx, 0].set(0.0)
+    neg_row = jnp.full((1, G1), NEG)
+
+    def step(best, key):
+        # prefix / suffix maxima over the previous count (associative_scan: XLA's cummax
+        # lowers to an O(S^2) reduce_window on CPU)
+        pre = jax.lax.associative_scan(jnp.maximum, best, axis=0)
+        suf = jax.lax.associative_scan(jnp.maximum, best, axis=0, reverse=True)
+        pre_ex = jnp.concatenate([neg_row, pre[:-1]], 0)
+        suf_ex = jnp.concatenate([suf[1:], neg_row], 0)
+        if (a_up, b_up) == (a_down, b_down):  # mu_1 == mu_2: one shear for "count changed"
+            changed = _shear(jnp.maximum(pre_ex, suf_ex), a_up, b_up)
+        else:
+            changed = jnp.maximum(_shear(pre_ex, a_up, b_up), _shear(suf_ex, a_down, b_down))
+        new = jnp.maximum(changed, _shear(best, a_same, b_same)) - key[:, None]
+        return jnp.maximum(new, NEG), best
+
+    final, tables = jax.lax.scan(step, init, cost + tie)
+    total = final + term[None, :]
+    flat = jnp.argmax(total)
+    s_end, g_end = flat // G1, flat % G1
+    idx = jnp.arange(S)
+
+    def back(carry, table):
+        n, g = carry
+        w = jnp.where(idx < n, wq_up[n], jnp.where(idx > n, wq_down[n], wq_same[n]))
+        gp = g - w
+        val = jnp.where(gp >= 0, table[idx, jnp.maximum(gp, 0)], NEG)
+        s = jnp.argmax(val)
+        return (s, gp[s]), n
+
+    _, chosen = jax.lax.scan(back, (s_end, g_end), tables, reverse=True)
+    return chosen, g_end
+
+
+def _window_inputs(c, job, t, z, prev, W: int, G: int):
+    """Costs, terminal table and split for the window of slot ``t`` (traced)."""
+    counts, valid = job["counts"], job["valid"]
+    d = c["d"]
+    tau = jnp.arange(W)
+    e = jnp.minimum(t + W - 1, d - 1)
+    inside = t + tau <= e
+    price = job["price_fc"][t, :W]
+    avail = job["avail_fc"][t, :W]
+    n = counts[None, :].astype(float)
+    spot = jnp.where(price[:, None] < c["p_o"], jnp.minimum(n, avail[:, None]), 0.0)
+    cost = spot * price[:, None] + (n - spot) * c["p_o"]
+    ok = valid[None, :] & (inside[:, None] | (counts[None, :] == 0))
+    cost = jnp.where(ok, jnp.where(inside[:, None], cost, 0.0), BIG)
+    spot = jnp.where(inside[:, None], spot, 0.0)
+    rest = c["work"] / d * (d - 1 - e)
+    term = _vtilde(c, z + jnp.arange(G + 1) * c["q"] + rest)
+    prev_idx = prev.astype(jnp.int32)
+    return cost, job["tie"][:W], spot, term, prev_idx
+
+
+def _solve_window(c, job, t, z, prev, W: int, G: int, shifts):
+    cost, tie, spot, term, prev_idx = _window_inputs(c, job, t, z, prev, W, G)
+    chosen, g_end = _window_dp(cost, tie, job["wq_up"], job["wq_down"], job["wq_same"], prev_idx, term,
+                               shifts)
+    n = job["counts"][chosen].astype(float)
+    ns = spot[jnp.arange(W), chosen]
+    value = term[g_end] - jnp.sum(cost[jnp.arange(W), chosen])
+    return n - ns, ns, value
+
+
+@partial(jax.jit, static_argnames=("W", "G", "shifts"))
+def _solve_window_jit(job, t, z, prev, *, W: int, G: int, shifts):
+    c = _unpack(job["scalars"])
+    return _solve_window(c, job, t, z, prev, W, G, shifts)
+
+
+def solve_window(job: dict[str, np.ndarray], t: int, progress: float, previous: int, *,
+                 window: int, lattice: int, shifts: tuple[int, ...]) -> tuple[float, np.ndarray, np.ndarray]:
+    """Exact optimum of (10) at slot ``t``: ``(value, on_demand, spot)`` over ``window + 1`` slots."""
+    with jax.enable_x64(True):
+        od, sp, val = _solve_window_jit(job, jnp.asarray(t), jnp.asarray(float(progress)),
+                                        jnp.asarray(previous), W=window + 1, G=lattice,
+                                        shifts=tuple(shifts))
+        return float(val), np.asarray(od).round().astype(np.int64), np.asarray(sp).round().astype(np.int64)
+
+
+# ----------------------------------------------------------------- Algorithm 1
+def _round_half_up(x):
+    return jnp.floor(x + 0.5 + 1e-9)
+
+
+def _finish(c, job, od, sp, z, prev, done, completion):
+    """Utility (9) with the termination configuration; returns ``(utility, T, k)``."""
+    mu = jnp.where(prev < c["nmax"], c["mu1"], 1.0)
+    k = jnp.where(done, 0.0, _term_slots(c, c["work"] - z, mu))
+    T = jnp.where(done, completion + 1.0, c["d"] + k)
+    cost = jnp.sum(od * c["p_o"] + sp * job["price"]) + k * c["nmax"] * c["p_o"]
+    return _value_at(c, T) - cost, T, k
+
+
+def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: bool = False):
+    c = _unpack(job["scalars"])
+    D = job["price"].shape[0]
+    w = W - 1
+    ks = jnp.arange(max(w, 1))
+
+    def slot(carry, t):
+        z, prev, done, completion, hist_o, hist_s, solved = carry
+        expected = jnp.minimum(c["work"], c["work"] / c["d"] * (t + w + 1))
+        ahead = z >= expected - TOL
+        p, a = job["price_fc"][t, :W], job["avail_fc"][t, :W]
+        cheap = (p <= threshold * c["p_o"]) & (a >= c["nmin"])
+        ahead_s = jnp.where(cheap, jnp.minimum(a, c["nmax"]), 0.0)
+        if skip_window:  # benchmark only: measures the time outside (10)
+            win_o = win_s = jnp.zeros(W)
+        else:
+            win_o, win_s, _ = _solve_window(c, job, t, z, prev, W, G, shifts)
+        plan_o = jnp.where(ahead, 0.0, win_o)
+        plan_s = jnp.where(ahead, ahead_s, win_s)
+        hist_o = jnp.concatenate([plan_o[None], hist_o[:-1]], 0)
+        hist_s = jnp.concatenate([plan_s[None], hist_s[:-1]], 0)
+        weight = ((ks < commitment) & (ks <= t)).astype(float)
+        o = _round_half_up(jnp.sum(weight * hist_o[ks, ks]) / jnp.sum(weight))
+        s = _round_half_up(jnp.sum(weight * hist_s[ks, ks]) / jnp.sum(weight))
+        s = jnp.minimum(s, job["avail"][t])
+        total = o + s
+        s2 = jnp.where(total > c["nmax"], jnp.minimum(s, c["nmax"]), s)
+        o2 = jnp.where(total > c["nmax"], jnp.maximum(c["nmax"] - s2, 0.0),
+                       jnp.where((total > 0) & (total < c["nmin"]), o + c["nmin"] - total, o))
+        o2, s2 = jnp.where(done, 0.0, o2), jnp.where(done, 0.0, s2)
+        n = o2 + s2
+        z2 = jnp.where(done, z, z + _eff(c, n, prev) * _throughput(c, n))
+        prev2 = jnp.where(done, prev, n)
+        finished = (~done) & (z2 >= c["work"] - TOL)
+        completion = jnp.where(finished, t, completion)
+        solved = solved + ((~done) & (~ahead)).astype(jnp.int32)
+        return (z2, prev2, done | finished, completion, hist_o, hist_s, solved), (o2, s2)
+
+    hist = jnp.zeros((max(w, 1), W))
+    init = (jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(False), jnp.asarray(-1), hist, hist,
+            jnp.asarray(0, jnp.int32))
+    (z, prev, done, completion, _, _, solved), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
+    utility, T, k = _finish(c, job, od, sp, z, prev, done, completion)
+    return {"on_demand": od, "spot": sp, "utility": utility, "completion_time": T,
+            "termination_slots": k, "windows_solved": solved}
+
+
+@partial(jax.jit, static_argnames=("W", "G", "shifts", "skip_window"))
+def _ahap_batch(jobs, commitment, threshold, *, W: int, G: int, shifts, skip_window: bool = False):
+    per_policy = jax.vmap(_ahap_one, in_axes=(None, 0, 0, None, None, None, None))
+    return jax.vmap(per_policy, in_axes=(0, None, None, None, None, None, None))(
+        jobs, commitment, threshold, W, G, shifts, skip_window)
+
+
+def ahap_batch(jobs: dict[str, np.ndarray], commitment: np.ndarray, threshold: np.ndarray, *,
+               window: int, lattice: int, shifts: tuple[int, ...],
+               skip_window: bool = False) -> dict[str, np.ndarray]:
+    """AHAP for a batch of jobs (stacked :func:`job_arrays`) x policies ``(commitment, threshold)``.
+
+    Every output has leading dims ``(job, policy)``; ``on_demand``/``spot``
+    cover slots ``0..d-1`` (the termination configuration is summarised by
+    ``termination_slots``). ``skip_window=True`` replaces (10) by an empty plan
+    (not AHAP; for the benchmark's time split only).
+    """
+    with jax.enable_x64(True):
+        out = _ahap_batch(jobs, jnp.asarray(commitment, jnp.int32), jnp.asarray(threshold, float),
+                          W=window + 1, G=lattice, shifts=tuple(shifts), skip_window=skip_window)
+        return {k: np.asarray(v) for k, v in out.items()}
+
+
+# ----------------------------------------------------------------- Algorithm 3
+def _ahanp_one(job, threshold):
+    c = _unpack(job["scalars"])
+    D = job["price"].shape[0]
+    avail, price = job["avail"], job["price"]
+
+    def slot(carry, t):
+        z, prev, done, completion = carry
+        expected = c["work"] / c["d"] * t
+        z_hat = jnp.where(expected == 0, 1.0, z / jnp.where(expected == 0, 1.0, expected))
+        before = jnp.where(t > 0, avail[jnp.maximum(t - 1, 0)], avail[0])
+        now = avail[t]
+        n_hat = jnp.where(before == 0, jnp.where(now == 0, 0.0, jnp.inf), now / jnp.where(before == 0, 1.0, before))
+        p_hat = price[t] / (threshold * c["p_o"])
+        ahead_n = jnp.where(n_hat == 0, 0.0,
+                  jnp.where(n_hat <= 0.5, jnp.maximum(jnp.floor(prev / 2), c["nmin"]),
+                  jnp.where(n_hat <= 1, prev,
+                  jnp.where(p_hat > 1, prev, jnp.maximum(prev, now)))))
+        ahead_n = jnp.where(ahead_n == 0, 0.0, jnp.clip(ahead_n, c["nmin"], c["nmax"]))
+        behind_n = jnp.clip(jnp.where(jnp.isinf(n_hat), c["nmin"], 2 * prev), c["nmin"], c["nmax"])
+        n = jnp.where(z_hat >= 1 - 1e-12, ahead_n, behind_n)
+        n = jnp.where(done, 0.0, n)
+        s = jnp.minimum(now, n)
+        z2 = jnp.where(done, z, z + _eff(c, n, prev) * _throughput(c, n))
+        prev2 = jnp.where(done, prev, n)
+        finished = (~done) & (z2 >= c["work"] - TOL)
+        completion = jnp.where(finished, t, completion)
+        return (z2, prev2, done | finished, completion), (n - s, s)
+
+    init = (jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(False), jnp.asarray(-1))
+    (z, prev, done, completion), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
+    utility, T, k = _finish(c, job, od, sp, z, prev, done, completion)
+    return {"on_demand": od, "spot": sp, "utility": utility, "completion_time": T, "termination_slots": k}
+
+
+@jax.jit
+def _ahanp_batch(jobs, threshold):
+    per_policy = jax.vmap(_ahanp_one, in_axes=(None, 0))
+    return jax.vmap(per_policy, in_axes=(0, None))(jobs, threshold)
+
+
+def ahanp_batch(jobs: dict[str, np.ndarray], threshold: np.ndarray) -> dict[str, np.ndarray]:
+    """AHANP for a batch of jobs x thresholds; outputs ``(job, policy, ...)``."""
+    with jax.enable_x64(True):
+        out = _ahanp_batch(jobs, jnp.asarray(threshold, float))
+        return {k: np.asarray(v) for k, v in out.items()}
+
+
+def stack(jobs: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Stack :func:`job_arrays` of jobs with equal deadlines along a leading ``job`` axis."""
+    return {k: np.stack([j[k] for j in jobs]) for k in jobs[0]}
+
+
+def cache_size() -> int:
+    """Compiled entries of the jitted kernels (a sweep must not grow it)."""
+    return sum(f._cache_size() for f in (_solve_window_jit, _ahap_batch, _ahanp_batch))
+
+
+def _unused(*_: Any) -> None:  # pragma: no cover - keeps linters quiet about Any
+    return None

@@ -1,0 +1,218 @@
+"""Plain NumPy references: the windowed problem (10), AHAP (Algorithm 1) and AHANP (Algorithm 3).
+
+These follow the pseudocode line by line and are what the JAX kernels in
+:mod:`~aisched.online.spot.window_kernel` are tested against. Slots are
+0-based: the paper's slot ``t`` is ``t - 1`` here, ``Z^exp_t = L t / d`` (6) is
+the expected progress at the END of 0-based slot ``t - 1``.
+
+Choices where the paper is open (each is tested):
+
+- **Window.** At slot ``t`` the window is ``t..e`` with ``e = min(t + w, d - 1)``
+  (the pseudocode's ``tau in [t, t + w]``, ``w + 1`` slots, clipped at the soft
+  deadline because slots from ``d`` on belong to the termination configuration).
+- **Terminal value of (10).** ``V~`` of (9) is a function of the progress at the
+  deadline; a window ending before the deadline is valued at
+  ``V~(Z_end + F)`` where ``F = (L / d)(d - 1 - e)`` is the reference work of
+  the slots after the window (uniform slicing (6)). So (10) "compensates the
+  shortfall within the window": reaching ``Z^exp`` at the window's end is worth
+  the full ``v``; each missing ``H(N_max)`` costs one termination slot.
+- **Slot cost.** A count ``n`` uses spot GPUs first when the (predicted) spot
+  price is strictly below ``p_o`` (``min(n, n^avail)`` of them), on-demand for
+  the rest.
+- **Ties.** Both window solvers add the same fixed, generic perturbation
+  (``TIE_BREAK``, at most ``1e-7`` per slot) to the cost of each (slot offset,
+  count) so that optimal plans are unique; the reported objective is without it.
+- **Ahead test** (line 5) uses ``Z^exp_{t+w}`` capped at ``L``.
+- **Averaging** (lines 14-15): the pseudocode sums the last ``v`` plans, the
+  text says "averaging"; we average over the plans that exist
+  (``min(v, t + 1)`` of them) and round half up (``floor(x + 0.5)``).
+- **Limits** (line 16): a total above ``N_max`` drops on-demand GPUs first, then
+  spot; a total in ``(0, N_min)`` is topped up with on-demand GPUs; a total of
+  0 stays 0 (idling, ``delta_t = 0`` in (5c)-(5d)).
+- **Termination configuration.** If the job is not done by the end of slot
+  ``d - 1``, ``N_max`` on-demand GPUs run from slot ``d`` until it is.
+- **AHANP** (Algorithm 3): ``z^ = Z_{t-1} / Z^exp_{t-1}`` is 1 when both are 0
+  (first slot: on schedule); ``n^ = n^avail_t / n^avail_{t-1}`` with
+  ``n^avail_{-1} = n^avail_0``, ``0/0 = 0`` and ``x/0 = inf``; "limit to
+  ``[N_min, N_max]``" (line 5) keeps an idle 0 of case 1 (and of cases 2-5 when
+  the previous count was 0) and lifts cases 6-7 to at least ``N_min``; case 2's
+  ``0.5 n_{t-1}`` is rounded down.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aisched.models.spot import SpotInstance
+
+__all__ = ["TIE_BREAK", "TOL", "slot_costs", "solve_window", "window_terms", "ahap_reference",
+           "ahanp_reference", "termination", "round_half_up"]
+
+#: Tolerance of the progress comparisons (work units).
+TOL = 1e-7
+#: Fixed generic cost perturbation (slot offset in the window, GPU count) used to break ties.
+TIE_BREAK = np.random.default_rng(20251224).random((16, 128)) * 1e-7 / 16
+
+
+def round_half_up(x: np.ndarray | float) -> np.ndarray:
+    """``floor(x + 0.5)`` (with a 1e-9 guard against float error), as int."""
+    return np.floor(np.asarray(x) + 0.5 + 1e-9).astype(np.int64)
+
+
+def slot_costs(price: np.ndarray, available: np.ndarray, counts: np.ndarray, on_demand_price: float):
+    """Cost and spot share of each count in each slot: arrays ``(slots, counts)``."""
+    price = np.asarray(price, float)[:, None]
+    avail = np.asarray(available)[:, None]
+    n = np.asarray(counts)[None, :]
+    spot = np.where(price < on_demand_price, np.minimum(n, avail), 0)
+    return spot * price + (n - spot) * on_demand_price, spot
+
+
+def window_terms(inst: SpotInstance, t: int, window: int) -> tuple[int, float]:
+    """``(e, F)``: the window's last slot and the reference work after it (see module doc)."""
+    e = min(t + window, inst.deadline - 1)
+    rest = inst.work / inst.deadline * (inst.deadline - 1 - e)
+    return e, rest
+
+
+def solve_window(inst: SpotInstance, price: np.ndarray, available: np.ndarray, previous: int,
+                 progress: float, rest: float) -> tuple[float, np.ndarray, np.ndarray]:
+    """Exact optimum of (10) by enumeration with Pareto pruning: ``(value, on_demand, spot)``.
+
+    ``price``, ``available``: the window's (predicted) market; the terminal
+    value is ``inst.value_after_deadline(Z_end + rest)``. Exact for any data.
+    """
+    counts = inst.gpu_options()
+    cost, spot = slot_costs(price, available, counts, inst.on_demand_price)
+    frontier: dict[int, list] = {int(previous): [(float(progress), 0.0, 0.0, ())]}
+    for i in range(len(price)):
+        nxt: dict[int, list] = {}
+        for prev, states in frontier.items():
+            for j, n in enumerate(counts):
+                work = float(inst.efficiency(n, prev) * inst.throughput(n))
+                c = float(cost[i, j])
+                tie = float(TIE_BREAK[i % 16, int(n) % 128])
+                for z, cc, tt, hist in states:
+                    nxt.setdefault(int(n), []).append((z + work, cc + c, tt + tie, (*hist, j)))
+        frontier = {}
+        for n, states in nxt.items():
+            states.sort(key=lambda s: (-s[0], s[1] + s[2]))
+            kept, best = [], np.inf
+            for s in states:
+                if s[1] + s[2] < best - 1e-13:
+                    kept.append(s)
+                    best = s[1] + s[2]
+            frontier[n] = kept
+    best_val, best_key, best_hist = -np.inf, -np.inf, ()
+    for states in frontier.values():
+        for z, cc, tt, hist in states:
+            val = float(inst.value_after_deadline(z + rest)) - cc
+            if val - tt > best_key:
+                best_val, best_key, best_hist = val, val - tt, hist
+    idx = np.array(best_hist, dtype=np.int64)
+    n = counts[idx]
+    sp = spot[np.arange(len(idx)), idx]
+    return best_val, (n - sp).astype(np.int64), sp.astype(np.int64)
+
+
+def termination(inst: SpotInstance, progress: float, previous: int, start: int,
+                on_demand: np.ndarray) -> int:
+    """Fill ``on_demand`` with the termination configuration from ``start``; return the slots used."""
+    k = 0
+    z, prev = progress, previous
+    while z < inst.work - TOL:
+        n = inst.max_gpus
+        z += float(inst.efficiency(n, prev) * inst.throughput(n))
+        on_demand[start + k] = n
+        prev, k = n, k + 1
+    return k
+
+
+def _clamp(inst: SpotInstance, od: int, sp: int) -> tuple[int, int]:
+    total = od + sp
+    if total > inst.max_gpus:
+        sp = min(sp, inst.max_gpus)
+        od = max(inst.max_gpus - sp, 0)
+    elif 0 < total < inst.min_gpus:
+        od += inst.min_gpus - total
+    return od, sp
+
+
+def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, window: int,
+                   commitment: int, threshold: float) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Algorithm 1 (AHAP) in plain NumPy; ``(on_demand, spot, info)`` over all slots.
+
+    ``price_fc[t, tau]``, ``avail_fc[t, tau]``: forecasts made at ``t`` for
+    ``t + tau`` (``tau = 0..window`` at least; column 0 is the truth).
+    """
+    L, d, w, v = inst.work, inst.deadline, int(window), int(commitment)
+    od = np.zeros(inst.num_slots, np.int64)
+    sp = np.zeros(inst.num_slots, np.int64)
+    plans: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    z, prev, solved = 0.0, 0, 0
+    for t in range(d):
+        expected = min(L, L / d * (t + w + 1))
+        if z >= expected - TOL:  # lines 5-11: ahead, cheap spot only
+            p, a = price_fc[t, : w + 1], avail_fc[t, : w + 1]
+            cheap = (p <= threshold * inst.on_demand_price) & (a >= inst.min_gpus)
+            plan = (np.zeros(w + 1, np.int64), np.where(cheap, np.minimum(a, inst.max_gpus), 0))
+        else:  # lines 12-13: problem (10)
+            e, rest = window_terms(inst, t, w)
+            _, po, ps = solve_window(inst, price_fc[t, : e - t + 1], avail_fc[t, : e - t + 1],
+                                     prev, z, rest)
+            plan = (np.zeros(w + 1, np.int64), np.zeros(w + 1, np.int64))
+            plan[0][: e - t + 1], plan[1][: e - t + 1] = po, ps
+            solved += 1
+        plans[t] = plan
+        ks = [k for k in range(v) if t - k >= 0]
+        o = int(round_half_up(np.mean([plans[t - k][0][k] for k in ks])))
+        s = int(round_half_up(np.mean([plans[t - k][1][k] for k in ks])))
+        s = min(s, int(inst.spot_available[t]))
+        o, s = _clamp(inst, o, s)
+        od[t], sp[t] = o, s
+        z += float(inst.efficiency(o + s, prev) * inst.throughput(o + s))
+        prev = o + s
+        if z >= L - TOL:
+            break
+    else:
+        termination(inst, z, prev, d, od)
+    return od, sp, {"windows_solved": solved}
+
+
+def ahanp_reference(inst: SpotInstance, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 3 (AHANP) in plain NumPy (its seven cases); ``(on_demand, spot)``."""
+    L, d = inst.work, inst.deadline
+    od = np.zeros(inst.num_slots, np.int64)
+    sp = np.zeros(inst.num_slots, np.int64)
+    z, prev = 0.0, 0
+    avail, price = inst.spot_available, inst.spot_price
+    for t in range(d):
+        expected = L / d * t
+        z_hat = 1.0 if expected == 0 else z / expected
+        before = avail[t - 1] if t > 0 else avail[0]
+        n_hat = (0.0 if avail[t] == 0 else np.inf) if before == 0 else avail[t] / before
+        p_hat = price[t] / (threshold * inst.on_demand_price)
+        if z_hat >= 1 - 1e-12:
+            if n_hat == 0:
+                n = 0                                         # case 1
+            elif n_hat <= 0.5:
+                n = max(prev // 2, inst.min_gpus)             # case 2
+            elif n_hat <= 1:
+                n = prev                                      # case 3
+            elif p_hat > 1:
+                n = prev                                      # case 4
+            else:
+                n = max(prev, int(avail[t]))                  # case 5
+            n = 0 if n == 0 else min(max(n, inst.min_gpus), inst.max_gpus)
+        else:
+            n = inst.min_gpus if np.isinf(n_hat) else 2 * prev   # cases 6, 7
+            n = min(max(n, inst.min_gpus), inst.max_gpus)
+        s = min(int(avail[t]), n)
+        od[t], sp[t] = n - s, s
+        z += float(inst.efficiency(n, prev) * inst.throughput(n))
+        prev = n
+        if z >= L - TOL:
+            break
+    else:
+        termination(inst, z, prev, d, od)
+    return od, sp

@@ -1,0 +1,117 @@
+"""Spot scenarios: generator, workload, bandwidth mapping, trace loaders, and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import SHARED_DATA
+
+from aisched.cli import main
+from aisched.errors import InvalidScenarioError
+from aisched.scenarios import spot
+from aisched.scenarios.spot_traces import load_gcp_ratios, load_market_csv, load_spot_trace
+
+
+def test_generate_paper_job():
+    inst = spot.generate(seed=0, deadline=10)
+    assert (inst.work, inst.deadline, inst.min_gpus, inst.max_gpus) == (80, 10, 1, 12)
+    assert inst.scale_up_efficiency == 0.9 and inst.on_demand_price == 1.0
+    assert inst.spot_available.max() <= 16 and inst.spot_available.min() >= 0
+    assert spot.generate(seed=0) == inst and spot.generate(seed=1) != inst
+
+
+def test_workload_ranges():
+    jobs = spot.workload(seed=0, jobs=50)
+    work = np.array([j.work for j in jobs])
+    assert work.min() >= 70 and work.max() <= 120
+    assert {j.min_gpus for j in jobs} <= {1, 2, 3, 4} and {j.max_gpus for j in jobs} <= set(range(12, 17))
+
+
+def test_bandwidth_mapping():
+    assert spot.bandwidth_efficiency(800) == 0.9
+    assert spot.bandwidth_efficiency(100) < spot.bandwidth_efficiency(400) < 0.9
+    with pytest.raises(InvalidScenarioError, match="bandwidth"):
+        spot.bandwidth_efficiency(50)
+
+
+def test_bad_market_name():
+    with pytest.raises(InvalidScenarioError, match="market"):
+        spot.generate(market="nasdaq")
+
+
+@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is absent")
+@pytest.mark.parametrize("market", ["vast", "aws"])
+def test_trace_markets(market):
+    inst = spot.generate(seed=3, market=market, data_dir=SHARED_DATA)
+    assert inst.spot_available.max() <= 16 and (inst.spot_price >= 0).all()
+
+
+@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is absent")
+def test_real_loaders():
+    grid = load_market_csv(SHARED_DATA / "gpu_market_price_availability_2025.csv")
+    assert grid.index.freq is not None or len(grid) > 100
+    assert (np.diff(grid.index.values).astype("timedelta64[s]").astype(int) == 1800).all()
+    trace = load_spot_trace(sorted((SHARED_DATA / "spot_traces").glob("availability_*.json"))[0])
+    assert trace.dtype.kind == "i" and trace.size > 10
+    ratios = load_gcp_ratios(SHARED_DATA / "gcp_gpu_price_weekly.csv")
+    assert ((ratios > 0) & (ratios < 1)).all()
+
+
+def test_malformed_files(tmp_path):
+    bad = tmp_path / "t.json"
+    bad.write_text('{"metadata": {"gap_seconds": 300}, "data": [1, 2, "x"]}')
+    with pytest.raises(InvalidScenarioError, match=r"data\[2\]"):
+        load_spot_trace(bad)
+    bad.write_text("{not json")
+    with pytest.raises(InvalidScenarioError, match="not valid JSON"):
+        load_spot_trace(bad)
+    bad.write_text(json.dumps({"metadata": {}, "data": [1]}))
+    with pytest.raises(InvalidScenarioError, match="gap_seconds"):
+        load_spot_trace(bad)
+    csv = tmp_path / "m.csv"
+    csv.write_text("timestamp,gpu_type,n_available\n2025-01-01T00:00:00,A100_80GB,3\n")
+    with pytest.raises(InvalidScenarioError, match="price_median"):
+        load_market_csv(csv)
+    csv.write_text("timestamp,gpu_type,n_available,price_median,price_p90\n"
+                   "2025-01-01T00:00:00,A100_80GB,-3,1,1\n")
+    with pytest.raises(InvalidScenarioError, match="row 0"):
+        load_market_csv(csv)
+    with pytest.raises(InvalidScenarioError, match="no such file"):
+        load_gcp_ratios(tmp_path / "none.csv")
+
+
+def test_cli_compare_spot(tmp_path, capsys):
+    rc = main(["compare", "spot", "--deadline", "6", "--work", "40", "--out", str(tmp_path),
+               "--no-figures"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "offline optimum proven" in out
+    for name in ("ahap", "ahanp", "od_only", "msu", "up"):
+        assert name in out
+    assert (tmp_path / "spot_comparison.csv").is_file()
+
+
+def test_cli_select_spot(tmp_path, capsys):
+    rc = main(["select", "spot", "--jobs", "4", "--deadline", "4", "--noise", "magnitude-heavy",
+               "--error", "0.3", "--windows", "1", "--thresholds", "0.5,0.9",
+               "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "best fixed policy" in out and "regret" in out and "most-weighted" in out
+    assert (tmp_path / "spot_select_weights.nc").is_file()
+    assert (tmp_path / "spot_select_weights.png").is_file()
+    assert "4 policies" in out  # 2 AHAP (w = 1, v = 1) + 2 AHANP
+
+
+@pytest.mark.slow
+def test_cli_select_spot_paper_pool(tmp_path, capsys):
+    rc = main(["select", "spot", "--jobs", "6", "--deadline", "4", "--out", str(tmp_path), "--no-figures"])
+    assert rc == 0 and "112 policies" in capsys.readouterr().out
+
+
+def test_cli_select_bad_error(tmp_path, capsys):
+    rc = main(["select", "spot", "--jobs", "2", "--error", "-1", "--out", str(tmp_path)])
+    assert rc == 2
+    assert "--error" in capsys.readouterr().err
