@@ -100,23 +100,34 @@ def _horizon(work: float, deadline: int, max_gpus: int, mu: float, gamma: float)
 def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, work: float = 80,
              min_gpus: int = 1, max_gpus: int = 12, value: float | None = None,
              bandwidth: float = 800.0, hard_deadline_factor: float = 1.5,
-             data_dir: Path | None = None, rng: np.random.Generator | None = None) -> SpotInstance:
+             data_dir: Path | None = None, rng: np.random.Generator | None = None,
+             mean_price: float = 0.55, mean_available: float = 8.0) -> SpotInstance:
     """One job and its market (defaults: the paper's LLaMA2-7B job at 800 Mbps).
+
+    ``mean_price`` (spot price as a fraction of on-demand) and ``mean_available``
+    (GPUs) set the level of the synthetic market (Figs. 7-8 vary them); trace
+    markets take their levels from the trace.
 
     Raises
     ------
     InvalidScenarioError
-        For an unknown market, a bad bandwidth, or a trace too short.
+        For an unknown market, a bad bandwidth, market level, or a trace too short.
     """
     if market not in MARKETS:
         raise InvalidScenarioError("market", f"= {market!r} is not one of {MARKETS}")
+    if not (np.isfinite(mean_price) and 0 < mean_price <= 1.5):
+        raise InvalidScenarioError("mean_price", f"= {mean_price} must be in (0, 1.5]")
+    if not (np.isfinite(mean_available) and 0 <= mean_available <= MAX_AVAILABLE):
+        raise InvalidScenarioError("mean_available", f"= {mean_available} must be in [0, {MAX_AVAILABLE}]")
+    if market != "synthetic" and (mean_price != 0.55 or mean_available != 8.0):
+        raise InvalidScenarioError("mean_price", f"market levels apply to the synthetic market, not {market!r}")
     if int(deadline) != deadline or deadline < 1:
         raise InvalidScenarioError("deadline", f"= {deadline} must be an integer >= 1")
     rng = np.random.default_rng(seed) if rng is None else rng
     mu = bandwidth_efficiency(bandwidth)
     slots = _horizon(float(work), int(deadline), int(max_gpus), mu, hard_deadline_factor)
     if market == "synthetic":
-        price, avail = synthetic_market(rng, slots)
+        price, avail = synthetic_market(rng, slots, mean_price=mean_price, mean_available=mean_available)
     else:
         price, avail = trace_market(rng, slots, market, data_dir)
     return SpotInstance(

@@ -39,3 +39,19 @@ def test_catalogue_covers_the_papers_figures() -> None:
     assert {n for n in names if n.startswith("tenants/fig4")} == {
         "tenants/fig4a-jobs-linear", "tenants/fig4b-servers-linear", "tenants/fig4c-jobs-convex",
         "tenants/fig4d-servers-convex"}
+
+
+def test_spot_market_levels_for_figs_7_and_8() -> None:
+    from aisched.errors import InvalidScenarioError
+    from aisched.scenarios import spot
+
+    low, high = spot.generate(seed=3, mean_available=4.0), spot.generate(seed=3, mean_available=12.0)
+    assert low.spot_available.mean() < high.spot_available.mean()
+    cheap, dear = spot.generate(seed=3, mean_price=0.4), spot.generate(seed=3, mean_price=0.85)
+    assert cheap.spot_price.mean() < dear.spot_price.mean()
+    with pytest.raises(InvalidScenarioError, match="^mean_price: = 0"):
+        spot.generate(mean_price=0.0)
+    with pytest.raises(InvalidScenarioError, match="^mean_available: = 17"):
+        spot.generate(mean_available=17.0)
+    with pytest.raises(InvalidScenarioError, match="synthetic market, not 'vast'"):
+        spot.generate(market="vast", mean_price=0.4)
