@@ -2,9 +2,13 @@
 
 The pool (section VI-A): 105 AHAP policies over ``w in 1..5``, ``v in 1..w``,
 ``sigma in {0.3, ..., 0.9}`` and 7 AHANP policies over the same ``sigma``.
-:func:`evaluate_pool` runs every policy on every job with the JAX kernels,
-vmapped over jobs and policies (one compiled kernel per window length ``w``,
-none per job). :func:`select` runs the exponentiated-gradient update
+:func:`evaluate_pool` runs every policy on every job with the JAX kernels, never
+a Python loop over policies or jobs: by default (``engine="batched"``,
+:mod:`~aisched.online.spot.pool`) all (job, AHAP policy) lanes advance slot by
+slot and the distinct windows (10) that Algorithm 1 needs are solved in one
+jitted, vmapped call per slot and window length; ``engine="vmap"`` runs the
+kernel vmapped over jobs x policies (one compiled kernel per window length
+``w``, none per job), solving (10) in every slot. Both give identical results. :func:`select` runs the exponentiated-gradient update
 ``w_{k+1} ~ w_k exp(eta u_k)`` with ``eta = sqrt(2 ln M / K)`` (jitted
 ``lax.scan``, in log space) and reports the regret against the best fixed
 policy in hindsight with the bound ``sqrt(2 K ln M)`` of Theorem 2.
@@ -32,6 +36,7 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
+from aisched.online.spot import pool as pk
 from aisched.online.spot import window_kernel as wk
 from aisched.online.spot.predictors import Predictor, perfect
 
@@ -77,12 +82,22 @@ def _forecasts(jobs: Sequence[SpotInstance], predictors: Sequence[Predictor], le
 
 def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
                   predictor: Predictor | Sequence[Predictor] | None = None, *, seed: int = 0,
-                  chunk: int = 250) -> tuple[np.ndarray, dict[str, Any]]:
+                  chunk: int = 250, engine: str = "batched") -> tuple[np.ndarray, dict[str, Any]]:
     """Utilities ``(job, policy)`` of every policy on every job (the realised utility (9)).
 
     ``predictor`` may be one predictor or one per job (non-stationary runs).
     All jobs must share the deadline; work per slot must have a decimal quantum.
+    ``engine``: ``"batched"`` (default; :func:`~aisched.online.spot.pool.ahap_pool`
+    solves only the needed, distinct windows (10)) or ``"vmap"`` (the kernel
+    :func:`~aisched.online.spot.window_kernel.ahap_batch`, vmapped over ``chunk``
+    jobs x policies, solving (10) in every slot of every lane). Both give
+    identical results. The returned info has the plans' statistics: the (10)
+    solves needed (``windows_solved``) and, for "batched", the distinct ones
+    (``windows_unique``), the padded ones (``windows_padded``) and the seconds
+    in the window solver (``window_s``).
     """
+    if engine not in ("batched", "vmap"):
+        raise InvalidScenarioError("engine", f"= {engine!r} is not 'batched' or 'vmap'")
     if not jobs:
         raise InvalidScenarioError("jobs", "is empty")
     d = jobs[0].deadline
@@ -115,6 +130,19 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     groups: dict[int, list[int]] = {}
     for m, p in enumerate(pool):
         groups.setdefault(p.window if p.algorithm == "ahap" else 0, []).append(m)
+    stats = {"windows_unique": 0, "windows_padded": 0, "window_s": 0.0}
+    if engine == "batched":
+        ahap = [m for m, p in enumerate(pool) if p.algorithm == "ahap"]
+        if ahap:
+            out = pk.ahap_pool(wk.stack(arrays), np.array([pool[m].window for m in ahap]),
+                               np.array([pool[m].commitment for m in ahap]),
+                               np.array([pool[m].threshold for m in ahap]),
+                               lattice_step=wk.lattice_size(list(jobs), 0, q), shifts=shifts)
+            solved[:, ahap] = out["windows_solved"]
+            utility[:, ahap] = out["utility"]
+            for key in stats:
+                stats[key] += out["stats"][key]
+        groups = {0: groups[0]} if 0 in groups else {}
     for start in range(0, K, chunk):
         batch = wk.stack(arrays[start:start + chunk])
         n = min(chunk, K - start)
@@ -132,7 +160,7 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
             utility[start:start + n, members] = out["utility"][:n]
     t2 = time.perf_counter()
     return utility, {"forecast_s": t1 - t0, "kernel_s": t2 - t1, "windows_solved": int(solved.sum()),
-                     "quantum": q}
+                     "quantum": q, "engine": engine, **stats}
 
 
 def normalise_utilities(utility: np.ndarray, jobs: Sequence[SpotInstance] | None = None,
@@ -222,7 +250,7 @@ def select(jobs: Sequence[SpotInstance], pool: Sequence[Policy] | None = None,
            predictor: Predictor | Sequence[Predictor] | None = None, *,
            phases: Sequence[tuple[int, Predictor]] | None = None, normalise: str = "pool",
            choice: str = "sample", seed: int = 0, utilities: np.ndarray | None = None,
-           eta: float | None = None) -> SelectionResult:
+           eta: float | None = None, engine: str = "batched") -> SelectionResult:
     """Algorithm 2 over ``pool`` on the workload ``jobs``.
 
     Parameters
@@ -241,6 +269,8 @@ def select(jobs: Sequence[SpotInstance], pool: Sequence[Policy] | None = None,
         Precomputed raw utilities ``(K, M)`` (skips the pool evaluation).
     eta
         Learning rate (default ``sqrt(2 ln M / K)``).
+    engine
+        Pool evaluator, see :func:`evaluate_pool`.
     """
     pool = paper_pool() if pool is None else list(pool)
     if choice not in ("sample", "greedy"):
@@ -252,7 +282,7 @@ def select(jobs: Sequence[SpotInstance], pool: Sequence[Policy] | None = None,
         predictor = [p for n, p in phases for _ in range(int(n))]
     info: dict[str, Any] = {}
     if utilities is None:
-        utilities, info = evaluate_pool(jobs, pool, predictor, seed=seed)
+        utilities, info = evaluate_pool(jobs, pool, predictor, seed=seed, engine=engine)
     u = np.asarray(utilities, float)
     if u.shape != (len(jobs), len(pool)):
         raise InvalidScenarioError("utilities", f"has shape {u.shape}, expected {(len(jobs), len(pool))}")

@@ -9,8 +9,9 @@ quantum ``q`` (found by :func:`work_quantum`; e.g. ``q = 0.1`` for the paper's
 ``g q`` with ``g`` an integer in ``0..G``, and a forward DP over
 ``(slot, count, g)`` is exact. The efficiency (2) depends only on whether the
 count grows, shrinks or stays, so a transition is the max of shifted
-prefix/suffix maxima over the previous count: ``O(W S G)`` per window instead
-of ``O(W S^2 G)``. With ``H(n) = alpha n + beta`` the shift of row ``n`` is
+prefix/suffix maxima over the previous count (with ``mu_1 = mu_2``: of the
+largest and second-largest value over the previous count): ``O(W S G)`` per
+window instead of ``O(W S^2 G)``. With ``H(n) = alpha n + beta`` the shift of row ``n`` is
 ``a n + b`` (``a = mu alpha / q``, ``b = mu beta / q``, static), so each shift is
 a "shear" done with static pads and reshapes, not a gather
 (:func:`_shear`). The best plan is read back by backtracking. Ties are broken
@@ -19,7 +20,9 @@ with ``beta < 0``, AHAP falls back to the NumPy reference.
 
 Cost: about ``3 W S G`` cell updates per window (``G = (w + 1) H(N_max) / q``,
 e.g. 6 x 17 x 1153 for ``w = 5``); under ``vmap`` the DP runs in every decision
-slot of every policy (the "ahead" branch is selected afterwards).
+slot of every policy (the "ahead" branch is selected afterwards). For a whole
+pool, :mod:`~aisched.online.spot.pool` solves only the needed, distinct
+windows, with the same results.
 
 **Shapes.** Everything is padded to static sizes: ``S`` rows for the GPU counts
 ``0..S-1`` (counts outside ``{0} u [N_min, N_max]`` cost ``+inf``), ``W = w + 1`` window slots (slots
@@ -187,17 +190,24 @@ def _window_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
     init = jnp.full((S, G1), NEG).at[prev_idx, 0].set(0.0)
     neg_row = jnp.full((1, G1), NEG)
 
+    rows = jnp.arange(S)[:, None]
+
     def step(best, key):
+        if (a_up, b_up) == (a_down, b_down):  # mu_1 == mu_2: "count changed" = max over prev != n
+            # the largest and second largest value over the previous count (exact maxima)
+            top = jnp.argmax(best, axis=0)
+            first = jnp.max(best, axis=0)
+            second = jnp.max(jnp.where(rows == top[None, :], NEG, best), axis=0)
+            others = jnp.where(rows == top[None, :], second[None, :], first[None, :])
+            new = jnp.maximum(_shear(others, a_up, b_up), _shear(best, a_same, b_same)) - key[:, None]
+            return jnp.maximum(new, NEG), best
         # prefix / suffix maxima over the previous count (associative_scan: XLA's cummax
         # lowers to an O(S^2) reduce_window on CPU)
         pre = jax.lax.associative_scan(jnp.maximum, best, axis=0)
         suf = jax.lax.associative_scan(jnp.maximum, best, axis=0, reverse=True)
         pre_ex = jnp.concatenate([neg_row, pre[:-1]], 0)
         suf_ex = jnp.concatenate([suf[1:], neg_row], 0)
-        if (a_up, b_up) == (a_down, b_down):  # mu_1 == mu_2: one shear for "count changed"
-            changed = _shear(jnp.maximum(pre_ex, suf_ex), a_up, b_up)
-        else:
-            changed = jnp.maximum(_shear(pre_ex, a_up, b_up), _shear(suf_ex, a_down, b_down))
+        changed = jnp.maximum(_shear(pre_ex, a_up, b_up), _shear(suf_ex, a_down, b_down))
         new = jnp.maximum(changed, _shear(best, a_same, b_same)) - key[:, None]
         return jnp.maximum(new, NEG), best
 
@@ -276,7 +286,10 @@ def _finish(c, job, od, sp, z, prev, done, completion):
     mu = jnp.where(prev < c["nmax"], c["mu1"], 1.0)
     k = jnp.where(done, 0.0, _term_slots(c, c["work"] - z, mu))
     T = jnp.where(done, completion + 1.0, c["d"] + k)
-    cost = jnp.sum(od * c["p_o"] + sp * job["price"]) + k * c["nmax"] * c["p_o"]
+    slot_cost = od * c["p_o"] + sp * job["price"]
+    # sequential sum (a fori_loop), so that every compiled context adds in the same order
+    spent = jax.lax.fori_loop(1, slot_cost.shape[0], lambda i, acc: acc + slot_cost[i], slot_cost[0])
+    cost = spent + k * c["nmax"] * c["p_o"]
     return _value_at(c, T) - cost, T, k
 
 

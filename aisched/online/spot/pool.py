@@ -1,0 +1,341 @@
+"""AHAP (Algorithm 1) over a whole policy pool, solving only the needed, distinct windows (10).
+
+The vmapped kernel :func:`~aisched.online.spot.window_kernel.ahap_batch`
+computes both branches of Algorithm 1's if/else in every slot of every
+(job, policy) lane, so the window DP of (10) runs ``K M d`` times although AHAP
+solves (10) only when behind the expected progress (line 12), and many lanes
+share the same window problem (e.g. at ``t = 0`` every policy with the same
+window ``w`` sees the same job, forecasts, progress 0 and previous count 0).
+
+Bit for bit the same results without that waste: :func:`ahap_pool` steps
+all lanes of all AHAP policies slot by slot at the Python level (``d`` steps).
+In slot ``t`` it
+
+1. finds the lanes that are not done and behind (line 5's test fails; only
+   these use (10), line 12),
+2. deduplicates their window problems by the exact key
+   ``(window slots, job, progress bits, previous count)`` (``t`` is fixed in
+   the step; the progress is compared bit for bit, so two lanes share a solve
+   only when the DP's inputs are identical). A window cut by the deadline to
+   ``W' < w + 1`` slots is solved as a ``W'``-slot window (the kernel's longer
+   one only appends idle slots past the deadline and unreachable lattice
+   steps), so it is shared by the policies of every ``w``,
+3. solves the distinct problems in ONE jitted call per window length
+   (:func:`solve_windows`), in batches of exactly :data:`BATCH` problems (the
+   last one padded), so a sweep compiles one kernel per ``W'`` and none per
+   job or workload. The DP is
+   the kernel's (:func:`~aisched.online.spot.window_kernel._window_dp`: same
+   value updates, same first-index argmax), restructured for a batch
+   (:func:`_batched_dp`: unrolled slots, reachable lattice prefix only, int8
+   back-pointers instead of value tables),
+4. scatters the plans back and does the cheap parts (the "ahead" plan, the
+   averaging of the last ``v`` plans, the limits, the progress update) in NumPy
+   with the same float operations, in the same order, as the kernel; the
+   utility (9) uses the kernel's own ``_finish`` (:func:`finish`).
+
+The result equals ``ahap_batch``'s exactly (plans, utilities, completion,
+termination slots, windows solved), tested bit for bit against it and against
+the NumPy reference (``tests/online/test_spot_pool.py``); only the amount of
+work differs.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from aisched.online.spot import window_kernel as wk
+from aisched.online.spot.window_reference import TOL
+
+__all__ = ["ahap_pool", "solve_windows", "finish", "cache_size", "bucket", "padded_size", "BATCH", "MIN_BUCKET"]
+
+#: Problems per call of the batched window solver (one compiled kernel per window length).
+BATCH = 256
+#: Smallest padded lane count of :func:`finish` (lane counts are padded to powers of two).
+MIN_BUCKET = 64
+_SOLVER_KEYS = ("counts", "valid", "wq_up", "wq_down", "wq_same", "tie", "price_fc", "avail_fc", "scalars")
+
+
+def bucket(n: int) -> int:
+    """Padded batch size for ``n`` problems: the next power of two, at least :data:`MIN_BUCKET`."""
+    return max(MIN_BUCKET, 1 << max(int(n) - 1, 0).bit_length())
+
+
+def _pointer_step(best, key, shifts):
+    """One forward step of the (10) DP for ``mu_1 = mu_2``: new values and back-pointer data.
+
+    Values: exactly the kernel's ``step`` (max over the previous count ``!= n``
+    of the sheared table, max with "same count", minus the slot cost). The
+    kernel's backtracking picks, at state ``(n, g)``, the first index ``s``
+    maximising ``best[s, g - shift(s, n)]``; it is recovered from ``kind``
+    (0: the same count wins, 1: a changed count wins, 2: a tie) and, per
+    column ``g'`` of ``best``, the first and second-best previous counts
+    ``top[g']``, ``top2[g']`` (:func:`_backtrack`).
+    """
+    a, b, _, _, a_same, b_same = shifts
+    S = best.shape[0]
+    rows = jnp.arange(S)[:, None]
+    top = jnp.argmax(best, axis=0)
+    first = jnp.max(best, axis=0)
+    hit = rows == top[None, :]
+    masked = jnp.where(hit, wk.NEG, best)
+    second = jnp.max(masked, axis=0)
+    top2 = jnp.argmax(masked, axis=0)
+    changed = wk._shear(jnp.where(hit, second[None, :], first[None, :]), a, b)
+    same = wk._shear(best, a_same, b_same)
+    kind = jnp.where(same > changed, 0, jnp.where(changed > same, 1, 2)).astype(jnp.int8)
+    new = jnp.maximum(changed, same) - key[:, None]
+    return jnp.maximum(new, wk.NEG), (kind, top.astype(jnp.int8), top2.astype(jnp.int8))
+
+
+def _backtrack(pointer, n, g, chg, lane):
+    """Previous count at state ``(n, g)`` (batch of states) from :func:`_pointer_step`'s data."""
+    kind, top, top2 = pointer
+    k = kind[lane, n, g]
+    col = jnp.maximum(g - chg, 0)
+    t1 = top[lane, col].astype(n.dtype)
+    other = jnp.where(t1 != n, t1, top2[lane, col].astype(n.dtype))
+    return jnp.where(k == 0, n, jnp.where(k == 1, other, jnp.minimum(n, other)))
+
+
+def _batched_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
+    """:func:`~aisched.online.spot.window_kernel._window_dp` for a batch (leading axis), ``mu_1 = mu_2``.
+
+    Unrolled over the window's ``W`` slots (static, at most 6) with the batch
+    inside each step, int8 back-pointers instead of value tables, and only the
+    reachable lattice prefix per step: after ``i + 1`` slots the progress is at
+    most ``(i + 1) G / W`` steps (``G = W x`` the per-slot maximum, see
+    :func:`~aisched.online.spot.window_kernel.lattice_size`); the kernel's cells
+    beyond it hold exactly ``NEG``, so the values, the argmax and the chosen
+    counts are the kernel's (same first-index tie rule).
+    """
+    B, W, S = cost.shape
+    G1 = term.shape[1]
+    per = (G1 - 1) // W
+    best = jnp.full((B, S, 1), wk.NEG).at[jnp.arange(B), prev_idx, 0].set(0.0)
+    keys = cost + tie
+    step = jax.vmap(lambda b, k: _pointer_step(b, k, shifts))
+    pointers = []
+    for i in range(W):
+        width = (i + 1) * per + 1 if i < W - 1 else G1
+        x = jnp.concatenate([best, jnp.full((B, S, width - best.shape[2]), wk.NEG)], axis=2)
+        best, ptr = step(x, keys[:, i])
+        pointers.append(ptr)
+    total = best + term[:, None, :]
+    flat = jnp.argmax(total.reshape(B, -1), axis=1)
+    n, g = flat // G1, flat % G1
+    lane = jnp.arange(B)
+    chosen = []
+    for i in reversed(range(W)):
+        chosen.append(n)
+        p = _backtrack(pointers[i], n, g, wq_up[lane, n], lane)
+        w = jnp.where(p < n, wq_up[lane, n], jnp.where(p > n, wq_down[lane, n], wq_same[lane, n]))
+        n, g = p, g - w
+    return jnp.stack(chosen[::-1], axis=1), flat % G1
+
+
+@partial(jax.jit, static_argnames=("W", "G", "shifts"))
+def _solve_batch(jobs, t, z, prev, *, W: int, G: int, shifts):
+    def inputs(job, z1, prev1):
+        c = wk._unpack(job["scalars"])
+        return wk._window_inputs(c, job, t, z1, prev1, W, G)
+
+    if shifts[:2] != shifts[2:4] or jobs["counts"].shape[1] > 127:  # mu_1 != mu_2 (or no int8): the kernel's DP
+        def one(job, z1, prev1):
+            o, s, _ = wk._solve_window(wk._unpack(job["scalars"]), job, t, z1, prev1, W, G, shifts)
+            return o, s
+
+        return jax.vmap(one)(jobs, z, prev)
+    cost, tie, spot, term, prev_idx = jax.vmap(inputs)(jobs, z, prev)
+    chosen, _ = _batched_dp(cost, tie, jobs["wq_up"], jobs["wq_down"], jobs["wq_same"], prev_idx, term,
+                            shifts)
+    n = jnp.take_along_axis(jobs["counts"], chosen, axis=1).astype(float)
+    ns = jnp.take_along_axis(spot, chosen[:, :, None], axis=2)[:, :, 0]
+    return n - ns, ns
+
+
+def padded_size(n: int) -> int:
+    """Problems actually solved for ``n`` distinct ones (whole batches of :data:`BATCH`)."""
+    return -(-int(n) // BATCH) * BATCH
+
+
+def solve_windows(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np.ndarray,
+                  prev: np.ndarray, *, window: int, lattice: int,
+                  shifts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Exact optima of (10) for problems ``(job[i], t, z[i], prev[i])``: ``(on_demand, spot)`` ``(n, w + 1)``.
+
+    ``stacked`` holds :func:`~aisched.online.spot.window_kernel.job_arrays` of
+    all jobs along a leading axis. The problems go in batches of exactly
+    :data:`BATCH` (the last one padded), dispatched before any result is read.
+    ``lattice`` must be at least ``(window + 1)`` times the largest lattice steps
+    of one slot (as :func:`~aisched.online.spot.window_kernel.lattice_size`
+    gives); else ValueError.
+    """
+    job = np.asarray(job, np.int64)
+    valid = stacked["valid"][job]
+    per = max(int(np.where(valid, stacked[k][job], 0).max(initial=0)) for k in ("wq_up", "wq_down", "wq_same"))
+    if per > lattice // (window + 1):  # _batched_dp keeps only the reachable lattice prefix per slot
+        raise ValueError(f"lattice {lattice} < (window + 1) x the largest work per slot {per} (use lattice_size)")
+    n = len(job)
+    size = padded_size(n)
+    pad = np.zeros(size, np.int64)
+    pad[:n] = job
+    zz = np.zeros(size)
+    zz[:n] = z
+    pp = np.zeros(size)
+    pp[:n] = prev
+    jobs = {k: stacked[k][pad] for k in _SOLVER_KEYS}
+    with jax.enable_x64(True):
+        outs = [_solve_batch({k: v[i:i + BATCH] for k, v in jobs.items()}, jnp.asarray(t),
+                             jnp.asarray(zz[i:i + BATCH]), jnp.asarray(pp[i:i + BATCH]), W=window + 1,
+                             G=lattice, shifts=tuple(shifts)) for i in range(0, size, BATCH)]
+        o = np.concatenate([np.asarray(x[0]) for x in outs])
+        s = np.concatenate([np.asarray(x[1]) for x in outs])
+        return o[:n], s[:n]
+
+
+def cache_size() -> int:
+    """Compiled entries of the batched window solver (a sweep of equal shape must not grow it)."""
+    return _solve_batch._cache_size() + _finish_batch._cache_size()
+
+
+@jax.jit
+def _finish_batch(scalars, price, od, sp, z, prev, done, completion):
+    def one(s, p, *args):
+        return wk._finish(wk._unpack(s), {"price": p}, *args)
+
+    return jax.vmap(one)(scalars, price, od, sp, z, prev, done, completion)
+
+
+def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: np.ndarray, z: np.ndarray,
+           prev: np.ndarray, done: np.ndarray, completion: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Utility (9) with the termination configuration per lane: ``(utility, T, k)``.
+
+    The kernel's own ``_finish`` (jitted, lanes padded to a :func:`bucket`), so
+    the floating-point result is the kernel's.
+    """
+    n = len(job)
+    size = bucket(n)
+    idx = np.zeros(size, np.int64)
+    idx[:n] = np.arange(n)
+    args = (stacked["scalars"][job][idx], stacked["price"][job][idx], od[idx], sp[idx], z[idx], prev[idx],
+            done[idx], completion[idx])
+    with jax.enable_x64(True):
+        out = _finish_batch(*(jnp.asarray(a) for a in args))
+        return tuple(np.asarray(x)[:n] for x in out)
+
+
+def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np.ndarray,
+              threshold: np.ndarray, *, lattice_step: int, shifts: tuple[int, ...],
+              clip: bool = True) -> dict[str, Any]:
+    """AHAP for every job of ``stacked`` x every policy ``(window[m], commitment[m], threshold[m])``.
+
+    Same outputs as :func:`~aisched.online.spot.window_kernel.ahap_batch`
+    (leading dims ``(job, policy)``), plus ``"stats"``: the (10) solves needed
+    (``windows_needed``), distinct (``windows_unique``), padded (``windows_padded``)
+    and the seconds spent in the batched solver (``window_s``).
+
+    ``lattice_step``: lattice steps per window slot (``G = (w + 1) lattice_step``,
+    as :func:`~aisched.online.spot.window_kernel.lattice_size`). With ``clip``
+    (default) a window that the deadline cuts to ``W' = e - t + 1 < w + 1``
+    slots is solved as a ``W'``-slot problem with ``G = W' lattice_step``: the
+    kernel's ``w + 1``-slot problem only appends idle slots (``n = 0``, cost 0,
+    no progress) and lattice steps no plan can reach, so the optimum is the
+    same, and such windows are shared by the policies of every ``w``.
+    """
+    window = np.asarray(window, np.int64)
+    commitment = np.asarray(commitment, np.int64)
+    threshold = np.asarray(threshold, float)
+    sc = stacked["scalars"]
+    K, M = sc.shape[0], len(commitment)
+    D = stacked["price"].shape[1]
+    wmax = int(window.max())
+    W = wmax + 1
+    lanes = K * M
+    job = np.repeat(np.arange(K), M)
+    win = np.tile(window, K)
+    com = np.tile(commitment, K)
+    thr = np.tile(threshold, K)
+    lane_sc = sc[job]
+    work, alpha, beta, mu1, mu2, p_o = (lane_sc[:, i] for i in range(6))
+    nmin, nmax, d = lane_sc[:, 6], lane_sc[:, 7], lane_sc[:, 11]
+    z = np.zeros(lanes)
+    prev = np.zeros(lanes)
+    done = np.zeros(lanes, bool)
+    completion = np.full(lanes, -1, np.int64)
+    solved = np.zeros(lanes, np.int64)
+    R = max(wmax, 1)
+    hist_o = np.zeros((lanes, R, W))
+    hist_s = np.zeros((lanes, R, W))
+    od = np.zeros((lanes, D))
+    sp = np.zeros((lanes, D))
+    ks = np.arange(R)
+    needed = unique = padded = 0
+    window_s = 0.0
+    for t in range(D):
+        expected = np.minimum(work, work / d * (t + win + 1))
+        ahead = z >= expected - TOL
+        p = stacked["price_fc"][job, t, :W]
+        a = stacked["avail_fc"][job, t, :W]
+        cheap = (p <= thr[:, None] * p_o[:, None]) & (a >= nmin[:, None])
+        plan_o = np.zeros((lanes, W))
+        plan_s = np.where(cheap, np.minimum(a, nmax[:, None]), 0.0)
+        behind = np.flatnonzero(~done & ~ahead)
+        if behind.size:
+            size = win[behind] + 1
+            if clip:
+                size = np.minimum(size, D - t)
+            keys = np.stack([size, job[behind], z[behind].view(np.int64), prev[behind].view(np.int64)], 1)
+            _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+            inverse = inverse.reshape(-1)
+            rows = behind[first]
+            usize = size[first]
+            t0 = time.perf_counter()
+            for W1 in np.unique(usize):
+                sel = np.flatnonzero(usize == W1)
+                r = rows[sel]
+                uo, us = solve_windows(stacked, job[r], t, z[r], prev[r], window=int(W1) - 1,
+                                       lattice=int(W1) * lattice_step, shifts=shifts)
+                lane_sel = np.isin(inverse, sel)
+                pos = np.searchsorted(sel, inverse[lane_sel])
+                plan_o[behind[lane_sel], :W1] = uo[pos]
+                plan_s[behind[lane_sel], :W1] = us[pos]
+                plan_s[behind[lane_sel], W1:] = 0.0
+                padded += padded_size(sel.size)
+            window_s += time.perf_counter() - t0
+            needed += behind.size
+            unique += rows.size
+        hist_o = np.concatenate([plan_o[:, None], hist_o[:, :-1]], 1)
+        hist_s = np.concatenate([plan_s[:, None], hist_s[:, :-1]], 1)
+        weight = ((ks[None, :] < com[:, None]) & (ks[None, :] <= t)).astype(float)  # v <= w: ks < w
+        wsum = np.sum(weight, axis=1)
+        o = np.floor(np.sum(weight * hist_o[:, ks, ks], axis=1) / wsum + 0.5 + 1e-9)
+        s = np.floor(np.sum(weight * hist_s[:, ks, ks], axis=1) / wsum + 0.5 + 1e-9)
+        s = np.minimum(s, stacked["avail"][job, t])
+        total = o + s
+        s2 = np.where(total > nmax, np.minimum(s, nmax), s)
+        o2 = np.where(total > nmax, np.maximum(nmax - s2, 0.0),
+                      np.where((total > 0) & (total < nmin), o + nmin - total, o))
+        o2, s2 = np.where(done, 0.0, o2), np.where(done, 0.0, s2)
+        n = o2 + s2
+        eff = np.where(n > prev, mu1, np.where(n < prev, mu2, 1.0))
+        z2 = np.where(done, z, z + eff * np.where(n > 0, alpha * n + beta, 0.0))
+        prev = np.where(done, prev, n)
+        finished = ~done & (z2 >= work - TOL)
+        completion = np.where(finished, t, completion)
+        solved += (~done & ~ahead).astype(np.int64)
+        done = done | finished
+        z = z2
+        od[:, t], sp[:, t] = o2, s2
+    utility, T, k = finish(stacked, job, od, sp, z, prev, done, completion)
+    shape = (K, M)
+    return {"on_demand": od.reshape(K, M, D), "spot": sp.reshape(K, M, D),
+            "utility": utility.reshape(shape), "completion_time": T.reshape(shape),
+            "termination_slots": k.reshape(shape), "windows_solved": solved.reshape(shape),
+            "stats": {"windows_needed": needed, "windows_unique": unique, "windows_padded": padded,
+                      "window_s": window_s}}

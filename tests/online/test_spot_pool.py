@@ -1,0 +1,128 @@
+"""The batched pool engine (aisched.online.spot.pool) == the vmapped kernel == the NumPy reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from spot_tiny import tiny
+
+import aisched
+from aisched.errors import InvalidScenarioError
+from aisched.online.spot import noisy, paper_pool, perfect
+from aisched.online.spot import pool as pk
+from aisched.online.spot import window_kernel as wk
+from aisched.online.spot import window_reference as wr
+from aisched.online.spot.selection import evaluate_pool
+
+KEYS = ("on_demand", "spot", "utility", "completion_time", "termination_slots", "windows_solved")
+
+
+def _arrays(insts, pred, lead, size=None):
+    q = wk.work_quantum(insts)
+    fcs = [pred.forecast(i.spot_price, i.spot_available, i.deadline, lead, seed=k) for k, i in enumerate(insts)]
+    return wk.stack([wk.job_arrays(i, pf, af, q, lead=lead, size=size) for i, (pf, af) in zip(insts, fcs)]), fcs, q
+
+
+def _pool_arrays(pool):
+    return (np.array([p.window for p in pool]), np.array([p.commitment for p in pool]),
+            np.array([p.threshold for p in pool]))
+
+
+def _insts(seed=0, k=8):
+    return [tiny(seed + s, slots=14, deadline=6, work=float(12 + 2 * s), nmin=1 + s % 2, nmax=4) for s in range(k)]
+
+
+SMALL_POOL = paper_pool(windows=(1, 2), sigmas=(0.3, 0.6, 0.9), ahanp=False)
+
+
+@pytest.mark.parametrize("pred", [
+    perfect(), noisy(0.3, seed=3),
+    pytest.param(noisy(0.5, kind="magnitude", dist="heavy", seed=1), marks=pytest.mark.slow)],
+    ids=["perfect", "noisy-fixed", "noisy-heavy"])
+def test_batched_engine_equals_vmap_kernel_and_reference(pred):
+    insts = _insts()
+    pool = SMALL_POOL
+    stacked, fcs, q = _arrays(insts, pred, 2)
+    win, com, thr = _pool_arrays(pool)
+    step = wk.lattice_size(insts, 0, q)
+    new = pk.ahap_pool(stacked, win, com, thr, lattice_step=step, shifts=wk.shifts_of(insts[0], q))
+    assert new["stats"]["windows_unique"] < new["stats"]["windows_needed"]  # deduplication happened
+    assert new["stats"]["windows_needed"] == new["windows_solved"].sum()
+    for w in (1, 2):
+        m = np.flatnonzero(win == w)
+        old = wk.ahap_batch(stacked, com[m], thr[m], window=w, lattice=wk.lattice_size(insts, w, q),
+                            shifts=wk.shifts_of(insts[0], q))
+        for key in KEYS:
+            np.testing.assert_array_equal(new[key][:, m], old[key], err_msg=f"w={w} {key}")
+    for k, inst in enumerate(insts):
+        for m, p in enumerate(pool):
+            od, sp, info = wr.ahap_reference(inst, *fcs[k], p.window, p.commitment, p.threshold)
+            d = inst.deadline
+            np.testing.assert_array_equal(new["on_demand"][k, m], od[:d], err_msg=f"job {k} {p.name}")
+            np.testing.assert_array_equal(new["spot"][k, m], sp[:d], err_msg=f"job {k} {p.name}")
+            assert new["windows_solved"][k, m] == info["windows_solved"]
+
+
+def test_clipped_windows_equal_unclipped():
+    insts = [tiny(s, slots=14, deadline=6, work=16.0, nmax=4) for s in range(4)]
+    stacked, _, q = _arrays(insts, noisy(0.2, seed=2), 2)
+    win, com, thr = _pool_arrays(paper_pool(windows=(2,), sigmas=(0.5,), ahanp=False))
+    args = dict(lattice_step=wk.lattice_size(insts, 0, q), shifts=wk.shifts_of(insts[0], q))
+    a = pk.ahap_pool(stacked, win, com, thr, clip=True, **args)
+    b = pk.ahap_pool(stacked, win, com, thr, clip=False, **args)
+    for key in KEYS:
+        np.testing.assert_array_equal(a[key], b[key])
+
+
+def test_solve_windows_matches_single_window_solver():
+    insts = [tiny(s, slots=14, deadline=6, work=15.0, nmax=4) for s in range(3)]
+    stacked, _, q = _arrays(insts, noisy(0.2, seed=5), 2)
+    rng = np.random.default_rng(0)
+    job = rng.integers(0, 3, 5)
+    z = np.round(rng.uniform(0, 8, 5), 1)
+    prev = rng.integers(0, 5, 5)
+    G, sh = wk.lattice_size(insts, 2, q), wk.shifts_of(insts[0], q)
+    o, s = pk.solve_windows(stacked, job, 1, z, prev, window=2, lattice=G, shifts=sh)
+    for i in range(5):
+        one = {k: v[job[i]] for k, v in stacked.items()}
+        _, o1, s1 = wk.solve_window(one, 1, z[i], int(prev[i]), window=2, lattice=G, shifts=sh)
+        np.testing.assert_array_equal(o[i], o1)
+        np.testing.assert_array_equal(s[i], s1)
+
+
+def test_batched_solver_does_not_recompile_for_a_second_workload():
+    win, com, thr = _pool_arrays(SMALL_POOL)
+
+    def run(seed):
+        insts = _insts(10 * seed, k=3)
+        stacked, _, q = _arrays(insts, noisy(0.2, seed=seed), 2, size=17)
+        return pk.ahap_pool(stacked, win, com, thr, lattice_step=wk.lattice_size(insts, 0, q),
+                            shifts=wk.shifts_of(insts[0], q))
+
+    run(0)
+    before = pk.cache_size()
+    run(1)
+    assert pk.cache_size() == before
+    assert pk.bucket(1) == pk.MIN_BUCKET and pk.bucket(65) == 128 and pk.padded_size(pk.BATCH + 1) == 2 * pk.BATCH
+
+
+def test_evaluate_pool_engines_agree_and_bad_engine():
+    jobs = _insts(20)
+    pool = paper_pool(windows=(1, 2), sigmas=(0.3, 0.6, 0.9))
+    pred = noisy(0.2, seed=1)
+    u1, i1 = evaluate_pool(jobs, pool, pred, seed=2, engine="batched")
+    u2, i2 = evaluate_pool(jobs, pool, pred, seed=2, engine="vmap")
+    np.testing.assert_array_equal(u1, u2)
+    assert i1["windows_solved"] == i2["windows_solved"] and i1["windows_unique"] <= i1["windows_solved"]
+    with pytest.raises(InvalidScenarioError, match="engine"):
+        evaluate_pool(jobs, pool, pred, engine="loop")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pred", [perfect(), noisy(0.1, seed=0), noisy(0.3, kind="magnitude", dist="heavy")],
+                         ids=["perfect", "noisy", "noisy-heavy"])
+def test_full_paper_pool_on_eight_paper_jobs_identical(pred):
+    jobs = aisched.scenarios.spot.workload(seed=7, jobs=8, deadline=10)
+    u1, _ = evaluate_pool(jobs, paper_pool(), pred, seed=1, engine="batched")
+    u2, _ = evaluate_pool(jobs, paper_pool(), pred, seed=1, engine="vmap", chunk=8)
+    np.testing.assert_array_equal(u1, u2)
