@@ -27,6 +27,10 @@ test-all: $(STAMP)     ## including tests marked slow
 
 bench: $(STAMP)        ## paper-scale timings (prints figures)
 	$(BIN)/python benchmarks/bench_pdftsp.py
+	$(BIN)/python benchmarks/bench_spot.py
+	$(BIN)/python benchmarks/bench_comdos.py
+	$(BIN)/python benchmarks/bench_astraea.py
+	$(BIN)/python benchmarks/bench_sweep.py
 
 lint: $(STAMP)
 	$(BIN)/python -m pip install -q ruff
