@@ -3,14 +3,19 @@
 One scenario per figure that compares algorithms, with the paper's x-axis
 values, algorithms and metric where the text gives them. Where a paper's text
 does not state an x-axis value (its figures are images), the values chosen
-here are marked "chosen" in the title's docstring comment below. Claims quote
-the paper's text.
+here are marked "chosen" in the scenario's title. Claims quote or paraphrase
+the paper's text; the report checks their direction, not their size.
 
 `lora` (Zheng et al., ICPP'24, section 5): one day of 144 ten-minute slots,
 mixed A100/A40 nodes, Poisson arrivals of 50 tasks a slot ("medium") unless a
 figure varies it, 3 labour vendors, "slack" deadlines. Titan solves one MILP
 per slot (20 s limit each). At paper scale these days hold thousands of tasks:
 the full-size runs take long (see the README's "Reproducing the papers").
+
+`spot` Figs. 5-8, `genai` Figs. 4-9 and `tenants` Figs. 4a-d, 5, 6, 8, 9, 10:
+see the docstrings of :func:`_spot`, :func:`_genai` and :func:`_tenants`. Not
+yet here: spot Figs. 9-10 (policy selection: ``aisched select spot``) and
+tenants Figs. 7, 11, 12.
 """
 
 from __future__ import annotations
