@@ -37,6 +37,7 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from aisched.errors import SolverError
+from aisched.models._offline import offline_outcome
 from aisched.models.genai.instance import GenaiInstance
 from aisched.models.genai.plan import empty_plan, make_plan, verify_plan
 from aisched.outcome import Outcome
@@ -249,17 +250,5 @@ def solve_offline(instance: GenaiInstance, *, solver: str = "highs", time_limit:
     result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
     plan = extract_plan(model, instance)
     objective = verify_plan(instance, plan) if result.has_solution else math.nan
-    bound, source = result.bound, "solver"
-    if result.status is Status.OPTIMAL and math.isnan(bound):
-        bound = objective
-    elif math.isnan(bound):
-        bound, source = float(np.sum(instance.revenue)), "sum_of_revenues"
-    return Outcome(
-        algorithm="offline", family="genai", objective=objective, plan=plan,
-        admitted=plan["admitted"].values.astype(bool), status=result.status.value, bound=bound,
-        runtime_s=time.perf_counter() - started,
-        info={"solver": result.solver, "termination": result.termination,
-              "solver_objective": result.objective, "gap": result.gap, "bound_source": source,
-              "build_s": built - started, "solve_s": result.wall_time_s,
-              "variables": model.nvariables(), "constraints": model.nconstraints()},
-    )
+    return offline_outcome("genai", model, result, plan, objective, started=started, built=built,
+                           fallback_bound=float(np.sum(instance.revenue)), fallback_source="sum_of_revenues")

@@ -53,11 +53,12 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from aisched.errors import InvalidInstanceError
+from aisched.models._offline import offline_outcome
 from aisched.models.lora.instance import LoraInstance
 from aisched.models.lora.plan import make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
-from aisched.solvers import Status, check_options, solve
+from aisched.solvers import check_options, solve
 
 __all__ = ["build", "extract_plan", "solve_offline"]
 
@@ -297,31 +298,6 @@ def solve_offline(
     objective = math.nan
     if result.has_solution:
         objective = verify_plan(instance, plan)
-    admitted = plan["admitted"].values.astype(bool)
-    bound, bound_source = result.bound, "solver"
-    if result.status is Status.OPTIMAL and math.isnan(bound):
-        bound = objective
-    elif math.isnan(bound):
-        # stopped before any bound: welfare <= sum of bids is always valid
-        bound, bound_source = float(np.sum(instance.bid)), "sum_of_bids"
-    return Outcome(
-        algorithm="offline",
-        family="lora",
-        objective=objective,
-        plan=plan,
-        admitted=admitted,
-        status=result.status.value,
-        bound=bound,
-        runtime_s=time.perf_counter() - started,
-        info={
-            "solver": result.solver,
-            "termination": result.termination,
-            "solver_objective": result.objective,
-            "gap": result.gap,
-            "bound_source": bound_source,
-            "build_s": built - started,
-            "solve_s": result.wall_time_s,
-            "variables": model.nvariables(),
-            "constraints": model.nconstraints(),
-        },
-    )
+    # when the solver stopped without a bound, welfare <= sum of bids is always valid
+    return offline_outcome("lora", model, result, plan, objective, started=started, built=built,
+                           fallback_bound=float(np.sum(instance.bid)), fallback_source="sum_of_bids")

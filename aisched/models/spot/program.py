@@ -48,11 +48,12 @@ import numpy as np
 import pyomo.environ as pyo
 
 from aisched.errors import InvalidScenarioError
+from aisched.models._offline import offline_outcome
 from aisched.models.spot.instance import SpotInstance
 from aisched.models.spot.plan import make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
-from aisched.solvers import Status, check_options, solve
+from aisched.solvers import check_options, solve
 
 __all__ = ["build", "build_flow", "build_window", "extract_plan", "solve_offline", "solve_window_milp"]
 
@@ -316,21 +317,13 @@ def solve_offline(
     check_options(time_limit, mip_gap, threads)
     started = time.perf_counter()
     model = build(instance, formulation)
+    built = time.perf_counter()
     result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
     plan = extract_plan(model, instance) if result.has_solution else make_plan(instance, [], [])
     objective = verify_plan(instance, plan) if result.has_solution else math.nan
-    bound, source = result.bound, "solver"
-    if result.status is Status.OPTIMAL and math.isnan(bound):
-        bound = objective
-    elif math.isnan(bound):
-        bound, source = instance.value, "value"
-    return Outcome(
-        algorithm="offline", family="spot", objective=objective, plan=plan,
-        admitted=plan["admitted"].values.astype(bool), status=result.status.value, bound=bound,
-        runtime_s=time.perf_counter() - started,
-        info={"solver": result.solver, "termination": result.termination,
-              "solver_objective": result.objective, "gap": result.gap, "bound_source": source},
-    )
+    return offline_outcome("spot", model, result, plan, objective, started=started, built=built,
+                           fallback_bound=instance.value, fallback_source="value",
+                           info={"formulation": formulation})
 
 
 # ------------------------------------------------------------------ problem (10)

@@ -57,11 +57,12 @@ import numpy as np
 import pyomo.environ as pyo
 import xarray as xr
 
+from aisched.models._offline import offline_outcome
 from aisched.models.tenants.instance import TenantInstance
 from aisched.models.tenants.plan import make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
-from aisched.solvers import Status, check_options, solve
+from aisched.solvers import check_options, solve
 
 __all__ = ["build", "options", "extract_plan", "solve_offline", "max_utility"]
 
@@ -362,29 +363,6 @@ def solve_offline(
     objective = math.nan
     if result.has_solution:
         objective = verify_plan(instance, plan)
-    bound, bound_source = result.bound, "solver"
-    if result.status is Status.OPTIMAL and math.isnan(bound):
-        bound = objective
-    elif math.isnan(bound):
-        bound, bound_source = float(np.sum(max_utility(instance))), "sum_of_max_utility"
-    return Outcome(
-        algorithm="offline",
-        family="tenants",
-        objective=objective,
-        plan=plan,
-        admitted=plan["admitted"].values.astype(bool),
-        status=result.status.value,
-        bound=bound,
-        runtime_s=time.perf_counter() - started,
-        info={
-            "solver": result.solver,
-            "termination": result.termination,
-            "solver_objective": result.objective,
-            "gap": result.gap,
-            "bound_source": bound_source,
-            "build_s": built - started,
-            "solve_s": result.wall_time_s,
-            "variables": model.nvariables(),
-            "constraints": model.nconstraints(),
-        },
-    )
+    return offline_outcome("tenants", model, result, plan, objective, started=started, built=built,
+                           fallback_bound=float(np.sum(max_utility(instance))),
+                           fallback_source="sum_of_max_utility")
