@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from aisched import registry
-from aisched.errors import AischedError, UnknownAlgorithmError
+from aisched.errors import AischedError, InvalidScenarioError, UnknownAlgorithmError
 from aisched.outcome import Outcome
 
 __all__ = ["algorithms", "run", "offline", "compare", "FAMILIES"]
@@ -57,14 +58,24 @@ def offline(
     time_limit: float | None = None,
     mip_gap: float | None = 0.0,
     threads: int | None = None,
+    **options: Any,
 ) -> Outcome:
     """Solve the family's integer program with full knowledge of the input.
 
     The Outcome's ``status`` is ``"optimal"`` only when the solver proved it;
-    on a time limit it holds the incumbent and ``bound``.
+    on a time limit it holds the incumbent and ``bound``. ``options`` go to the
+    family's ``solve_offline`` (e.g. spot's ``formulation`` and
+    ``solver_options``); one it does not take is an ``InvalidScenarioError``.
     """
     fn = registry.lookup_offline(_family_of(instance))
-    return fn(instance, solver=solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
+    accepted = inspect.signature(fn).parameters
+    for name in options:
+        if name not in accepted:
+            raise InvalidScenarioError(
+                name, f"is not an option of {_family_of(instance)!r}'s offline solve "
+                f"(it takes {', '.join(p for p in accepted if p != 'instance')})")
+    return fn(instance, solver=solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
+              **options)
 
 
 def compare(

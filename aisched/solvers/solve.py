@@ -128,7 +128,10 @@ _LEGACY_OPTIONS: dict[str, tuple[str | None, str | None, str | None]] = {
 }
 
 
-def check_options(time_limit: float | None, mip_gap: float | None, threads: int | None) -> None:
+def check_options(
+    time_limit: float | None, mip_gap: float | None, threads: int | None,
+    solver_options: Mapping[str, Any] | None = None,
+) -> None:
     """Validate solver options; raise ``InvalidScenarioError`` naming the bad one.
 
     Callers that build a model first (``solve_offline``, Titan) call this
@@ -144,6 +147,11 @@ def check_options(time_limit: float | None, mip_gap: float | None, threads: int 
         not isinstance(threads, numbers.Integral) or isinstance(threads, bool) or threads <= 0
     ):
         raise InvalidScenarioError("threads", f"must be a positive integer, got {threads!r}")
+    if solver_options is not None and (
+        not isinstance(solver_options, Mapping) or not all(isinstance(k, str) for k in solver_options)
+    ):
+        raise InvalidScenarioError(
+            "solver_options", f"must be a mapping of option names to values, got {solver_options!r}")
 
 
 def _message(status: Status, termination: str, has_solution: bool) -> str:
@@ -181,11 +189,31 @@ def _find_solver(name: str) -> tuple[Any, bool, str]:
     return None, False, "; ".join(why)
 
 
+def _check_highs_options(options: Mapping[str, Any]) -> None:
+    """Raise ``SolverError`` for an option HiGHS does not know or a value it rejects.
+
+    HiGHS only logs these (and pyomo ignores its status), so a typo would
+    silently solve with the default.
+    """
+    import highspy
+
+    probe = highspy.Highs()
+    probe.setOptionValue("output_flag", False)
+    for key, val in options.items():
+        if probe.setOptionValue(key, val) != highspy.HighsStatus.kOk:
+            raise SolverError(f"solver 'highs': option {key!r} = {val!r} is unknown or invalid")
+
+
 def _run_contrib(
     opt: Any, model: pyo.Block, name: str, maximise: bool, options: dict[str, Any]
 ) -> tuple[str, Status, Callable[[], Any] | None, float | None, float | None]:
     """Solve through pyomo.contrib.solver; return ``(termination, status, load, value, bound)``."""
+    extra = options.pop("solver_options")
+    if extra and name == "highs":
+        _check_highs_options(extra)
     kwargs = {("rel_gap" if k == "mip_gap" else k): v for k, v in options.items() if v is not None}
+    if extra:
+        kwargs["solver_options"] = dict(extra)
     res = opt.solve(
         model, load_solutions=False, raise_exception_on_nonoptimal_result=False, **kwargs
     )
@@ -210,6 +238,8 @@ def _run_legacy(
             raise SolverError(f"solver {name!r}: option {label!r} is not supported")
         elif val is not None:
             opt.options[opt_name] = math.ceil(val) if opt_name == "tmlim" else val
+    for key, val in (options["solver_options"] or {}).items():
+        opt.options[key] = val
     res = opt.solve(model, load_solutions=False)
     tc = res.solver.termination_condition
     termination = str(getattr(tc, "name", tc))
@@ -225,6 +255,7 @@ def solve(
     time_limit: float | None = None,
     mip_gap: float | None = None,
     threads: int | None = None,
+    solver_options: Mapping[str, Any] | None = None,
 ) -> SolveResult:
     """Solve ``model`` and load the incumbent (if any) into its variables.
 
@@ -241,6 +272,10 @@ def solve(
         Relative MIP gap tolerance (finite, >= 0).
     threads
         Number of solver threads (positive int).
+    solver_options
+        Further options in the solver's own names (HiGHS:
+        ``{"mip_heuristic_run_rins": False}``), passed unchanged; a name the
+        solver does not know is a ``SolverError``.
 
     Returns
     -------
@@ -259,7 +294,7 @@ def solve(
     """
     if not isinstance(solver, str) or not solver:
         raise InvalidScenarioError("solver", f"must be a non-empty string, got {solver!r}")
-    check_options(time_limit, mip_gap, threads)
+    check_options(time_limit, mip_gap, threads, solver_options)
     if not isinstance(model, pyo.Block):
         raise SolverError(f"expected a Pyomo model (Block), got {type(model).__name__}")
     objectives = list(model.component_data_objects(pyo.Objective, active=True, descend_into=True))
@@ -270,7 +305,8 @@ def solve(
     if opt is None:
         raise SolverUnavailableError(f"solver {solver!r} is not available ({why})")
     options = {"time_limit": time_limit and float(time_limit), "threads": threads and int(threads),
-               "mip_gap": None if mip_gap is None else float(mip_gap)}
+               "mip_gap": None if mip_gap is None else float(mip_gap),
+               "solver_options": solver_options}
     start = time.perf_counter()
     try:
         termination, status, load, value, bound = (_run_contrib if is_contrib else _run_legacy)(
