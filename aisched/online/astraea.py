@@ -320,10 +320,20 @@ def _params(
     theta_p: float | None,
     clock: Clock,
     sharing: bool,
+    theta_scale: float = 1.0,
 ) -> AstraeaParams:
     tw, tp = default_thetas(instance)
     tw = tw if theta_w is None else theta_w
     tp = tp if theta_p is None else theta_p
+    if theta_scale != 1.0:
+        if not (isinstance(theta_scale, (int, float)) and math.isfinite(theta_scale) and theta_scale > 0):
+            raise InvalidScenarioError("theta_scale", f"= {theta_scale!r} must be a finite number > 0")
+        if not (isinstance(tw, (int, float)) and isinstance(tp, (int, float))):
+            raise InvalidScenarioError("theta_w", f"= {tw!r} / theta_p = {tp!r} must be numbers")
+        tw, tp = tw * theta_scale, tp * theta_scale
+        if min(tw, tp) <= 1:
+            raise InvalidScenarioError(
+                "theta_scale", f"= {theta_scale!r} gives theta_w = {tw:.4g}, theta_p = {tp:.4g}; both must be > 1")
     if lam == "lemma1":
         if not (isinstance(tw, (int, float)) and isinstance(tp, (int, float)) and tw > 1 and tp > 1):
             raise InvalidScenarioError("theta_w", f"= {tw!r} / theta_p = {tp!r} must be > 1")
@@ -383,6 +393,7 @@ def run(
     theta_w: float | None = None,
     theta_p: float | None = None,
     clock: Clock = "batch",
+    theta_scale: float = 1.0,
 ) -> Outcome:
     """Run Astraea (Algorithm 1 with Algorithms 2-5) on ``instance``.
 
@@ -396,6 +407,10 @@ def run(
         Bases of the prices (8); default :func:`default_thetas`.
     clock
         ``"batch"`` (faithful ideal revenue) or ``"arrival"``.
+    theta_scale
+        Multiplies both ``theta_w`` and ``theta_p`` (default 1): Fig. 11's
+        "percentages of their actual values", an inaccurate estimate of the
+        maximal prices. The scaled values must stay > 1.
 
     Returns
     -------
@@ -406,9 +421,9 @@ def run(
         shared jobs pay), per-job ``decision_s`` (all A_maxIrev calls on the job).
     """
     started = time.perf_counter()
-    params = _params(instance, lam, theta_w, theta_p, clock, True)
+    params = _params(instance, lam, theta_w, theta_p, clock, True, theta_scale)
     res, info = simulate(instance, params)
-    return outcome_of(instance, res, params, "astraea", started, info)
+    return outcome_of(instance, res, params, "astraea", started, {**info, "theta_scale": float(theta_scale)})
 
 
 # metrics live in tenants_metrics; re-exported here for `aisched.online.astraea.fairness`

@@ -30,6 +30,7 @@ from aisched.errors import InvalidScenarioError
 
 __all__ = [
     "CLAIM_KINDS",
+    "KINDS",
     "METRICS",
     "Claim",
     "Scenario",
@@ -50,10 +51,22 @@ METRICS: dict[str, bool] = {
     "decision_median_s": False,   # median seconds per job decision
     # family metrics, from ``aisched.scenarios.<family>.cell_metrics(instance, outcome)``
     "alpha_variance": False,      # tenants: variance of the revenue-fairness ratios alpha_u (Fig. 8)
+    "min_surplus": True,          # tenants: least ideal revenue - resource cost of a job that paid (Fig. 12)
+    # policy selection (kind "selection", spot Figs. 9-10); objective = mean realised utility per job
+    "best_fixed": True,           # mean utility per job of the best fixed policy in hindsight
+    "regret": False,              # regret of Algorithm 2 (normalised utilities), vs the bound sqrt(2 K ln M)
 }
 
 #: Metrics that only one family computes.
-FAMILY_METRICS: dict[str, str] = {"alpha_variance": "tenants"}
+FAMILY_METRICS: dict[str, str] = {"alpha_variance": "tenants", "min_surplus": "tenants",
+                                  "best_fixed": "spot", "regret": "spot"}
+
+#: Scenario kinds: what a cell runs.
+KINDS: dict[str, str] = {
+    "compare": "an algorithm (or the offline program) on the generated instance of (point, seed)",
+    "selection": "online policy selection over a policy pool (the 'algorithm' names the pool) on a "
+                 "generated workload; spot only (Algorithm 2, Figs. 9-10)",
+}
 
 #: Claim kinds and what they assert (``m(a, p)``: mean metric of algorithm ``a`` at point ``p``).
 CLAIM_KINDS: dict[str, str] = {
@@ -133,6 +146,15 @@ class Scenario:
         Overrides for the reduced (test-size) form.
     claims
         The paper's statements about the figure.
+    kind
+        One of :data:`KINDS` (default "compare").
+    x_target
+        "generator" (default): ``x`` is a generator parameter; "algorithms": ``x``
+        is a keyword parameter of every compared algorithm (e.g. Astraea's
+        ``theta_scale`` in tenants Fig. 11), the instance is the same at every point.
+    figures
+        Extra figures of the report, names from ``aisched.scenarios.<family>.FIGURES``
+        (e.g. "alpha_per_user", "policy_weights").
     """
 
     name: str
@@ -150,6 +172,9 @@ class Scenario:
     reduced_base: Mapping[str, Any] = field(default_factory=dict)
     reduced_values: tuple[Any, ...] | None = None
     claims: tuple[Claim, ...] = ()
+    kind: str = "compare"
+    x_target: str = "generator"
+    figures: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -161,7 +186,16 @@ class Scenario:
 
     def point_params(self, point: int) -> dict[str, Any]:
         """Generator keyword parameters of point ``point`` (without the seed)."""
+        if self.x_target == "algorithms":
+            return dict(self.base)
         return {**self.base, self.x: self.values[point]}
+
+    def algorithm_params(self, point: int, algorithm: str) -> dict[str, Any]:
+        """Keyword parameters of ``algorithm`` at point ``point`` (``x`` too when it targets algorithms)."""
+        params = dict(self.params.get(algorithm, {}))
+        if self.x_target == "algorithms" and algorithm != "offline":
+            params[self.x] = self.values[point]
+        return params
 
     def reduced(self) -> Scenario:
         """The test-size form: reduced parameters and values, one seed, short offline limit."""
@@ -184,16 +218,21 @@ class Scenario:
             "metric": self.metric, "offline": self.offline, "time_limit": self.time_limit,
             "params": {k: dict(v) for k, v in self.params.items()},
             "claims": [vars(c) for c in self.claims],
+            # recorded only when not the default, so that older sweep folders still resume
+            **({"kind": self.kind} if self.kind != "compare" else {}),
+            **({"x_target": self.x_target} if self.x_target != "generator" else {}),
+            **({"figures": list(self.figures)} if self.figures else {}),
         }
 
 
-def _generator(family: str) -> Any:
+def _generator(family: str, kind: str = "compare") -> Any:
     import importlib
 
     module = importlib.import_module(f"aisched.scenarios.{family}")
-    gen = getattr(module, "generate", None)
+    gen = getattr(module, "generate" if kind == "compare" else "selection_cell", None)
     if gen is None:
-        raise InvalidScenarioError("family", f"{family!r} has no scenario generator yet")
+        what = "scenario generator" if kind == "compare" else f"{kind!r} scenarios"
+        raise InvalidScenarioError("kind" if kind != "compare" else "family", f"{family!r} has no {what}")
     return gen
 
 
@@ -223,25 +262,47 @@ def _validate(s: Scenario) -> None:
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {FAMILY_METRICS[s.metric]!r} metric")
     if s.metric in ("ratio", "competitive_ratio") and not s.offline:
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true")
-    known = registry.names(s.family)
+    if s.kind not in KINDS:
+        raise InvalidScenarioError("kind", f"{where}{s.kind!r} is not one of {list(KINDS)}")
+    if s.x_target not in ("generator", "algorithms"):
+        raise InvalidScenarioError("x_target", f"{where}{s.x_target!r} is not 'generator' or 'algorithms'")
+    gen = _generator(s.family, s.kind)
+    if s.kind == "selection":
+        import importlib
+
+        known = list(importlib.import_module(f"aisched.scenarios.{s.family}").POOLS)
+        if s.offline:
+            raise InvalidScenarioError("offline", f"{where}a selection scenario has no offline program")
+        if s.x_target != "generator":
+            raise InvalidScenarioError("x_target", f"{where}a selection scenario varies its generator")
+    else:
+        known = registry.names(s.family)
     if not s.algorithms:
         raise InvalidScenarioError("algorithms", f"{where}needs at least one algorithm")
     for i, name in enumerate(s.algorithms):
         if name not in known:
+            what = "policy pool" if s.kind == "selection" else "algorithm"
             raise InvalidScenarioError(
-                f"algorithms[{i}]", f"{where}{name!r} is not an algorithm of {s.family!r} (known: {known})"
+                f"algorithms[{i}]", f"{where}{name!r} is not a {what} of {s.family!r} (known: {known})"
             )
     for name in s.params:
         if name not in s.algorithms:
             raise InvalidScenarioError("params", f"{where}parameters for {name!r}, which is not compared")
-    gen = _generator(s.family)
-    accepted = set(inspect.signature(gen).parameters) - {"seed", "rng"}
-    for label, mapping in (("base", s.base), ("reduced_base", s.reduced_base), ("x", {s.x: None})):
+    if s.x_target == "algorithms":
+        for name in s.algorithms:
+            taken = inspect.signature(registry.lookup(s.family, name)).parameters
+            if s.x not in taken:
+                raise InvalidScenarioError(
+                    "x", f"{where}{s.x!r} is not a parameter of {s.family!r} algorithm {name!r}")
+    _validate_figures(s, where)
+    accepted = set(inspect.signature(gen).parameters) - {"seed", "rng", "pool"}
+    on_x = {} if s.x_target == "algorithms" else {s.x: None}
+    for label, mapping in (("base", s.base), ("reduced_base", s.reduced_base), ("x", on_x)):
         for key in mapping:
             if key not in accepted:
                 raise InvalidScenarioError(
-                    label, f"{where}{key!r} is not a parameter of aisched.scenarios.{s.family}.generate "
-                    f"(accepted: {sorted(accepted)})"
+                    label, f"{where}{key!r} is not a parameter of aisched.scenarios.{s.family}."
+                    f"{gen.__name__} (accepted: {sorted(accepted)})"
                 )
     labels = [str(v) for v in s.values]
     for i, c in enumerate(s.claims):
@@ -267,6 +328,18 @@ def _validate(s: Scenario) -> None:
             raise InvalidScenarioError(f"claims[{i}].point", f"{where}a {c.kind} claim needs a point")
         if c.kind == "greater" and c.other_point is None:
             raise InvalidScenarioError(f"claims[{i}].other_point", f"{where}a greater claim needs other_point")
+
+
+def _validate_figures(s: Scenario, where: str) -> None:
+    import importlib
+
+    if isinstance(s.figures, str) or not isinstance(s.figures, tuple):
+        raise InvalidScenarioError("figures", f"{where}must be a tuple of figure names, got {s.figures!r}")
+    available = getattr(importlib.import_module(f"aisched.scenarios.{s.family}"), "FIGURES", {})
+    for i, name in enumerate(s.figures):
+        if name not in available:
+            raise InvalidScenarioError(
+                f"figures[{i}]", f"{where}{name!r} is not a figure of {s.family!r} (known: {sorted(available)})")
 
 
 _REGISTRY: dict[str, Scenario] = {}
@@ -305,7 +378,7 @@ def _load_paper_scenarios() -> None:
 
 _TOP_KEYS = {
     "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
-    "time_limit", "params", "reduced", "reduced_values", "claims",
+    "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures",
 }
 _CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value"}
 
@@ -374,7 +447,8 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             params={k: dict(v) for k, v in params.items()},
             reduced_base=dict(typed("reduced", Mapping, {})),
             reduced_values=None if "reduced_values" not in data else tuple(typed("reduced_values", list)),
-            claims=tuple(claims),
+            claims=tuple(claims), kind=typed("kind", str, "compare"),
+            x_target=typed("x_target", str, "generator"), figures=tuple(typed("figures", list, [])),
         )
     except InvalidScenarioError as exc:
         raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None

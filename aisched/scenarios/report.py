@@ -5,7 +5,8 @@ For each sweep folder (one holding ``scenario.json``, see
 against its x-axis in the paper's form (lines with the spread over seeds for
 numeric x values, grouped bars for categories; PNG and SVG beside the
 table), a heatmap of the final prices of the primal-dual algorithm where the
-family prices (pdFTSP, ComDOS, Astraea), and writes ``DIR/report.md``: per
+family prices (pdFTSP, ComDOS, Astraea), the scenario's extra ``figures``
+(e.g. spot's policy-weight heatmap, tenants' alpha_u per user), and writes ``DIR/report.md``: per
 scenario the mean (and standard deviation over seeds) of the metric at each
 point, and each claim of the paper beside what we measured and whether its
 direction holds.
@@ -174,6 +175,22 @@ def _heatmap(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Pat
                          title=f"{name}: final prices at {definition['x']}={last['x']}, seed {int(last['seed'])}")
 
 
+def _extra_figures(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> list[Path]:
+    """The scenario's ``figures``, drawn by ``aisched.scenarios.<family>.FIGURES``."""
+    import importlib
+
+    available = getattr(importlib.import_module(f"aisched.scenarios.{definition['family']}"), "FIGURES", {})
+    paths = []
+    for name in definition.get("figures", []):
+        if name not in available:
+            raise InvalidScenarioError("figures", f"{definition['name']}: {name!r} is not a figure of "
+                                       f"{definition['family']!r} (known: {sorted(available)})")
+        path = available[name](root, definition, table)
+        if path is not None:
+            paths.append(path)
+    return paths
+
+
 def _fmt(mean: float, std: float) -> str:
     if not math.isfinite(mean):
         return "n/a"
@@ -215,6 +232,8 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
             heat = _heatmap(root, definition, table)
             if heat is not None:
                 lines += [f"![prices]({(rel / heat.name).as_posix()})", ""]
+            for path in _extra_figures(root, definition, table):
+                lines += [f"![{path.stem}]({(rel / path.name).as_posix()})", ""]
         algos = list(dict.fromkeys(summary["algorithm"]))
         lines.append(f"| {definition['x']} | " + " | ".join(algos) + " |")
         lines.append("|---" * (len(algos) + 1) + "|")

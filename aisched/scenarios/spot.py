@@ -37,11 +37,13 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
 from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios.spot_selection import FIGURES, PHASES, POOLS, policy_weight_heatmap, selection_cell
 from aisched.scenarios.spot_traces import load_gcp_ratios, load_market_csv, load_spot_trace
 
 __all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market",
            "CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli", "describe",
-           "add_select_arguments", "run_select", "NOISE_SETTINGS"]
+           "add_select_arguments", "run_select", "NOISE_SETTINGS", "FIGURES", "POOLS", "PHASES",
+           "selection_cell"]
 
 SLOTS_PER_DAY = 48
 MAX_AVAILABLE = 16
@@ -249,19 +251,8 @@ def run_select(args: argparse.Namespace) -> int:
     res.weights.to_pandas().to_csv(out / "spot_select_weights.csv")
     written = ["spot_select_weights.nc", "spot_select_weights.csv"]
     if not args.no_figures:
-        from aisched.scenarios.figures import _pyplot
-
-        plt = _pyplot()
-        fig, ax = plt.subplots(figsize=(7, 4))
-        mesh = ax.imshow(res.weights.values.T, aspect="auto", origin="lower", cmap="viridis",
-                         interpolation="nearest")
-        fig.colorbar(mesh, ax=ax, label="weight")
-        ax.set_xlabel("job (iteration k)")
-        ax.set_ylabel("policy index")
-        ax.set_title("Algorithm 2: policy weights (Fig. 10 style)")
-        fig.tight_layout()
-        fig.savefig(out / "spot_select_weights.png", dpi=120)
-        plt.close(fig)
+        policy_weight_heatmap(res.weights, out / "spot_select_weights.png",
+                              title="Algorithm 2: policy weights (Fig. 10 style)")
         written.append("spot_select_weights.png")
     print(f"wrote {', '.join(written)} to {out}/")
     return 0

@@ -16,7 +16,10 @@ process writes each finished cell as it completes:
 
 ``resume=True`` skips the cells whose ``.json`` exists. Every online outcome
 and every offline incumbent is re-checked with :meth:`Outcome.verify` in the
-worker before it is written.
+worker before it is written. In a "selection" scenario (spot Figs. 9-10) a
+cell is one run of Algorithm 2 over the pool its ``algorithm`` names
+(``aisched.scenarios.<family>.selection_cell``); its netCDF holds the weights
+and utilities per (job, policy) instead of an Outcome.
 
 The table has one row per cell: ``scenario, point, x, seed, algorithm,
 objective, status, bound, admitted, runtime_s, decision_median_s, work_s``
@@ -44,6 +47,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.scenarios.catalog import Scenario
@@ -69,6 +73,7 @@ class Cell:
     generator_params: dict[str, Any]
     algorithm_params: dict[str, Any]
     time_limit: float | None
+    kind: str = "compare"
 
     @property
     def key(self) -> str:
@@ -89,7 +94,8 @@ def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
                 out.append(Cell(
                     scenario=scenario.name, family=scenario.family, point=p, x=scenario.labels[p], seed=seed,
                     algorithm=name, generator_params=scenario.point_params(p),
-                    algorithm_params=dict(scenario.params.get(name, {})), time_limit=scenario.time_limit,
+                    algorithm_params=scenario.algorithm_params(p, name), time_limit=scenario.time_limit,
+                    kind=scenario.kind,
                 ))
     return out
 
@@ -112,6 +118,14 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     import aisched
 
     tic = time.perf_counter()
+    if cell.kind == "selection":  # Algorithm 2 over the pool named by cell.algorithm
+        module = importlib.import_module(f"aisched.scenarios.{cell.family}")
+        fields, data = module.selection_cell(seed=cell.seed, pool=cell.algorithm, **cell.generator_params,
+                                             **cell.algorithm_params)
+        row = {"scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
+               "algorithm": cell.algorithm, **{k: _plain(v) for k, v in fields.items()}}
+        row["work_s"] = time.perf_counter() - tic
+        return row, data
     inst = _instance(cell)
     if cell.algorithm == "offline":
         outcome = aisched.offline(inst, time_limit=cell.time_limit, **cell.algorithm_params)
@@ -183,7 +197,13 @@ def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
 
 
 def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> None:
-    outcome.to_netcdf(root / "outcomes" / f"{cell.key}.nc")
+    path = root / "outcomes" / f"{cell.key}.nc"
+    if isinstance(outcome, xr.Dataset):  # a selection cell: written to a temporary name, then renamed
+        tmp = path.with_name(f".{path.name}.tmp")
+        outcome.to_netcdf(tmp, engine="netcdf4")
+        os.replace(tmp, path)
+    else:
+        outcome.to_netcdf(path)
     _atomic_write_text(root / "cells" / f"{cell.key}.json", json.dumps(row, default=_plain))
 
 

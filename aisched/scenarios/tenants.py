@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ from aisched.scenarios._paths import DATA_DIR
 
 __all__ = [
     "generate",
+    "FIGURES",
     "load_philly",
     "TRACES",
     "DEFAULT_SCENARIO",
@@ -293,7 +295,82 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
 
 
 def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
-    """Family metrics of one sweep cell: the variance of the revenue-fairness ratios (Fig. 8)."""
+    """Family metrics of one sweep cell.
+
+    ``alpha_variance``: the variance of the revenue-fairness ratios (Fig. 8);
+    ``alpha_u<k>``: user k's ratio ``alpha_u`` (Fig. 7); ``min_surplus``: the least
+    ``mu_j`` = ideal revenue - resource cost over the jobs Astraea admitted
+    (Fig. 12; ``nan`` for schedulers without admission prices or no admitted job).
+    """
     from aisched.online.tenants_metrics import fairness
 
-    return {"alpha_variance": float(fairness(instance, outcome).alpha_variance)}
+    fair = fairness(instance, outcome)
+    out = {"alpha_variance": float(fair.alpha_variance)}
+    out.update({f"alpha_u{int(u)}": float(a) for u, a in fair.per_user["alpha"].items()})
+    plan = outcome.plan
+    surplus = plan["mu"].values[plan["admitted"].values] if "mu" in plan else np.array([])
+    surplus = surplus[np.isfinite(surplus)]
+    out["min_surplus"] = float(surplus.min()) if surplus.size else float("nan")
+    return out
+
+
+def alpha_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+    """Fig. 7: each tenant's revenue-fairness ratio ``alpha_u`` per scheduler (mean over seeds), last point."""
+    from aisched.scenarios.figures import _pyplot
+
+    columns = sorted((c for c in table.columns if re.fullmatch(r"alpha_u\d+", c)), key=lambda c: int(c[7:]))
+    online = table[table["algorithm"] != "offline"]
+    if not columns or online.empty:
+        return None
+    last = online[online["point"] == online["point"].max()]
+    means = last.groupby("algorithm", sort=False)[columns].mean()
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(max(6.4, 0.45 * len(columns) * max(1, len(means)) / 2), 3.6))
+    width = 0.8 / len(means)
+    users = np.arange(len(columns))
+    for i, (name, row) in enumerate(means.iterrows()):
+        ax.bar(users + (i - (len(means) - 1) / 2) * width, row.to_numpy(float), width, label=name)
+    ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+    ax.set_xticks(users, [c[6:] for c in columns])
+    ax.set_xlabel("tenant u")
+    ax.set_ylabel("revenue fairness ratio alpha_u")
+    ax.set_title(f"{definition.get('title') or definition['name']} ({definition['x']} = {last['x'].iloc[0]})",
+                 fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = root / "alpha_per_user.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def revenue_cost_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+    """Fig. 12: ideal revenue (``mu_j`` + cost) against resource cost of each job Astraea admitted."""
+    from aisched.outcome import Outcome
+    from aisched.scenarios.figures import _pyplot
+
+    files = sorted((root / "outcomes").glob("p*-s*-astraea.nc"))
+    if not files:
+        return None
+    plan = Outcome.from_netcdf(files[-1]).plan
+    keep = plan["admitted"].values & np.isfinite(plan["mu"].values)
+    cost = (plan["worker_cost"].values + plan["ps_cost"].values)[keep]
+    ideal = plan["mu"].values[keep] + cost
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(4.8, 4.2))
+    ax.scatter(cost, ideal, s=12, label="admitted job")
+    top = float(max(ideal.max(initial=0.0), cost.max(initial=0.0))) or 1.0
+    ax.plot([0, top], [0, top], color="black", linewidth=0.8, linestyle="--", label="revenue = cost")
+    ax.set_xlabel("resource cost c_w + c_p")
+    ax.set_ylabel("ideal revenue")
+    ax.set_title(f"Astraea's admitted jobs ({files[-1].stem})", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = root / "revenue_vs_cost.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+#: Extra report figures of the tenants family (``Scenario.figures``).
+FIGURES = {"alpha_per_user": alpha_figure, "revenue_vs_cost": revenue_cost_figure}
