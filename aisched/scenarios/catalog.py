@@ -389,8 +389,9 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
     Keys: ``name``, ``family``, ``title``, ``x``, ``values`` (list), ``algorithms``
     (list), optional ``base`` (table of generator parameters), ``metric``,
     ``seeds``, ``offline``, ``time_limit``, ``params`` (table per algorithm),
-    ``reduced`` (table of generator overrides), ``reduced_values`` and
-    ``[[claims]]`` tables with the fields of :class:`Claim`. Example::
+    ``reduced`` (table of generator overrides), ``reduced_values``, ``kind``,
+    ``x_target``, ``figures`` (list) and ``[[claims]]`` tables with the fields
+    of :class:`Claim`. Example::
 
         name = "lora/my-scale"
         family = "lora"

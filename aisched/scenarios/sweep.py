@@ -39,7 +39,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import as_completed as futures_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -207,6 +207,12 @@ def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> No
     _atomic_write_text(root / "cells" / f"{cell.key}.json", json.dumps(row, default=_plain))
 
 
+def _timed_write(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> float:
+    tic = time.perf_counter()
+    _write_cell(root, cell, row, outcome)
+    return time.perf_counter() - tic
+
+
 def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
     """The tidy table of a sweep folder, from its finished cells (with references and ratios)."""
     root = Path(root)
@@ -336,19 +342,22 @@ def sweep(
                disable=not progress, dynamic_ncols=True)
     if todo:
         submit, completed, shutdown = _executor(executor, workers)
+        # one writer thread: the next cell computes while the last one's files are written
+        writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aisched-sweep-writer")
+        writes: list[Future] = []
         try:
             futures = {submit(c): c for c in todo}
             for fut in completed(list(futures)):
                 cell = futures[fut]
                 row, outcome = fut.result()
-                tw = time.perf_counter()
-                _write_cell(root, cell, row, outcome)
-                write += time.perf_counter() - tw
+                writes.append(writer.submit(_timed_write, root, cell, row, outcome))
                 work += row["work_s"]
                 bar.set_postfix_str(f"{cell.x} s{cell.seed} {cell.algorithm}", refresh=False)
                 bar.update(1)
-        finally:
+        finally:  # writes first: with a Dask client alive, xarray writes under its distributed lock
+            writer.shutdown(wait=True)
             shutdown()
+        write = sum(w.result() for w in writes)  # re-raises a failed write
     bar.close()
     wall = time.perf_counter() - tic
     table = load_table(root)
