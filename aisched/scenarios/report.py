@@ -84,13 +84,20 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[Clai
             holds = (change > 0) == (float(c.value or 0) > 0)
             checks.append(ClaimCheck(c, change, holds, f"paper {c.value:+.2%}, measured {change:+.2%}"))
         elif c.kind == "best":
-            worse = []
+            worse, missing = [], []
             for x, ours in mine.items():
                 at = summary[summary["x"] == x].set_index("algorithm")["mean"]
+                absent = [a for a in definition.get("algorithms", []) if a not in at.index or not np.isfinite(at[a])]
+                if absent:
+                    missing.append(f"{x}: {', '.join(absent)}")
+                    continue
                 best = at.max() if higher else at.min()
                 tol = 1e-9 * max(abs(best), 1.0)  # ties count as best
                 if (ours < best - tol) if higher else (ours > best + tol):
                     worse.append(f"{x}: {at.idxmax() if higher else at.idxmin()}")
+            if missing:
+                checks.append(ClaimCheck(c, math.nan, None, "no measurement of " + "; ".join(missing)))
+                continue
             checks.append(ClaimCheck(
                 c, float(len(mine) - len(worse)) / len(mine), not worse,
                 "best at every point" if not worse else "beaten at " + ", ".join(worse),
@@ -103,6 +110,10 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[Clai
             checks.append(ClaimCheck(c, least, least >= float(c.value), f"smallest {least:.4g} vs {c.value}"))
         elif c.kind == "better_than":
             theirs = _mean(summary, str(c.baseline)).reindex(mine.index)
+            if not np.isfinite(theirs.to_numpy(dtype=float)).all():
+                absent = [str(x) for x, v in theirs.items() if not np.isfinite(v)]
+                checks.append(ClaimCheck(c, math.nan, None, f"no measurement of {c.baseline} at {', '.join(absent)}"))
+                continue
             wins = (mine > theirs) if higher else (mine < theirs)
             lost = [str(x) for x, ok in wins.items() if not ok]
             checks.append(ClaimCheck(

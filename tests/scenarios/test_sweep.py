@@ -169,3 +169,16 @@ def test_claim_checks_on_a_hand_made_summary() -> None:
     assert checks[0].measured == pytest.approx(0.25)
     assert checks[1].measured == pytest.approx(-0.25)
     assert "beaten at b: them" in checks[2].detail
+
+
+def test_claims_with_a_missing_algorithm_are_unchecked() -> None:
+    """A killed or unfinished cell must not make 'best' or 'better_than' hold by default."""
+    summary = pd.DataFrame({  # 'them' has no cell at point b
+        "point": [0, 0, 1], "x": ["a", "a", "b"], "algorithm": ["us", "them", "us"],
+        "mean": [10.0, 8.0, 9.0], "std": [0.0] * 3, "count": [1] * 3,
+    })
+    definition = {"metric": "objective", "algorithms": ["us", "them"], "claims": [
+        vars(Claim("best", "", "us")), vars(Claim("better_than", "", "us", baseline="them"))]}
+    best, better = report.check_claims(definition, summary)
+    assert best.holds is None and "no measurement of b: them" in best.detail
+    assert better.holds is None and "them at b" in better.detail
