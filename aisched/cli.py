@@ -89,6 +89,8 @@ def _parser() -> argparse.ArgumentParser:
     swp.add_argument("--dask", default=None, metavar="ADDRESS",
                      help="run the cells on a Dask cluster: a scheduler address or local:N")
     swp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    swp.add_argument("--no-outcomes", action="store_true",
+                     help="write only the table rows, no netCDF outcome per cell (faster for ms-sized cells)")
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
     rep.add_argument("--no-figures", action="store_true")
@@ -193,7 +195,7 @@ def _sweep(args: argparse.Namespace) -> int:
         scenario = scenario.reduced()
     executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
     table = sweep.sweep(scenario, args.out, seeds=args.seeds, resume=args.resume, executor=executor,
-                        workers=args.workers, progress=not args.no_progress)
+                        workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes)
     root = sweep.folder(args.out, scenario)
     print(f"{scenario.name}: {len(table)} cells in {root}/ (table.csv, cells/, outcomes/)")
     return 0

@@ -198,7 +198,9 @@ def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
 
 def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> None:
     path = root / "outcomes" / f"{cell.key}.nc"
-    if isinstance(outcome, xr.Dataset):  # a selection cell: written to a temporary name, then renamed
+    if outcome is None:  # sweep(outcomes=False): the row only
+        pass
+    elif isinstance(outcome, xr.Dataset):  # a selection cell: written to a temporary name, then renamed
         tmp = path.with_name(f".{path.name}.tmp")
         outcome.to_netcdf(tmp, engine="netcdf4")
         os.replace(tmp, path)
@@ -302,6 +304,7 @@ def sweep(
     executor: str = "process",
     workers: int | None = None,
     progress: bool = True,
+    outcomes: bool = True,
 ) -> pd.DataFrame:
     """Run every cell of ``scenario`` not yet done and return the tidy table.
 
@@ -322,6 +325,11 @@ def sweep(
         Pool size of ``"process"`` (default: CPU count).
     progress
         Show a progress bar with an ETA (tqdm, on stderr).
+    outcomes
+        Write each cell's outcome as netCDF (default). ``False`` keeps only the
+        rows: for scenarios of millisecond cells (spot Figs. 5-8) the ~15 ms
+        netCDF write per cell is most of the sweep's time; the report then
+        draws no price heatmaps or outcome-based figures.
 
     Returns
     -------
@@ -350,7 +358,7 @@ def sweep(
             for fut in completed(list(futures)):
                 cell = futures[fut]
                 row, outcome = fut.result()
-                writes.append(writer.submit(_timed_write, root, cell, row, outcome))
+                writes.append(writer.submit(_timed_write, root, cell, row, outcome if outcomes else None))
                 work += row["work_s"]
                 bar.set_postfix_str(f"{cell.x} s{cell.seed} {cell.algorithm}", refresh=False)
                 bar.update(1)

@@ -182,3 +182,12 @@ def test_claims_with_a_missing_algorithm_are_unchecked() -> None:
     best, better = report.check_claims(definition, summary)
     assert best.holds is None and "no measurement of b: them" in best.detail
     assert better.holds is None and "them at b" in better.detail
+
+
+def test_without_outcomes_the_table_is_the_same(serial_table: pd.DataFrame, tmp_path: Path) -> None:
+    table = sweep.sweep(MINI, tmp_path, executor="serial", progress=False, outcomes=False)
+    root = sweep.folder(tmp_path, MINI)
+    assert not list((root / "outcomes").glob("*.nc"))
+    assert len(list((root / "cells").glob("*.json"))) == len(serial_table)
+    pd.testing.assert_frame_equal(_stable(table), _stable(serial_table))
+    assert "## lora/test-mini" in report.report(tmp_path).read_text()  # no heatmap, no error
