@@ -189,7 +189,7 @@ def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
         done = {p.stem for p in (root / "cells").glob("*.json")}
     (root / "cells").mkdir(parents=True, exist_ok=True)
     (root / "outcomes").mkdir(parents=True, exist_ok=True)
-    for stale in root.glob("**/.*.tmp"):  # temporaries of a killed run
+    for stale in [*root.glob("**/.*.tmp"), *root.glob("outcomes/*.tmp")]:  # temporaries of a killed run
         stale.unlink(missing_ok=True)
     if not record.is_file():
         _atomic_write_text(record, definition)

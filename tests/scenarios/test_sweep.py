@@ -78,7 +78,10 @@ def test_existing_folder_needs_resume_and_resume_redoes_nothing(tmp_path: Path) 
         sweep.sweep(MINI, tmp_path, executor="serial", progress=False)
     root = sweep.folder(tmp_path, MINI)
     stamp = {p.name: p.stat().st_mtime_ns for p in (root / "cells").iterdir()}
+    for leftover in (root / "outcomes" / "tmpab12cd.nc.tmp", root / "cells" / ".p000.json.x.tmp"):
+        leftover.write_text("half-written by a killed run")
     again = sweep.sweep(MINI, tmp_path, executor="serial", progress=False, resume=True)
+    assert not [*root.glob("**/*.tmp")]  # temporaries of a killed run are removed
     assert json.loads((root / "sweep.json").read_text())["cells_run"] == 0
     assert {p.name: p.stat().st_mtime_ns for p in (root / "cells").iterdir()} == stamp
     pd.testing.assert_frame_equal(_stable(first), _stable(again))
