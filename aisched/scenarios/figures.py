@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import xarray as xr
 
-__all__ = ["welfare_bars", "price_heatmap"]
+__all__ = ["welfare_bars", "price_heatmap", "save"]
 
 
 def _pyplot():  # imported lazily: matplotlib is the optional `plot` extra
@@ -19,6 +19,16 @@ def _pyplot():  # imported lazily: matplotlib is the optional `plot` extra
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise ImportError("figures need matplotlib: pip install 'aisched[plot]'") from exc
     return plt
+
+
+def save(fig, path: str | Path, dpi: int = 120) -> Path:
+    """Lay out, write and close ``fig``; returns ``path``."""
+    plt = _pyplot()
+    path = Path(path)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
 
 
 def welfare_bars(

@@ -36,25 +36,28 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 
-__all__ = ["FIGURES", "PHASES", "POOLS", "policy_weight_heatmap", "selection_cell"]
+__all__ = ["FIGURES", "PHASES", "POOLS", "policy_weight_heatmap", "pool_members", "selection_cell"]
 
 
-def _pool(name: str) -> list[Any]:
+#: Named policy pools (a selection scenario's "algorithms"): which members of
+#: :func:`~aisched.online.spot.paper_pool` each keeps.
+POOLS: dict[str, Callable[[Any], bool]] = {
+    "paper": lambda p: True,
+    "ahap": lambda p: p.algorithm == "ahap",
+    "ahap-v1": lambda p: p.algorithm == "ahap" and p.commitment == 1,
+    "ahap-sigma0.9": lambda p: p.algorithm == "ahap" and abs(p.threshold - 0.9) < 1e-9,
+    "ahap-w1": lambda p: p.algorithm == "ahap" and p.window == 1,
+}
+
+
+def pool_members(name: str) -> list[Any]:
+    """The policies of the named pool (sizes: paper 112, ahap 105, ahap-v1 35, ahap-sigma0.9 15, ahap-w1 7)."""
     from aisched.online.spot import paper_pool
 
-    ahap = paper_pool(ahanp=False)
-    chosen = {
-        "paper": paper_pool(),
-        "ahap": ahap,
-        "ahap-v1": [p for p in ahap if p.commitment == 1],
-        "ahap-sigma0.9": [p for p in ahap if abs(p.threshold - 0.9) < 1e-9],
-        "ahap-w1": [p for p in ahap if p.window == 1],
-    }
-    return chosen[name]
+    if name not in POOLS:
+        raise InvalidScenarioError("pool", f"{name!r} is not one of {list(POOLS)}")
+    return [p for p in paper_pool() if POOLS[name](p)]
 
-
-#: Named policy pools (a selection scenario's "algorithms") and their sizes.
-POOLS: dict[str, int] = {"paper": 112, "ahap": 105, "ahap-v1": 35, "ahap-sigma0.9": 15, "ahap-w1": 7}
 
 #: Named non-stationary runs: ``(jobs, noise setting, error)`` per phase.
 PHASES: dict[str, tuple[tuple[int, str, float], ...]] = {
@@ -97,8 +100,7 @@ def selection_cell(
     from aisched.online.spot import select
     from aisched.scenarios.spot import NOISE_SETTINGS, _predictor, workload
 
-    if pool not in POOLS:
-        raise InvalidScenarioError("pool", f"{pool!r} is not one of {list(POOLS)}")
+    members = pool_members(pool)
     if noise not in NOISE_SETTINGS:
         raise InvalidScenarioError("noise", f"{noise!r} is not one of {list(NOISE_SETTINGS)}")
     if phases is not None and phases not in PHASES:
@@ -109,7 +111,6 @@ def selection_cell(
         raise InvalidScenarioError("jobs", f"= {jobs}, but phases {phases!r} cover {total} jobs")
     K = total if jobs is None else int(jobs)
     work = workload(seed=seed, jobs=K, deadline=deadline, market=market)
-    members = _pool(pool)
     if plan:
         res = select(work, members, phases=[(n, _predictor(kind, err, seed)) for n, kind, err in plan],
                      seed=seed, choice=choice)
@@ -141,7 +142,7 @@ def selection_cell(
 def policy_weight_heatmap(weights: xr.DataArray, path: Path, *, title: str,
                           phase_starts: Any = None) -> Path:
     """Heatmap of ``weights`` (job x policy, policies indexed 1..M as in Fig. 10); phases as lines."""
-    from aisched.scenarios.figures import _pyplot
+    from aisched.scenarios.figures import _pyplot, save
 
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -154,10 +155,7 @@ def policy_weight_heatmap(weights: xr.DataArray, path: Path, *, title: str,
     ax.set_xlabel("job (iteration k)")
     ax.set_ylabel("policy index")
     ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)
 
 
 def _cells(root: Path, table: pd.DataFrame) -> list[tuple[pd.Series, Path]]:
@@ -175,7 +173,7 @@ def convergence_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
 
     Solid: Algorithm 2 (mean over seeds); dotted: the best fixed policy in hindsight.
     """
-    from aisched.scenarios.figures import _pyplot
+    from aisched.scenarios.figures import _pyplot, save
 
     found = _cells(root, table)
     if not found:
@@ -201,11 +199,7 @@ def convergence_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
     axes[0, 0].legend(fontsize=7)
     title = (definition.get("title") or definition["name"]) + " (dotted: best fixed policy)"
     fig.suptitle(textwrap.fill(title, 60 * len(labels)), fontsize=8)
-    fig.tight_layout()
-    path = root / "convergence.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, root / "convergence.png")
 
 
 def weights_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:

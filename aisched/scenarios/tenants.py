@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ from aisched.scenarios._paths import DATA_DIR
 __all__ = [
     "generate",
     "FIGURES",
+    "alpha_bars",
     "load_philly",
     "TRACES",
     "DEFAULT_SCENARIO",
@@ -266,32 +268,36 @@ def describe(inst: TenantInstance, args: argparse.Namespace) -> str:
     )
 
 
+def alpha_bars(alphas: dict[str, np.ndarray], path: Path, *, title: str = "", dpi: int = 120) -> Path:
+    """Grouped bars of each user's revenue-fairness ratio ``alpha_u`` per scheduler (Fig. 7)."""
+    from aisched.scenarios.figures import _pyplot, save
+
+    plt = _pyplot()
+    users = max(len(a) for a in alphas.values())
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.25 * users * len(alphas)), 3.6))
+    width = 0.8 / max(1, len(alphas))
+    for k, (name, alpha) in enumerate(alphas.items()):
+        ax.bar(np.arange(len(alpha)) + (k - (len(alphas) - 1) / 2) * width, alpha, width, label=name)
+    ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+    ax.set_xticks(np.arange(users), [f"u{u}" for u in range(users)])
+    ax.set_xlabel("tenant u")
+    ax.set_ylabel("revenue-fairness ratio alpha_u")
+    if title:
+        ax.set_title(textwrap.fill(title, 80), fontsize=8)
+    ax.legend(fontsize=7)
+    return save(fig, path, dpi=dpi)
+
+
 def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
     """Revenue-fairness ratio ``alpha_u`` per user and algorithm (Fig. 7), as a bar chart."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from aisched.online.tenants_metrics import fairness
 
     inst = _CLI_INSTANCE[0]
     if inst is None or not outcomes:
         return []
-    names = [n for n in outcomes if n != "offline"]
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    width = 0.8 / max(1, len(names))
-    for k, name in enumerate(names):
-        alpha = fairness(inst, outcomes[name]).per_user["alpha"].to_numpy()
-        ax.bar(np.arange(alpha.size) + k * width, alpha, width, label=name)
-    ax.axhline(1.0, color="k", lw=0.8)
-    ax.set_xlabel("user")
-    ax.set_ylabel("revenue-fairness ratio alpha_u")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "tenants_alpha.png", dpi=100)
-    plt.close(fig)
-    return ["tenants_alpha.png"]
+    alphas = {name: fairness(inst, outcome).per_user["alpha"].to_numpy()
+              for name, outcome in outcomes.items() if name != "offline"}
+    return [alpha_bars(alphas, out / "tenants_alpha.png", dpi=100).name] if alphas else []
 
 
 def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
@@ -315,39 +321,22 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
 
 
 def alpha_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
-    """Fig. 7: each tenant's revenue-fairness ratio ``alpha_u`` per scheduler (mean over seeds), last point."""
-    from aisched.scenarios.figures import _pyplot
-
+    """Fig. 7 in a sweep: :func:`alpha_bars` of the mean ``alpha_u`` over seeds at the last point."""
     columns = sorted((c for c in table.columns if re.fullmatch(r"alpha_u\d+", c)), key=lambda c: int(c[7:]))
     online = table[table["algorithm"] != "offline"]
     if not columns or online.empty:
         return None
     last = online[online["point"] == online["point"].max()]
     means = last.groupby("algorithm", sort=False)[columns].mean()
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(max(6.4, 0.45 * len(columns) * max(1, len(means)) / 2), 3.6))
-    width = 0.8 / len(means)
-    users = np.arange(len(columns))
-    for i, (name, row) in enumerate(means.iterrows()):
-        ax.bar(users + (i - (len(means) - 1) / 2) * width, row.to_numpy(float), width, label=name)
-    ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
-    ax.set_xticks(users, [c[6:] for c in columns])
-    ax.set_xlabel("tenant u")
-    ax.set_ylabel("revenue fairness ratio alpha_u")
-    ax.set_title(f"{definition.get('title') or definition['name']} ({definition['x']} = {last['x'].iloc[0]})",
-                 fontsize=9)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = root / "alpha_per_user.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    title = f"{definition.get('title') or definition['name']} ({definition['x']} = {last['x'].iloc[0]})"
+    return alpha_bars({str(name): row.to_numpy(float) for name, row in means.iterrows()},
+                      root / "alpha_per_user.png", title=title)
 
 
 def revenue_cost_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
     """Fig. 12: ideal revenue (``mu_j`` + cost) against resource cost of each job Astraea admitted."""
     from aisched.outcome import Outcome
-    from aisched.scenarios.figures import _pyplot
+    from aisched.scenarios.figures import _pyplot, save
 
     files = sorted((root / "outcomes").glob("p*-s*-astraea.nc"))
     if not files:
@@ -365,11 +354,7 @@ def revenue_cost_figure(root: Path, definition: dict[str, Any], table: pd.DataFr
     ax.set_ylabel("ideal revenue")
     ax.set_title(f"Astraea's admitted jobs ({files[-1].stem})", fontsize=9)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    path = root / "revenue_vs_cost.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, root / "revenue_vs_cost.png")
 
 
 #: Extra report figures of the tenants family (``Scenario.figures``).

@@ -10,16 +10,18 @@ import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.scenarios import catalog, report, sweep
 from aisched.scenarios.catalog import Scenario
-from aisched.scenarios.spot_selection import POOLS, _pool, selection_cell
+from aisched.scenarios.spot_selection import pool_members, selection_cell
 
 _TINY_TENANTS = {"users": 2, "servers": 3, "jobs": 5}
 
 
-def test_pool_sizes_match_their_names() -> None:
-    for name, size in POOLS.items():
-        assert len(_pool(name)) == size
-    assert all(p.commitment == 1 for p in _pool("ahap-v1"))
-    assert all(p.threshold == pytest.approx(0.9) for p in _pool("ahap-sigma0.9"))
+def test_named_pools_are_the_papers_subsets() -> None:
+    """Section VI-A: 105 AHAP (w 1..5, v <= w, 7 sigmas) + 7 AHANP; Fig. 9 fixes v = 1 or sigma = 0.9."""
+    sizes = {"paper": 112, "ahap": 105, "ahap-v1": 35, "ahap-sigma0.9": 15, "ahap-w1": 7}
+    assert {name: len(pool_members(name)) for name in sizes} == sizes
+    assert all(p.commitment == 1 for p in pool_members("ahap-v1"))
+    assert all(p.threshold == pytest.approx(0.9) for p in pool_members("ahap-sigma0.9"))
+    assert {p.name for p in pool_members("ahap-w1")} <= {p.name for p in pool_members("ahap")}
 
 
 def test_selection_cell_reports_a_consistent_run() -> None:
