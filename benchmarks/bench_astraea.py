@@ -18,9 +18,9 @@ import time
 import numpy as np
 
 import aisched
-from aisched.online import astraea
-from aisched.online.astraea_kernel import RoundState, best_schedule
-from aisched.online.astraea_reference import max_irev
+from aisched.online.tenants import astraea, metrics
+from aisched.online.tenants.astraea_kernel import RoundState, best_schedule
+from aisched.online.tenants.astraea_reference import max_irev
 from aisched.scenarios.tenants import generate
 
 
@@ -54,7 +54,7 @@ def main() -> None:
         out.verify(inst)
         d = out.decision_s * 1e3
         medians.append(float(np.median(d)))
-        fair = astraea.fairness(inst, out)
+        fair = metrics.fairness(inst, out)
         print(
             f"seed {seed}: {inst.num_slots} slots; astraea {total:.1f} s total, per-job decision "
             f"median {np.median(d):.1f} ms, p90 {np.percentile(d, 90):.1f} ms, max {d.max():.1f} ms; "

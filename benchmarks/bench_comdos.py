@@ -24,7 +24,7 @@ import numpy as np
 
 import aisched
 from aisched.models.genai import GenaiInstance
-from aisched.online import comdos
+from aisched.online.genai import comdos
 from aisched.scenarios import genai
 
 

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 import aisched
-from aisched.online import pdftsp, pdftsp_kernel, pdftsp_reference
+from aisched.online.lora import pdftsp, pdftsp_kernel, pdftsp_reference
 from aisched.scenarios.lora import generate
 
 

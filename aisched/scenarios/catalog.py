@@ -1,35 +1,36 @@
-"""Named scenarios: a paper figure (or a user's variant) as data.
+"""The catalogue of named scenarios: the papers' figures and a user's own.
 
-A :class:`Scenario` is a frozen description of an experiment: the family, the
-generator parameters of each point on the x-axis, the algorithms, the metric,
-the number of seeds, whether to solve the offline program, and the paper's
-claims about the figure (checked by :mod:`aisched.scenarios.report`). It holds
-no code: :mod:`aisched.scenarios.sweep` runs it. The paper figures are
-registered here (see :mod:`aisched.scenarios.paper_scenarios`); users add their
-own with :func:`register` or from a TOML file with :func:`load` (format in
-:func:`from_mapping`).
-
-Every scenario also carries a *reduced* form (smaller generator parameters
-and x-values, one seed) that runs in seconds: the test suite runs every
-named scenario that way, and ``aisched sweep NAME --reduced`` does too.
+:func:`names` lists the registered scenarios, :func:`get` returns one by
+name (or reads a TOML file by path, see :func:`aisched.scenarios.scenario.load`),
+:func:`register` adds a user's. The papers' figures
+(:mod:`aisched.scenarios.paper_scenarios`) are registered on first use.
+The scenario types themselves live in :mod:`aisched.scenarios.scenario` and
+are re-exported here.
 """
 
 from __future__ import annotations
 
-import inspect
-import math
 import os
 import re
-import tomllib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from aisched.errors import InvalidScenarioError
+from aisched.scenarios import paper_scenarios
+from aisched.scenarios.scenario import (
+    CLAIM_KINDS,
+    FAMILY_METRICS,
+    KINDS,
+    METRICS,
+    Claim,
+    Scenario,
+    from_mapping,
+    load,
+)
 
 __all__ = [
     "CLAIM_KINDS",
+    "FAMILY_METRICS",
     "KINDS",
     "METRICS",
     "Claim",
@@ -39,314 +40,15 @@ __all__ = [
     "load",
     "names",
     "register",
+    "scenario_from",
 ]
-
-#: Metrics a scenario may plot: a column of the sweep's table, and whether higher is better.
-METRICS: dict[str, bool] = {
-    "objective": True,            # the paper's objective (welfare, utility, profit, revenue)
-    "ratio": True,                # objective / offline optimum (or bound)
-    "competitive_ratio": False,   # offline optimum (or bound) / objective (>= 1, the papers' CR)
-    "admitted": True,             # admitted jobs
-    "runtime_s": False,           # wall time of the whole run
-    "decision_median_s": False,   # median seconds per job decision
-    # family metrics, from ``aisched.scenarios.<family>.cell_metrics(instance, outcome)``
-    "alpha_variance": False,      # tenants: variance of the revenue-fairness ratios alpha_u (Fig. 8)
-    "min_surplus": True,          # tenants: least ideal revenue - resource cost of a job that paid (Fig. 12)
-    # policy selection (kind "selection", spot Figs. 9-10); objective = mean realised utility per job
-    "best_fixed": True,           # mean utility per job of the best fixed policy in hindsight
-    "regret": False,              # regret of Algorithm 2 (normalised utilities), vs the bound sqrt(2 K ln M)
-}
-
-#: Metrics that only one family computes.
-FAMILY_METRICS: dict[str, str] = {"alpha_variance": "tenants", "min_surplus": "tenants",
-                                  "best_fixed": "spot", "regret": "spot"}
-
-#: Scenario kinds: what a cell runs.
-KINDS: dict[str, str] = {
-    "compare": "an algorithm (or the offline program) on the generated instance of (point, seed)",
-    "selection": "online policy selection over a policy pool (the 'algorithm' names the pool) on a "
-                 "generated workload; spot only (Algorithm 2, Figs. 9-10)",
-}
-
-#: Claim kinds and what they assert (``m(a, p)``: mean metric of algorithm ``a`` at point ``p``).
-CLAIM_KINDS: dict[str, str] = {
-    "improvement": "m(algorithm, point) / m(baseline, point) - 1 has the sign of value (paper: value)",
-    "best": "algorithm has the best mean metric at every point",
-    "at_most": "m(algorithm, p) <= value at every point",
-    "increasing": "m(algorithm, p) does not decrease along the x-axis",
-    "greater": "m(algorithm, point) > m(algorithm, other_point)",
-    "at_least": "m(algorithm, p) >= value at every point",
-    "better_than": "m(algorithm, p) is better than m(baseline, p) at every point",
-}
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A statement of the paper about a figure, checked against the measured means.
-
-    Attributes
-    ----------
-    kind
-        One of :data:`CLAIM_KINDS`.
-    text
-        The paper's words (quoted or paraphrased, with its figure).
-    algorithm
-        The algorithm the claim is about.
-    baseline
-        ``improvement`` / ``better_than``: the algorithm compared against.
-    point
-        ``improvement`` / ``greater``: the x label the claim is made at.
-    other_point
-        ``greater`` only: the x label compared with.
-    value
-        ``improvement``: the paper's relative change (0.4899 for +48.99%);
-        ``at_most`` / ``at_least``: the bound.
-    """
-
-    kind: str
-    text: str
-    algorithm: str
-    baseline: str | None = None
-    point: str | None = None
-    other_point: str | None = None
-    value: float | None = None
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """One experiment: points on an x-axis x seeds x algorithms.
-
-    Attributes
-    ----------
-    name
-        ``"<family>/<short-name>"``, e.g. ``"lora/fig7-traces"``.
-    family
-        ``"lora"``, ``"spot"``, ``"genai"`` or ``"tenants"``.
-    title
-        One line: what the figure shows (and which figure of the paper).
-    x
-        The generator parameter varied along the x-axis.
-    values
-        Its values, one per point (labels are ``str(value)``).
-    base
-        Generator parameters shared by every point (``seed`` comes from the sweep).
-    algorithms
-        Registered algorithm names of the family.
-    metric
-        A key of :data:`METRICS`.
-    seeds
-        Default number of seeds (``0 .. seeds-1``).
-    offline
-        Also solve the offline program of every (point, seed).
-    time_limit
-        Seconds for each offline solve.
-    params
-        Per-algorithm keyword parameters.
-    reduced_base, reduced_values
-        Overrides for the reduced (test-size) form.
-    claims
-        The paper's statements about the figure.
-    kind
-        One of :data:`KINDS` (default "compare").
-    x_target
-        "generator" (default): ``x`` is a generator parameter; "algorithms": ``x``
-        is a keyword parameter of every compared algorithm (e.g. Astraea's
-        ``theta_scale`` in tenants Fig. 11), the instance is the same at every point.
-    figures
-        Extra figures of the report, names from ``aisched.scenarios.<family>.FIGURES``
-        (e.g. "alpha_per_user", "policy_weights").
-    """
-
-    name: str
-    family: str
-    title: str
-    x: str
-    values: tuple[Any, ...]
-    base: Mapping[str, Any]
-    algorithms: tuple[str, ...]
-    metric: str = "objective"
-    seeds: int = 3
-    offline: bool = False
-    time_limit: float | None = 60.0
-    params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    reduced_base: Mapping[str, Any] = field(default_factory=dict)
-    reduced_values: tuple[Any, ...] | None = None
-    claims: tuple[Claim, ...] = ()
-    kind: str = "compare"
-    x_target: str = "generator"
-    figures: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        _validate(self)
-
-    @property
-    def labels(self) -> list[str]:
-        """The x labels, ``str(value)`` of each point."""
-        return [str(v) for v in self.values]
-
-    def point_params(self, point: int) -> dict[str, Any]:
-        """Generator keyword parameters of point ``point`` (without the seed)."""
-        if self.x_target == "algorithms":
-            return dict(self.base)
-        return {**self.base, self.x: self.values[point]}
-
-    def algorithm_params(self, point: int, algorithm: str) -> dict[str, Any]:
-        """Keyword parameters of ``algorithm`` at point ``point`` (``x`` too when it targets algorithms)."""
-        params = dict(self.params.get(algorithm, {}))
-        if self.x_target == "algorithms" and algorithm != "offline":
-            params[self.x] = self.values[point]
-        return params
-
-    def reduced(self) -> Scenario:
-        """The test-size form: reduced parameters and values, one seed, short offline limit."""
-        values = tuple(self.reduced_values if self.reduced_values is not None else self.values)
-        labels = {str(v) for v in values}
-        claims = tuple(  # claims made at points the reduced form does not have are dropped
-            c for c in self.claims if all(p is None or p in labels for p in (c.point, c.other_point))
-        )
-        limit = None if self.time_limit is None else min(self.time_limit, 20.0)
-        return replace(
-            self, base={**self.base, **self.reduced_base}, values=values, seeds=1, time_limit=limit,
-            reduced_base={}, reduced_values=None, claims=claims,
-        )
-
-    def definition(self) -> dict[str, Any]:
-        """A plain, JSON-able description (what a sweep folder records to guard ``--resume``)."""
-        return {
-            "name": self.name, "family": self.family, "title": self.title, "x": self.x,
-            "values": list(self.values), "labels": self.labels, "base": dict(self.base), "algorithms": list(self.algorithms),
-            "metric": self.metric, "offline": self.offline, "time_limit": self.time_limit,
-            "params": {k: dict(v) for k, v in self.params.items()},
-            "claims": [vars(c) for c in self.claims],
-            # recorded only when not the default, so that older sweep folders still resume
-            **({"kind": self.kind} if self.kind != "compare" else {}),
-            **({"x_target": self.x_target} if self.x_target != "generator" else {}),
-            **({"figures": list(self.figures)} if self.figures else {}),
-        }
-
-
-def _generator(family: str, kind: str = "compare") -> Any:
-    import importlib
-
-    module = importlib.import_module(f"aisched.scenarios.{family}")
-    gen = getattr(module, "generate" if kind == "compare" else "selection_cell", None)
-    if gen is None:
-        what = "scenario generator" if kind == "compare" else f"{kind!r} scenarios"
-        raise InvalidScenarioError("kind" if kind != "compare" else "family", f"{family!r} has no {what}")
-    return gen
-
-
-def _validate(s: Scenario) -> None:
-    from aisched import registry
-    from aisched.api import FAMILIES
-
-    where = f"scenario {s.name!r}: "
-    if not isinstance(s.name, str) or s.name.count("/") != 1 or not all(s.name.split("/")):
-        raise InvalidScenarioError("name", f"{s.name!r} must look like '<family>/<short-name>'")
-    if s.family not in FAMILIES:
-        raise InvalidScenarioError("family", f"{where}{s.family!r} is not one of {list(FAMILIES)}")
-    if s.name.split("/")[0] != s.family:
-        raise InvalidScenarioError("name", f"{where}must start with its family {s.family!r}/")
-    if not s.values:
-        raise InvalidScenarioError("values", f"{where}needs at least one x value")
-    if s.reduced_values is not None and not s.reduced_values:
-        raise InvalidScenarioError("reduced_values", f"{where}must not be empty")
-    if s.metric not in METRICS:
-        raise InvalidScenarioError("metric", f"{where}{s.metric!r} is not one of {list(METRICS)}")
-    if not isinstance(s.seeds, int) or isinstance(s.seeds, bool) or s.seeds < 1:
-        raise InvalidScenarioError("seeds", f"{where}= {s.seeds!r} must be an integer >= 1")
-    if s.time_limit is not None and not (isinstance(s.time_limit, (int, float)) and s.time_limit > 0
-                                         and math.isfinite(s.time_limit)):
-        raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
-    if FAMILY_METRICS.get(s.metric, s.family) != s.family:
-        raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {FAMILY_METRICS[s.metric]!r} metric")
-    if s.metric in ("ratio", "competitive_ratio") and not s.offline:
-        raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true")
-    if s.kind not in KINDS:
-        raise InvalidScenarioError("kind", f"{where}{s.kind!r} is not one of {list(KINDS)}")
-    if s.x_target not in ("generator", "algorithms"):
-        raise InvalidScenarioError("x_target", f"{where}{s.x_target!r} is not 'generator' or 'algorithms'")
-    gen = _generator(s.family, s.kind)
-    if s.kind == "selection":
-        import importlib
-
-        known = list(importlib.import_module(f"aisched.scenarios.{s.family}").POOLS)
-        if s.offline:
-            raise InvalidScenarioError("offline", f"{where}a selection scenario has no offline program")
-        if s.x_target != "generator":
-            raise InvalidScenarioError("x_target", f"{where}a selection scenario varies its generator")
-    else:
-        known = registry.names(s.family)
-    if not s.algorithms:
-        raise InvalidScenarioError("algorithms", f"{where}needs at least one algorithm")
-    for i, name in enumerate(s.algorithms):
-        if name not in known:
-            what = "policy pool" if s.kind == "selection" else "algorithm"
-            raise InvalidScenarioError(
-                f"algorithms[{i}]", f"{where}{name!r} is not a {what} of {s.family!r} (known: {known})"
-            )
-    for name in s.params:
-        if name not in s.algorithms:
-            raise InvalidScenarioError("params", f"{where}parameters for {name!r}, which is not compared")
-    if s.x_target == "algorithms":
-        for name in s.algorithms:
-            taken = inspect.signature(registry.lookup(s.family, name)).parameters
-            if s.x not in taken:
-                raise InvalidScenarioError(
-                    "x", f"{where}{s.x!r} is not a parameter of {s.family!r} algorithm {name!r}")
-    _validate_figures(s, where)
-    accepted = set(inspect.signature(gen).parameters) - {"seed", "rng", "pool"}
-    on_x = {} if s.x_target == "algorithms" else {s.x: None}
-    for label, mapping in (("base", s.base), ("reduced_base", s.reduced_base), ("x", on_x)):
-        for key in mapping:
-            if key not in accepted:
-                raise InvalidScenarioError(
-                    label, f"{where}{key!r} is not a parameter of aisched.scenarios.{s.family}."
-                    f"{gen.__name__} (accepted: {sorted(accepted)})"
-                )
-    labels = [str(v) for v in s.values]
-    for i, c in enumerate(s.claims):
-        if c.kind not in CLAIM_KINDS:
-            raise InvalidScenarioError(f"claims[{i}].kind", f"{where}{c.kind!r} is not one of {list(CLAIM_KINDS)}")
-        if c.algorithm not in s.algorithms:
-            raise InvalidScenarioError(f"claims[{i}].algorithm", f"{where}{c.algorithm!r} is not compared")
-        if c.kind == "improvement" and (c.baseline not in s.algorithms or c.value is None):
-            raise InvalidScenarioError(
-                f"claims[{i}]", f"{where}an improvement claim needs a compared baseline and a value"
-            )
-        if c.kind in ("at_most", "at_least") and c.value is None:
-            raise InvalidScenarioError(f"claims[{i}].value", f"{where}an {c.kind} claim needs a value")
-        if c.kind == "better_than" and c.baseline not in s.algorithms:
-            raise InvalidScenarioError(f"claims[{i}].baseline", f"{where}needs a compared baseline")
-        for attr in ("point", "other_point"):
-            label = getattr(c, attr)
-            if label is not None and label not in labels:
-                raise InvalidScenarioError(
-                    f"claims[{i}].{attr}", f"{where}{label!r} is not an x label ({labels})"
-                )
-        if c.kind in ("improvement", "greater") and c.point is None:
-            raise InvalidScenarioError(f"claims[{i}].point", f"{where}a {c.kind} claim needs a point")
-        if c.kind == "greater" and c.other_point is None:
-            raise InvalidScenarioError(f"claims[{i}].other_point", f"{where}a greater claim needs other_point")
-
-
-def _validate_figures(s: Scenario, where: str) -> None:
-    import importlib
-
-    if isinstance(s.figures, str) or not isinstance(s.figures, tuple):
-        raise InvalidScenarioError("figures", f"{where}must be a tuple of figure names, got {s.figures!r}")
-    available = getattr(importlib.import_module(f"aisched.scenarios.{s.family}"), "FIGURES", {})
-    for i, name in enumerate(s.figures):
-        if name not in available:
-            raise InvalidScenarioError(
-                f"figures[{i}]", f"{where}{name!r} is not a figure of {s.family!r} (known: {sorted(available)})")
-
 
 _REGISTRY: dict[str, Scenario] = {}
 
 
 def register(scenario: Scenario, *, replace_existing: bool = False) -> Scenario:
     """Add a scenario to the catalogue (``aisched scenarios`` lists it)."""
+    _load_paper_scenarios()
     if scenario.name in _REGISTRY and not replace_existing:
         raise InvalidScenarioError("name", f"scenario {scenario.name!r} is already registered")
     _REGISTRY[scenario.name] = scenario
@@ -372,101 +74,19 @@ def get(name: str) -> Scenario:
     raise InvalidScenarioError("scenario", f"unknown scenario {name!r}{hint}")
 
 
+_PAPER_LOADED: list[bool] = []
+
+
 def _load_paper_scenarios() -> None:
-    from aisched.scenarios import paper_scenarios  # noqa: F401  (registers on import)
+    """Register the papers' figures once (built lazily: validating them imports every family)."""
+    if not _PAPER_LOADED:
+        _PAPER_LOADED.append(True)
+        for scenario in paper_scenarios.scenarios():
+            register(scenario)
 
-
-_TOP_KEYS = {
-    "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
-    "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures",
-}
-_CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value"}
-
-
-def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scenario:
-    """A scenario from a plain mapping (a parsed TOML file).
-
-    Keys: ``name``, ``family``, ``title``, ``x``, ``values`` (list), ``algorithms``
-    (list), optional ``base`` (table of generator parameters), ``metric``,
-    ``seeds``, ``offline``, ``time_limit``, ``params`` (table per algorithm),
-    ``reduced`` (table of generator overrides), ``reduced_values``, ``kind``,
-    ``x_target``, ``figures`` (list) and ``[[claims]]`` tables with the fields
-    of :class:`Claim`. Example::
-
-        name = "lora/my-scale"
-        family = "lora"
-        title = "welfare vs nodes on a small day"
-        x = "nodes"
-        values = [2, 4, 8]
-        algorithms = ["pdftsp", "eft"]
-        seeds = 2
-        [base]
-        slots = 24
-        arrival_rate = 1.5
-
-    Raises
-    ------
-    InvalidScenarioError
-        Naming the key (and the file) of the first problem.
-    """
-    if not isinstance(data, Mapping):
-        raise InvalidScenarioError("scenario", f"{source}: expected a table, got {type(data).__name__}")
-    unknown = sorted(set(data) - _TOP_KEYS)
-    if unknown:
-        raise InvalidScenarioError(unknown[0], f"{source}: unknown key (known: {sorted(_TOP_KEYS)})")
-    for key in ("name", "family", "x", "values", "algorithms"):
-        if key not in data:
-            raise InvalidScenarioError(key, f"{source}: missing required key")
-
-    def typed(key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
-        value = data.get(key, default)
-        if value is not None and not isinstance(value, kind):
-            raise InvalidScenarioError(key, f"{source}: = {value!r} has the wrong type")
-        return value
-
-    claims = []
-    for i, raw in enumerate(typed("claims", list, [])):
-        if not isinstance(raw, Mapping):
-            raise InvalidScenarioError(f"claims[{i}]", f"{source}: expected a table")
-        bad = sorted(set(raw) - _CLAIM_KEYS)
-        if bad or not {"kind", "algorithm"} <= set(raw):
-            raise InvalidScenarioError(
-                f"claims[{i}]", f"{source}: keys {sorted(raw)}; needs kind and algorithm, allows {sorted(_CLAIM_KEYS)}"
-            )
-        claims.append(Claim(**{"text": "", **raw}))
-    params = typed("params", Mapping, {})
-    for k, v in params.items():
-        if not isinstance(v, Mapping):
-            raise InvalidScenarioError(f"params.{k}", f"{source}: expected a table of parameters")
-    try:
-        return Scenario(
-            name=typed("name", str), family=typed("family", str), title=typed("title", str, ""),
-            x=typed("x", str), values=tuple(typed("values", list)), base=dict(typed("base", Mapping, {})),
-            algorithms=tuple(typed("algorithms", list)), metric=typed("metric", str, "objective"),
-            seeds=typed("seeds", int, 3), offline=typed("offline", bool, False),
-            time_limit=typed("time_limit", (int, float), 60.0),
-            params={k: dict(v) for k, v in params.items()},
-            reduced_base=dict(typed("reduced", Mapping, {})),
-            reduced_values=None if "reduced_values" not in data else tuple(typed("reduced_values", list)),
-            claims=tuple(claims), kind=typed("kind", str, "compare"),
-            x_target=typed("x_target", str, "generator"), figures=tuple(typed("figures", list, [])),
-        )
-    except InvalidScenarioError as exc:
-        raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None
-
-
-def load(path: str | os.PathLike[str]) -> Scenario:
-    """Read a scenario from a TOML file (see :func:`from_mapping`); not registered."""
-    p = Path(path)
-    if not p.is_file():
-        raise InvalidScenarioError("scenario", f"file {str(p)!r} does not exist")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InvalidScenarioError("scenario", f"{str(p)!r} is not valid TOML ({exc})") from None
-    return from_mapping(data, source=str(p))
 
 
 def scenario_from(names_or_paths: Sequence[str]) -> list[Scenario]:
     """Resolve several names or TOML paths (helper of the CLI)."""
     return [get(n) for n in names_or_paths]
+

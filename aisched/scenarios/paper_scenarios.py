@@ -1,4 +1,4 @@
-"""The papers' figures as named scenarios (registered on import).
+"""The papers' figures as named scenarios (:func:`scenarios`; the catalogue registers them).
 
 One scenario per figure that compares algorithms, with the paper's x-axis
 values, algorithms and metric where the text gives them. Where a paper's text
@@ -19,9 +19,13 @@ the full-size runs take long (see the README's "Reproducing the papers").
 
 from __future__ import annotations
 
-from aisched.scenarios.catalog import Claim, Scenario, register
+from collections.abc import Callable
 
-__all__: list[str] = []
+from aisched.scenarios.scenario import Claim, Scenario
+
+__all__ = ["scenarios"]
+
+Add = Callable[[Scenario], object]
 
 _LORA_ALGOS = ("pdftsp", "titan", "eft", "ntm")
 _LORA_DAY = {"slots": 144, "arrival_rate": 50.0, "vendors": 3, "gpu_mix": "mixed", "deadline": "slack"}
@@ -29,8 +33,8 @@ _LORA_SMALL = {"slots": 12, "arrival_rate": 1.0, "nodes": 2}
 _TITAN = {"titan": {"slot_time_limit": 20.0}}
 
 
-def _lora() -> None:
-    register(Scenario(
+def _lora(add: Add) -> None:
+    add(Scenario(
         name="lora/fig4-scale", family="lora",
         title="Fig. 4: social welfare vs number of compute nodes (50..200)",
         x="nodes", values=(50, 100, 150, 200), base=_LORA_DAY, algorithms=_LORA_ALGOS, params=_TITAN,
@@ -45,14 +49,14 @@ def _lora() -> None:
             Claim("increasing", "as the number of nodes increases, social welfare grows", "pdftsp"),
         ),
     ))
-    register(Scenario(
+    add(Scenario(
         name="lora/fig5-vendors", family="lora",
         title="Fig. 5: social welfare vs number of labour vendors (values chosen: 1..7)",
         x="vendors", values=(1, 3, 5, 7), base={**_LORA_DAY, "nodes": 100}, algorithms=_LORA_ALGOS,
         params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=(1, 3),
         claims=(Claim("increasing", "welfare increases slightly as the number of vendors increases", "pdftsp"),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="lora/fig6-capacity", family="lora",
         title="Fig. 6: social welfare with A100-80GB, A40-48GB and mixed nodes",
         x="gpu_mix", values=("a100", "a40", "mixed"), base={**_LORA_DAY, "nodes": 100},
@@ -63,7 +67,7 @@ def _lora() -> None:
             Claim("best", "with mixed GPUs pdFTSP consistently achieves the best social welfare", "pdftsp"),
         ),
     ))
-    register(Scenario(
+    add(Scenario(
         name="lora/fig7-traces", family="lora",
         title="Fig. 7: social welfare under real arrival traces (Alibaba for MLaaS, Philly, Helios)",
         x="trace", values=("alibaba", "philly", "helios"), base={**_LORA_DAY, "nodes": 100},
@@ -71,7 +75,7 @@ def _lora() -> None:
         claims=(Claim("best", "pdFTSP consistently outperforms the baselines on the three real traces",
                       "pdftsp"),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="lora/fig8-load", family="lora",
         title="Fig. 8: social welfare under light / medium / high Poisson load (30, 50, 80 a slot)",
         x="arrival_rate", values=(30.0, 50.0, 80.0), base={**_LORA_DAY, "nodes": 100},
@@ -87,7 +91,7 @@ def _lora() -> None:
                   baseline="ntm", point="80.0", value=1.8494),
         ),
     ))
-    register(Scenario(
+    add(Scenario(
         name="lora/fig9-deadlines", family="lora",
         title="Fig. 9: social welfare under four deadline-generation methods",
         x="deadline", values=("tight", "slack", "loose", "uniform"), base={**_LORA_DAY, "nodes": 100},
@@ -95,7 +99,7 @@ def _lora() -> None:
         claims=(Claim("best", "pdFTSP still achieves the best performance under every deadline method",
                       "pdftsp"),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="lora/fig12-competitive", family="lora",
         title="Fig. 12: empirical competitive ratio OPT / pdFTSP on instances the MILP solves (sizes chosen)",
         x="nodes", values=(4, 6, 8), base={"slots": 24, "arrival_rate": 1.5, "vendors": 2},
@@ -104,7 +108,7 @@ def _lora() -> None:
         claims=(Claim("at_most", "pdFTSP's empirical competitive ratio is no more than 3", "pdftsp",
                       value=3.0),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="lora/fig13-runtime", family="lora",
         title="Fig. 13: seconds per task decision, pdFTSP vs Titan (Titan's per-slot MILP time / tasks)",
         x="nodes", values=(50, 100, 150, 200), base={**_LORA_DAY, "arrival_rate": 5.0},
@@ -131,9 +135,9 @@ def _improvements(algorithm: str, point: str, figures: dict[str, float], where: 
     )
 
 
-def _genai() -> None:
+def _genai(add: Add) -> None:
     """ComDOS (section IV): 5-second slots, 10 edges, Poisson(5), homo-M capacities unless varied."""
-    register(Scenario(
+    add(Scenario(
         name="genai/fig4-slots", family="genai", title="Fig. 4: profit vs number of time slots (100, 200, 500)",
         x="slots", values=(100, 200, 500), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("slots"), reduced_values=(8, 12),
@@ -141,7 +145,7 @@ def _genai() -> None:
                                "with 500 slots"),
                 Claim("best", "ComDOS consistently achieves the highest profit", "comdos")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="genai/fig5-edges", family="genai", title="Fig. 5: profit vs number of edge clouds (5, 10, 20)",
         x="edges", values=(5, 10, 20), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("edges"), reduced_values=(2, 3),
@@ -150,14 +154,14 @@ def _genai() -> None:
                 *_improvements("comdos", "20", {"heft_ma": 0.3894, "heft_a": 0.9444}, "with 20 edges"),
                 Claim("best", "ComDOS still outperforms the others", "comdos")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="genai/fig6-capacity", family="genai",
         title="Fig. 6: profit with edge capacities of 4x RTX 3060 / 4090 / V100 and a heterogeneous mix",
         x="capacity", values=("homo-S", "homo-M", "homo-L", "hetero"), base=_GENAI_BASE,
         algorithms=_GENAI_ALGOS, reduced_base=_genai_small("capacity"), reduced_values=("homo-S", "hetero"),
         claims=(Claim("best", "ComDOS achieves the best performance in all tests", "comdos"),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="genai/fig7-workload", family="genai", title="Fig. 7: profit under Poisson(3, 5, 7) arrivals",
         x="arrival_rate", values=(3.0, 5.0, 7.0), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base={k: v for k, v in _GENAI_SMALL.items() if k != "jobs"}, reduced_values=(0.3, 0.6),
@@ -166,7 +170,7 @@ def _genai() -> None:
                 *_improvements("comdos", "7.0", {"heft_ma": 0.3544, "heft_a": 0.8587, "random_a": 1.9816},
                                "under heavy load (Poisson 7)")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="genai/fig8-weights", family="genai",
         title="Fig. 8: profit under cost weights (all 0.1, then one cost term at 0.5); "
               "our model has three cost terms (computation, communication, hosting), the paper's text four",
@@ -175,7 +179,7 @@ def _genai() -> None:
         reduced_values=((0.1, 0.1, 0.1), (0.5, 0.1, 0.1)),
         claims=(Claim("best", "ComDOS achieves the best performance across the weight settings", "comdos"),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="genai/fig9-competitive", family="genai",
         title="Fig. 9: empirical competitive ratio OPT / ComDOS on instances the MILP solves (sizes chosen)",
         x="edges", values=(2, 3, 4), base={"slots": 12, "jobs": 6, "capacity": 8.0},
@@ -191,13 +195,13 @@ _TENANT_SMALL = {"users": 2, "servers": 3, "jobs": 4}
 _TENANT_REDUCED_PAPER = {"users": 2, "servers": 5, "jobs": 10}  # section 5.2's reduced input
 
 
-def _tenants() -> None:
+def _tenants(add: Add) -> None:
     """Astraea (section 5): 14 Philly tenants, 100 servers of 8 GPUs + 1 PS, 200 jobs unless varied.
 
     Fig. 4's x values are not printed in the text; those here are chosen.
     """
     for utility, sub in (("linear", "ab"), ("convex", "cd")):
-        register(Scenario(
+        add(Scenario(
             name=f"tenants/fig4{sub[0]}-jobs-{utility}", family="tenants",
             title=f"Fig. 4{sub[0]}: total revenue vs number of jobs, {utility} utilities (values chosen)",
             x="jobs", values=(50, 100, 150, 200), base={**_TENANT_BASE, "utility": utility},
@@ -214,7 +218,7 @@ def _tenants() -> None:
                 Claim("best", "the trends are the same as with linear utilities: Astraea best", "astraea"),
             ),
         ))
-        register(Scenario(
+        add(Scenario(
             name=f"tenants/fig4{sub[1]}-servers-{utility}", family="tenants",
             title=f"Fig. 4{sub[1]}: total revenue vs number of servers, {utility} utilities (values chosen)",
             x="servers", values=(25, 50, 75, 100), base={**_TENANT_BASE, "utility": utility},
@@ -231,21 +235,21 @@ def _tenants() -> None:
                 Claim("best", "the trends are the same as with linear utilities: Astraea best", "astraea"),
             ),
         ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig5a-ratio-jobs", family="tenants",
         title="Fig. 5: Astraea / offline optimum vs number of jobs (2 users, 5 servers)",
         x="jobs", values=(5, 10, 15), base={"users": 2, "servers": 5}, algorithms=("astraea",),
         metric="ratio", offline=True, time_limit=120.0, reduced_base={"servers": 3}, reduced_values=(3,),
         claims=(Claim("at_least", "the performance ratio remains above 0.6", "astraea", value=0.6),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig5b-ratio-servers", family="tenants",
         title="Fig. 5: Astraea / offline optimum vs number of servers (2 users, 10 jobs)",
         x="servers", values=(5, 15, 25, 35, 45), base={"users": 2, "jobs": 10}, algorithms=("astraea",),
         metric="ratio", offline=True, time_limit=120.0, reduced_base={"jobs": 3}, reduced_values=(3,),
         claims=(Claim("at_least", "the performance ratio remains above 0.6", "astraea", value=0.6),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig6-ratio-schedulers", family="tenants",
         title="Fig. 6: performance ratio of the four schedulers vs number of jobs (2 users, 5 servers)",
         x="jobs", values=(5, 10, 15), base={"users": 2, "servers": 5}, algorithms=_TENANT_ALGOS,
@@ -253,7 +257,7 @@ def _tenants() -> None:
         claims=tuple(Claim("better_than", f"Astraea outperforms {b} in every setting", "astraea", baseline=b)
                      for b in _TENANT_ALGOS[1:]),
     ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig8-fairness-variance", family="tenants",
         title="Fig. 8: variance of the tenants' revenue-fairness ratios alpha_u (values chosen)",
         x="jobs", values=(100, 200), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, metric="alpha_variance",
@@ -261,21 +265,21 @@ def _tenants() -> None:
         claims=tuple(Claim("better_than", f"Astraea's variance is much smaller than {b}'s", "astraea",
                            baseline=b) for b in ("gandiva_fair", "hived")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig9-runtime-jobs", family="tenants",
         title="Fig. 9: Astraea's seconds per job decision vs number of jobs (paper: about 1.56 s on a laptop)",
         x="jobs", values=(50, 100, 150, 200), base=_TENANT_BASE, algorithms=("astraea",),
         metric="decision_median_s", reduced_base={"users": 2, "servers": 3}, reduced_values=(3, 5),
         claims=(Claim("at_most", "the time to schedule a job is about 1.56 s", "astraea", value=1.56),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig10-runtime-servers", family="tenants",
         title="Fig. 10: Astraea's seconds per job decision vs number of servers",
         x="servers", values=(25, 50, 75, 100), base=_TENANT_BASE, algorithms=("astraea",),
         metric="decision_median_s", reduced_base={"users": 2, "jobs": 4}, reduced_values=(2, 4),
         claims=(Claim("at_most", "the time to schedule a job is about 1.56 s", "astraea", value=1.56),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig7-fairness", family="tenants",
         title="Fig. 7: revenue-fairness ratio alpha_u of each of the 14 tenants per scheduler",
         x="jobs", values=(200,), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, metric="alpha_variance",
@@ -283,7 +287,7 @@ def _tenants() -> None:
         claims=tuple(Claim("better_than", f"Astraea's alpha_u fluctuate around 1, more so than {b}'s",
                            "astraea", baseline=b) for b in ("gandiva_fair", "hived")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig11-theta", family="tenants",
         title="Fig. 11: Astraea's total revenue when theta_w, theta_p are a percentage of their values "
               "(percentages chosen)",
@@ -292,7 +296,7 @@ def _tenants() -> None:
         claims=(Claim("greater", "under high load an underestimation (80%) gives more revenue than an "
                       "overestimation", "astraea", point="0.8", other_point="1.4"),),
     ))
-    register(Scenario(
+    add(Scenario(
         name="tenants/fig12-admission", family="tenants",
         title="Fig. 12: ideal revenue vs resource cost of the jobs Astraea admits (least surplus mu_j)",
         x="jobs", values=(200,), base=_TENANT_BASE, algorithms=("astraea",), metric="min_surplus",
@@ -305,7 +309,7 @@ def _tenants() -> None:
 _SPOT_ALGOS = ("ahap", "ahanp", "od_only", "msu", "up")
 
 
-def _spot() -> None:
+def _spot(add: Add) -> None:
     """AHAP (section VI): the LLaMA2-7B job (work 80, N_max 12, mu 0.9 at 800 Mbps), synthetic market.
 
     AHAP runs with its defaults (window 3, commitment 2, threshold 0.6) and
@@ -314,7 +318,7 @@ def _spot() -> None:
     "selection", :mod:`aisched.scenarios.spot_selection`).
     """
     base = {"deadline": 10, "market": "synthetic"}
-    register(Scenario(
+    add(Scenario(
         name="spot/fig5-deadline", family="spot", title="Fig. 5: utility vs deadline (values chosen)",
         x="deadline", values=(6, 8, 10, 12, 14), base={"market": "synthetic"}, algorithms=_SPOT_ALGOS,
         seeds=5, reduced_values=(8, 10),
@@ -322,7 +326,7 @@ def _spot() -> None:
                                "with deadline 10"),
                 Claim("best", "AHAP consistently outperforms all baselines", "ahap")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="spot/fig6-bandwidth", family="spot",
         title="Fig. 6: utility vs network bandwidth 100-800 Mbps (reconfiguration overhead)",
         x="bandwidth", values=(100.0, 200.0, 400.0, 800.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
@@ -331,21 +335,21 @@ def _spot() -> None:
                   for b in ("od_only", "msu", "up")),
                 Claim("increasing", "AHAP's utility degrades as reconfiguration overhead grows", "ahap")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="spot/fig7-availability", family="spot", title="Fig. 7: utility vs mean spot availability (chosen)",
         x="mean_available", values=(4.0, 8.0, 12.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
         reduced_values=(4.0, 12.0),
         claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
                      for b in ("od_only", "msu", "up")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="spot/fig8-price", family="spot", title="Fig. 8: utility vs mean spot price (chosen)",
         x="mean_price", values=(0.4, 0.55, 0.7, 0.85), base=base, algorithms=_SPOT_ALGOS, seeds=5,
         reduced_values=(0.4, 0.85),
         claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
                      for b in ("od_only", "msu", "up")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="spot/fig9-selection", family="spot", kind="selection",
         title="Fig. 9: Algorithm 2's mean utility per job under the four noise settings (error 0.2, "
               "chosen), full AHAP pool vs pools with a fixed hyperparameter",
@@ -355,7 +359,7 @@ def _spot() -> None:
         claims=tuple(Claim("better_than", f"constraining hyperparameter flexibility ({b}) lowers the "
                            "utility reached", "ahap", baseline=b) for b in ("ahap-v1", "ahap-sigma0.9")),
     ))
-    register(Scenario(
+    add(Scenario(
         name="spot/fig10-phases", family="spot", kind="selection",
         title="Fig. 10: policy weights of Algorithm 2 over 112 policies while the prediction noise "
               "changes in four phases (3600 jobs)",
@@ -366,7 +370,9 @@ def _spot() -> None:
     ))
 
 
-_lora()
-_spot()
-_genai()
-_tenants()
+def scenarios() -> list[Scenario]:
+    """Every comparing figure of the four papers as a validated :class:`Scenario`."""
+    found: list[Scenario] = []
+    for family in (_lora, _spot, _genai, _tenants):
+        family(found.append)
+    return found

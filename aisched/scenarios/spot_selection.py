@@ -35,6 +35,7 @@ import pandas as pd
 import xarray as xr
 
 from aisched.errors import InvalidScenarioError
+from aisched.scenarios.spot_workload import NOISE_SETTINGS, predictor, workload
 
 __all__ = ["FIGURES", "PHASES", "POOLS", "policy_weight_heatmap", "pool_members", "selection_cell"]
 
@@ -85,7 +86,7 @@ def selection_cell(
     deadline, market
         Of :func:`aisched.scenarios.spot.workload`.
     noise, error
-        The prediction-noise setting (``aisched.scenarios.spot.NOISE_SETTINGS``) and level.
+        The prediction-noise setting (``aisched.scenarios.spot_workload.NOISE_SETTINGS``) and level.
     phases
         A key of :data:`PHASES`: a non-stationary run (``noise``/``error`` are then unused).
     choice
@@ -98,7 +99,6 @@ def selection_cell(
         the weights, utilities, chosen policy and running means per job.
     """
     from aisched.online.spot import select
-    from aisched.scenarios.spot import NOISE_SETTINGS, _predictor, workload
 
     members = pool_members(pool)
     if noise not in NOISE_SETTINGS:
@@ -112,10 +112,10 @@ def selection_cell(
     K = total if jobs is None else int(jobs)
     work = workload(seed=seed, jobs=K, deadline=deadline, market=market)
     if plan:
-        res = select(work, members, phases=[(n, _predictor(kind, err, seed)) for n, kind, err in plan],
+        res = select(work, members, phases=[(n, predictor(kind, err, seed)) for n, kind, err in plan],
                      seed=seed, choice=choice)
     else:
-        res = select(work, members, _predictor(noise, error, seed), seed=seed, choice=choice)
+        res = select(work, members, predictor(noise, error, seed), seed=seed, choice=choice)
     u = res.utility.values
     steps = np.arange(1, K + 1)
     data = res.weights.to_dataset()

@@ -290,7 +290,7 @@ def alpha_bars(alphas: dict[str, np.ndarray], path: Path, *, title: str = "", dp
 
 def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
     """Revenue-fairness ratio ``alpha_u`` per user and algorithm (Fig. 7), as a bar chart."""
-    from aisched.online.tenants_metrics import fairness
+    from aisched.online.tenants.metrics import fairness
 
     inst = _CLI_INSTANCE[0]
     if inst is None or not outcomes:
@@ -308,7 +308,7 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
     ``mu_j`` = ideal revenue - resource cost over the jobs Astraea admitted
     (Fig. 12; ``nan`` for schedulers without admission prices or no admitted job).
     """
-    from aisched.online.tenants_metrics import fairness
+    from aisched.online.tenants.metrics import fairness
 
     fair = fairness(instance, outcome)
     out = {"alpha_variance": float(fair.alpha_variance)}

@@ -72,7 +72,7 @@ def test_algorithm_parameter_on_the_x_axis(tmp_path: Path) -> None:
     sweep.sweep(scenario, tmp_path, executor="serial", progress=False)
     root = sweep.folder(tmp_path, scenario)
     inst = aisched.scenarios.tenants.generate(seed=0, **_TINY_TENANTS)
-    base_w, base_p = aisched.online.astraea.default_thetas(inst)
+    base_w, base_p = aisched.online.tenants.astraea.default_thetas(inst)
     for point, scale in enumerate(scenario.values):
         out = aisched.Outcome.from_netcdf(root / "outcomes" / f"p{point:03d}-s000-astraea.nc")
         assert out.info["theta_w"] == pytest.approx(scale * base_w)

@@ -16,7 +16,7 @@ Which edge's transfer cost (3) charges: (3) writes ``e_k^p`` without saying
 which ``k``. We charge the **sender**: for ``(j, j')`` on different edges the
 cost is ``h_{jj'} e^p_{a_ij}``, the edge of the predecessor ``j`` whose output
 is transmitted. The MILP, ComDOS and every baseline use this rule
-(tests/models/test_genai_program.py::test_transfer_cost_charges_sender_edge).
+(tests/models/genai/test_program.py::test_transfer_cost_charges_sender_edge).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ In slot ``t`` it
 
 The result equals ``ahap_batch``'s exactly (plans, utilities, completion,
 termination slots, windows solved), tested bit for bit against it and against
-the NumPy reference (``tests/online/test_spot_pool.py``); only the amount of
+the NumPy reference (``tests/online/spot/test_pool.py``); only the amount of
 work differs.
 """
 

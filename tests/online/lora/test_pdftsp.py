@@ -8,7 +8,7 @@ from lora_tiny import brute_force_optimum, random_tiny
 
 import aisched
 from aisched.models.lora import LoraInstance
-from aisched.online import pdftsp
+from aisched.online.lora import pdftsp
 
 ALGORITHMS = ["pdftsp", "titan", "eft", "ntm"]
 

@@ -31,7 +31,7 @@ Two modes, both pure functions (optax style) of arrays:
 ``select_exact``  -- beside the paper: maximises (10) itself. See its docstring.
 
 Paper ambiguities, as resolved here (the NumPy oracle
-``aisched.online.pdftsp_reference`` does the same):
+``aisched.online.lora.pdftsp_reference`` does the same):
 
 * Algorithm 2 sets ``dp[t, 0] = 0`` for ``t in [a+h, d]`` and loops
   ``t`` from ``a+h+1``; read literally, slot ``a+h`` could never run, though

@@ -16,7 +16,7 @@ Line 9, as implemented (``E`` = cost when task ``j`` starts exactly at ``s``,
     P            = b_i - sum_{j sink} min_{k, m} F_j[k, m, T-1]     (the dummy exit, lines 14-15)
 
 Readings of the printed pseudocode (the NumPy transcription
-:mod:`aisched.online.comdos_reference` makes the same ones):
+:mod:`aisched.online.genai.comdos_reference` makes the same ones):
 
 * the price term ``r^s_m lambda_kt`` of (8) is part of the task cost (Algorithm
   2 takes ``lambda_kt`` as input; without it ``mu_i`` would not be (8));
@@ -213,7 +213,7 @@ def evaluate_chunk(job: JobData, price: Any, room: Any, opt_edge: Any, opt_choic
         (K, T) float64: memory left per cell; a start whose run meets a cell
         with ``room < r^s_m`` is excluded. ``inf`` everywhere is the paper's
         Algorithm 2 (no capacity in the DP; the ``room_aware`` option of
-        :func:`aisched.online.comdos.run` passes the real room).
+        :func:`aisched.online.genai.comdos.run` passes the real room).
     opt_edge, opt_choice
         (O, J) int32: the option's edge / candidate index per task position, -1 = free.
     opt_valid

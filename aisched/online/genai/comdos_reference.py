@@ -3,7 +3,7 @@
 :func:`algorithm2` follows the pseudocode loop by loop -- options ``h in H``,
 tasks ``j in S``, edges ``k in h_j^K``, models ``m in h_j^M``, starts
 ``t in [t_i, d_i - f + 1]`` -- with the readings documented in
-:mod:`aisched.online.comdos_kernel` (price term of (8) in the cost, the
+:mod:`aisched.online.genai.comdos_kernel` (price term of (8) in the cost, the
 parent's runtime in line 9, ``R_j'`` = the child first in ``S``, transfer
 cost on the sending edge). It reads the instance directly (ranks via
 :func:`aisched.dag.execution_order`, options via :func:`aisched.dag.schedule_options`),

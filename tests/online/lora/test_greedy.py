@@ -1,4 +1,4 @@
-"""Tests of the EFT and NTM baselines (pdFTSP section 5.1) in aisched.online.lora_greedy."""
+"""Tests of the EFT and NTM baselines (pdFTSP section 5.1) in aisched.online.lora.greedy."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aisched.models.lora.instance import LoraInstance
-from aisched.online.lora_greedy import run_eft, run_ntm
+from aisched.online.lora.greedy import run_eft, run_ntm
 from aisched.registry import lookup
 
 TOL = 1e-9

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aisched
-from aisched.online.genai_baselines import earliest_start
+from aisched.online.genai.baselines import earliest_start
 
 
 def test_registered_in_order():

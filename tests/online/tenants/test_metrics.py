@@ -9,8 +9,8 @@ from tenants_tiny import worked_example
 import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance
-from aisched.online import astraea
-from aisched.online.tenants_metrics import fairness, performance_ratio
+from aisched.online.tenants import astraea
+from aisched.online.tenants.metrics import fairness, performance_ratio
 from aisched.scenarios import tenants as sc
 
 

@@ -1,6 +1,6 @@
 """Plain NumPy oracle for pdFTSP's per-task schedule selection (Algorithm 2, eqs. (9)-(13)).
 
-Written for clarity, not speed: the test oracle of ``aisched.online.pdftsp_kernel``.
+Written for clarity, not speed: the test oracle of ``aisched.online.lora.pdftsp_kernel``.
 
 * ``find_schedule`` -- Algorithm 2's ``findSchedule``: the literal forward DP
   (13) over ``dp[t, w]`` for ONE option, loops in the paper's order (``w``,

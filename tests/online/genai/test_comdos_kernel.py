@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from genai_tiny import make_instance, random_tiny
 
-from aisched.online import comdos
-from aisched.online import comdos_kernel as kernel
-from aisched.online import comdos_reference as ref
+from aisched.online.genai import comdos
+from aisched.online.genai import comdos_kernel as kernel
+from aisched.online.genai import comdos_reference as ref
 from aisched.scenarios import genai
 
 O_PAD = 8  # fixed option padding for the tiny jobs: one compiled variant

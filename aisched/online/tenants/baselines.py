@@ -45,7 +45,7 @@ from collections.abc import Callable
 import numpy as np
 
 from aisched.models.tenants import TenantInstance, make_plan
-from aisched.online.astraea import Clock, _params, outcome_of, simulate
+from aisched.online.tenants.astraea import Clock, _params, outcome_of, simulate
 from aisched.outcome import Outcome
 from aisched.registry import register
 

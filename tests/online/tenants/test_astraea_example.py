@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 from tenants_tiny import worked_example
 
-from aisched.online import astraea
-from aisched.online.astraea import income_division, job_spec
-from aisched.online.astraea_kernel import RoundState, best_schedule
-from aisched.online.astraea_reference import mincost_c, mincost_d
+from aisched.online.tenants import astraea
+from aisched.online.tenants.astraea import income_division, job_spec
+from aisched.online.tenants.astraea_kernel import RoundState, best_schedule
+from aisched.online.tenants.astraea_reference import mincost_c, mincost_d
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 Written line by line after the pseudocode, over every server (no grouping)
 and every slot, with the readings documented in
-:mod:`aisched.online.astraea_kernel`. Slow; use on tiny rounds only.
+:mod:`aisched.online.tenants.astraea_kernel`. Slow; use on tiny rounds only.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from aisched.online.astraea_kernel import JobSpec, RoundState
+from aisched.online.tenants.astraea_kernel import JobSpec, RoundState
 
 __all__ = ["mincost_d", "mincost_c", "max_irev"]
 

@@ -2,10 +2,10 @@
 
 Jobs are handled one by one in order of arrival (ties by index). For job ``i``:
 
-1. Algorithm 2 (:mod:`aisched.online.comdos_kernel`, jit-compiled and
+1. Algorithm 2 (:mod:`aisched.online.genai.comdos_kernel`, jit-compiled and
    vectorised over the schedule options ``H``) returns the option of largest
    DP profit ``P``; its schedule ``l_i`` is read back by
-   :func:`aisched.online.comdos_reference.backtrack` and scored exactly by (8)::
+   :func:`aisched.online.genai.comdos_reference.backtrack` and scored exactly by (8)::
 
        mu_i = b_il - sum_{k,t} r_kt(il) lambda_kt,
        b_il = b_i - w_f Cost^p_i - w_p Cost^c_i - w_h Cost^m_i   (the schedule's profit)
@@ -48,8 +48,8 @@ import xarray as xr
 from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
-from aisched.online import comdos_kernel as kernel
-from aisched.online.comdos_reference import backtrack, r_child
+from aisched.online.genai import comdos_kernel as kernel
+from aisched.online.genai.comdos_reference import backtrack, r_child
 from aisched.outcome import Outcome
 from aisched.registry import register
 

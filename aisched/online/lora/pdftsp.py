@@ -5,7 +5,7 @@ task ``i``:
 
 1. Algorithm 2 picks a schedule ``l_i`` and vendor from the current dual
    prices ``lambda^(i-1)`` (``compute_price``) and ``phi^(i-1)``
-   (``memory_price``), see :mod:`aisched.online.pdftsp_kernel`, and returns
+   (``memory_price``), see :mod:`aisched.online.lora.pdftsp_kernel`, and returns
    ``F(il)`` of (10).
 2. If ``F(il) > 0`` the prices of the schedule's cells are raised by (7) and
    (8); *then* the resource check runs, and the task is admitted only if every
@@ -44,7 +44,7 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
-from aisched.online import pdftsp_kernel as kernel
+from aisched.online.lora import pdftsp_kernel as kernel
 from aisched.outcome import Outcome
 from aisched.registry import register
 

@@ -15,7 +15,7 @@
   posted cost, divided among the resource owners by (2) (line 6).
   A job must finish inside its round (Algorithm 4, line 4), so rounds start
   empty. Rounds are cut at the horizon ``num_slots``.
-- Algorithm 3 with 4-5 (A_maxIrev): :mod:`aisched.online.astraea_kernel`.
+- Algorithm 3 with 4-5 (A_maxIrev): :mod:`aisched.online.tenants.astraea_kernel`.
   A job is admitted iff its best ``mu`` (7) is > 0 (strategy-proof admission).
 - ``lambda``: Lemma 1's ``floor((log f(all) - log f_min) / (log sigma - log(sigma - 1))) + 1``
   with ``sigma = 2 (log theta_w + log theta_p)`` (Lemma 3), natural logs,
@@ -53,7 +53,7 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan, usage
-from aisched.online.astraea_kernel import JobSpec, RoundState, Schedule, best_schedule
+from aisched.online.tenants.astraea_kernel import JobSpec, RoundState, Schedule, best_schedule
 from aisched.outcome import Outcome
 from aisched.registry import register
 
@@ -66,8 +66,6 @@ __all__ = [
     "simulate",
     "run",
     "income_division",
-    "fairness",
-    "performance_ratio",
 ]
 
 Clock = Literal["batch", "arrival"]
@@ -425,6 +423,3 @@ def run(
     res, info = simulate(instance, params)
     return outcome_of(instance, res, params, "astraea", started, {**info, "theta_scale": float(theta_scale)})
 
-
-# metrics live in tenants_metrics; re-exported here for `aisched.online.astraea.fairness`
-from aisched.online.tenants_metrics import fairness, performance_ratio  # noqa: E402

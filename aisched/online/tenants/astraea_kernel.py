@@ -11,7 +11,7 @@ evaluates MINCOSTD (Algorithm 4) and MINCOSTC (Algorithm 5) on them and
 returns the schedule of largest ``mu`` (7). Servers with identical free
 profiles form one group (:meth:`RoundState._refresh`), so a fresh round of
 100 equal servers is one row.
-:mod:`aisched.online.astraea_reference` is the same pseudocode with plain
+:mod:`aisched.online.tenants.astraea_reference` is the same pseudocode with plain
 loops; the tests compare the two.
 
 Readings of the pseudocode (each documented where it is used):

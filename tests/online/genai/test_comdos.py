@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import aisched
 from aisched.errors import InvalidScenarioError
-from aisched.online import comdos
+from aisched.online.genai import comdos
 
 
 @pytest.mark.parametrize("seed", range(6))

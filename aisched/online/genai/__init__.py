@@ -1,0 +1,14 @@
+"""Online algorithms of the `genai` family (ComDOS paper, section III-IV).
+
+Importing this package registers, for family "genai" and in this order:
+"comdos" (Algorithms 1-2, :mod:`~aisched.online.genai.comdos`), then
+"heft_a", "heft_ma" and "random_a" (:mod:`~aisched.online.genai.baselines`).
+The jitted per-job dynamic program is :mod:`~aisched.online.genai.comdos_kernel`;
+its plain NumPy oracle is :mod:`~aisched.online.genai.comdos_reference`.
+"""
+
+from aisched.online.genai import comdos  # noqa: I001  (registration order = listing order)
+from aisched.online.genai import baselines
+from aisched.online.genai import comdos_kernel, comdos_reference
+
+__all__ = ["baselines", "comdos", "comdos_kernel", "comdos_reference"]

@@ -1,0 +1,117 @@
+"""The package layout of ARCHITECTURE.md: one family package per layer, imports one way, no circles.
+
+Every ``import`` in ``aisched/`` counts, those inside functions too (a lazy
+import is still a dependency); only ``if TYPE_CHECKING:`` blocks are left out.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "aisched"
+FAMILIES = ("lora", "spot", "genai", "tenants")
+
+
+def _module_files() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    test = getattr(node, "test", None)
+    return isinstance(node, ast.If) and (
+        (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+        or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"))
+
+
+def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    found: list[ast.Import | ast.ImportFrom] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if _is_type_checking(node):
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def import_graph() -> nx.DiGraph:
+    """aisched module -> the aisched modules it imports (a package imports its submodules)."""
+    modules = _module_files()
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(parts + ([base] if base else []))
+                subs = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in modules]
+                targets = subs + ([base] if len(subs) < len(node.names) else [])
+            for target in targets:
+                # `import aisched.x.y` names the leaf; an outside package (jax, pyomo) is kept by name
+                graph.add_edge(name, target if target in modules else target.split(".")[0])
+    return graph
+
+
+GRAPH = import_graph()
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "aisched" else None
+
+
+def test_online_mirrors_models() -> None:
+    for layer in ("models", "online"):
+        packages = sorted(p.name for p in (PACKAGE / layer).iterdir() if (p / "__init__.py").is_file())
+        assert packages == sorted(FAMILIES), layer
+    flat = sorted(p.name for p in (PACKAGE / "online").glob("*.py") if p.name != "__init__.py")
+    assert flat == [], f"aisched/online/ holds modules outside a family package: {flat}"
+
+
+def test_no_import_circles() -> None:
+    # a package importing its own submodules is not a circle; anything else is
+    inner = GRAPH.subgraph(n for n in GRAPH if n.startswith("aisched."))
+    edges = [(a, b) for a, b in inner.edges if not a.startswith(b + ".")]
+    circles = list(nx.simple_cycles(nx.DiGraph(edges)))
+    assert circles == [], f"import circles: {circles}"
+
+
+@pytest.mark.parametrize(("layer", "forbidden"), [
+    ("models", {"online", "scenarios", "cli", "api", "jax"}),
+    ("online", {"scenarios", "cli", "api"}),
+    ("solvers", {"models", "online", "scenarios", "dag", "cli", "api", "jax"}),
+    ("dag", {"models", "online", "scenarios", "solvers", "cli", "api", "jax"}),
+])
+def test_imports_go_one_way(layer: str, forbidden: set[str]) -> None:
+    wrong = sorted(
+        (a, b) for a, b in GRAPH.edges
+        if _layer(a) == layer and (_layer(b) in forbidden or b in forbidden)
+    )
+    assert wrong == [], f"{layer} imports what it must not: {wrong}"
+
+
+def test_online_family_uses_only_its_own_family() -> None:
+    wrong = sorted(
+        (a, b) for a, b in GRAPH.edges
+        if a.startswith("aisched.online.") and b.startswith(("aisched.online.", "aisched.models."))
+        and len(a.split(".")) > 3 and len(b.split(".")) > 3 and a.split(".")[2] != b.split(".")[2]
+        and b.split(".")[2] in FAMILIES and a.split(".")[2] in FAMILIES
+    )
+    assert wrong == [], f"an online family package imports another family: {wrong}"
