@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Sequence
-from typing import Any
+import numbers
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Union
 
+import numpy as np
 import pandas as pd
 
 from aisched import registry
 from aisched.errors import AischedError, InvalidScenarioError, UnknownAlgorithmError
 from aisched.outcome import Outcome
 
-__all__ = ["algorithms", "run", "offline", "compare", "FAMILIES"]
+__all__ = ["algorithms", "check_params", "run", "offline", "compare", "FAMILIES"]
 
 #: The families aisched implements (some may have no algorithms registered yet).
 FAMILIES = ("lora", "spot", "genai", "tenants")
@@ -35,6 +39,81 @@ def algorithms(family: str) -> list[str]:
     return registry.names(family)
 
 
+def _describe(hint: Any) -> str:
+    """A reader's name for a type hint: ``float or None``, ``one of 'faithful', 'exact'``."""
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(v) for v in typing.get_args(hint))
+    if origin in (Union, types.UnionType):
+        return " or ".join(_describe(h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return "None"
+    return {float: "a finite number", int: "an integer", bool: "True or False", str: "a string"}.get(
+        hint, getattr(hint, "__name__", str(hint)))
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether ``value`` fits the type hint; hints other than the plain ones accept anything."""
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        return any(type(value) is type(v) and value == v for v in typing.get_args(hint))
+    if origin in (Union, types.UnionType):
+        return any(_fits(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, (bool, np.bool_))
+    if hint is int:
+        return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    if hint is float:
+        return (isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+                and math.isfinite(float(value)))
+    if hint is str:
+        return isinstance(value, str)
+    return True
+
+
+def check_params(family: str, name: str, params: Mapping[str, Any]) -> None:
+    """Check an algorithm's keyword parameters against its signature, before any work.
+
+    Every name must be a parameter of the algorithm's ``run`` function, and every
+    value must fit its type hint (a ``Literal`` option, an integer, a finite
+    number, a boolean, a string, or ``None`` where allowed); parameters with
+    other hints (predictors, weight vectors) are checked by the algorithm itself.
+
+    Raises
+    ------
+    UnknownAlgorithmError
+        ``name`` is not an algorithm of ``family``.
+    InvalidScenarioError
+        Naming the parameter: an unknown name (with the parameters the algorithm
+        takes) or a value that does not fit.
+    """
+    fn = registry.lookup(family, name)
+    signature = inspect.signature(fn)
+    taken = [p for i, p in enumerate(signature.parameters.values())
+             if i > 0 and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
+    try:
+        hints = typing.get_type_hints(fn)
+    except (NameError, TypeError):  # hints that name what only a type checker imports: names only
+        hints = {}
+    known = {p.name for p in taken}
+    listing = ", ".join(f"{p.name} ({_describe(hints.get(p.name, Any))}, default {p.default!r})"
+                        for p in taken) or "no parameters"
+    for key, value in params.items():
+        if key not in known:
+            if takes_any:
+                continue
+            raise InvalidScenarioError(
+                str(key), f"is not a parameter of {family!r} algorithm {name!r}; it takes {listing}")
+        hint = hints.get(key, Any)
+        if not _fits(value, hint):
+            raise InvalidScenarioError(
+                str(key), f"= {value!r} is not valid for {family!r} algorithm {name!r}: "
+                f"expected {_describe(hint)}")
+
+
 def run(name: str, instance: Any, **params: Any) -> Outcome:
     """Run the online algorithm ``name`` on ``instance``.
 
@@ -45,10 +124,17 @@ def run(name: str, instance: Any, **params: Any) -> Outcome:
     instance
         The problem (e.g. a :class:`~aisched.models.lora.LoraInstance`).
     **params
-        Algorithm parameters (see each algorithm's ``run`` function).
+        Algorithm parameters (see each algorithm's ``run`` function), checked
+        by :func:`check_params` before the algorithm starts.
+
+    Raises
+    ------
+    InvalidScenarioError
+        An unknown parameter name or a value of the wrong kind, naming it.
     """
-    fn = registry.lookup(_family_of(instance), name)
-    return fn(instance, **params)
+    family = _family_of(instance)
+    check_params(family, name, params)
+    return registry.lookup(family, name)(instance, **params)
 
 
 def offline(
@@ -123,8 +209,8 @@ def compare(
     if unknown:
         raise UnknownAlgorithmError(f"params given for algorithms not compared: {sorted(unknown)}")
     results: dict[str, Outcome] = {}
-    for name in chosen:
-        registry.lookup(family, name)  # fail fast on unknown names, before any work
+    for name in chosen:  # fail fast on unknown names and parameters, before any work
+        check_params(family, name, params.get(name, {}))
     if offline:
         results["offline"] = globals()["offline"](instance, solver=solver, time_limit=time_limit)
     for name in chosen:

@@ -128,3 +128,46 @@ def test_offline_outcome_on_time_limit_is_honest():
 def test_offline_options_fail_before_any_work(option, value):
     with pytest.raises(aisched.InvalidScenarioError, match=option):
         aisched.offline(random_tiny(0), **{option: value})
+
+
+def _tenants_tiny():
+    return aisched.scenarios.tenants.generate(seed=0, users=2, servers=3, jobs=4)
+
+
+@pytest.mark.parametrize(("name", "params", "field", "says"), [
+    ("astraea", {"foo": 1}, "foo", "it takes lam (an integer or a string, default 2), theta_w"),
+    ("gandiva_fair", {"lam": 2}, "lam", "it takes no parameters"),
+    ("astraea", {"clock": "x"}, "clock", "expected one of 'batch', 'arrival'"),
+    ("astraea", {"lam": True}, "lam", "expected an integer or a string"),
+    ("astraea", {"theta_scale": float("nan")}, "theta_scale", "expected a finite number"),
+    ("astraea", {"theta_w": "2"}, "theta_w", "expected a finite number or None"),
+])
+def test_run_checks_parameter_names_and_values(name, params, field, says):
+    with pytest.raises(aisched.InvalidScenarioError, match=f"^{field}: ") as info:
+        aisched.run(name, _tenants_tiny(), **params)
+    assert says in str(info.value)
+    assert info.value.field == field
+
+
+def test_parameters_that_fit_run():
+    inst = _tenants_tiny()
+    out = aisched.run("astraea", inst, lam=2, theta_w=None, clock="batch", theta_scale=1)
+    assert out.objective == pytest.approx(aisched.run("astraea", inst).objective)
+    out.verify(inst)
+
+
+def test_compare_checks_every_parameter_before_any_work(monkeypatch):
+    calls = []
+    monkeypatch.setattr(aisched.api, "offline", lambda *a, **k: calls.append("offline"))
+    with pytest.raises(aisched.InvalidScenarioError, match="^lam: .*'hived'"):
+        aisched.compare(_tenants_tiny(), ["astraea", "hived"], params={"hived": {"lam": 2}})
+    assert calls == []
+
+
+def test_scenario_params_are_checked_when_the_scenario_is_made():
+    from aisched.scenarios.catalog import Scenario
+
+    with pytest.raises(aisched.InvalidScenarioError, match="params.random_a.seed") as info:
+        Scenario(name="genai/x", family="genai", title="", x="edges", values=(2,), base={},
+                 algorithms=("random_a",), params={"random_a": {"seed": 1.5}})
+    assert "expected an integer" in str(info.value)

@@ -235,7 +235,7 @@ def _generator(family: str, kind: str = "compare") -> Any:
 
 def _validate(s: Scenario) -> None:
     from aisched import registry
-    from aisched.api import FAMILIES
+    from aisched.api import FAMILIES, check_params
 
     where = f"scenario {s.name!r}: "
     if not isinstance(s.name, str) or s.name.count("/") != 1 or not all(s.name.split("/")):
@@ -285,12 +285,22 @@ def _validate(s: Scenario) -> None:
     for name in s.params:
         if name not in s.algorithms:
             raise InvalidScenarioError("params", f"{where}parameters for {name!r}, which is not compared")
+        if s.kind == "compare":
+            try:
+                check_params(s.family, name, s.params[name])
+            except InvalidScenarioError as exc:
+                raise InvalidScenarioError(f"params.{name}.{exc.field}", f"{where}{exc.message}") from None
     if s.x_target == "algorithms":
         for name in s.algorithms:
             taken = inspect.signature(registry.lookup(s.family, name)).parameters
             if s.x not in taken:
                 raise InvalidScenarioError(
                     "x", f"{where}{s.x!r} is not a parameter of {s.family!r} algorithm {name!r}")
+            for i, value in enumerate(s.values):
+                try:
+                    check_params(s.family, name, {s.x: value})
+                except InvalidScenarioError as exc:
+                    raise InvalidScenarioError(f"values[{i}]", f"{where}{exc.message}") from None
     _validate_figures(s, where)
     accepted = set(inspect.signature(gen).parameters) - {"seed", "rng", "pool"}
     on_x = {} if s.x_target == "algorithms" else {s.x: None}
