@@ -45,8 +45,13 @@ class ClaimCheck:
 
     claim: Claim
     measured: float
-    holds: bool | None  # None: could not be checked (missing cells or non-finite means)
+    holds: bool | None  # None: not checked (a point not in the run, missing cells, non-finite means)
     detail: str
+
+    @property
+    def verdict(self) -> str:
+        """"holds", "fails" or "not checked: <reason>"."""
+        return {True: "holds", False: "fails"}.get(self.holds, f"not checked: {self.detail}")  # type: ignore[arg-type]
 
 
 def summarise(table: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -67,8 +72,14 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[Clai
     """Check each claim of a scenario definition against the summary of its sweep."""
     higher = METRICS[definition["metric"]]
     checks = []
+    labels = definition.get("labels")
     for raw in definition.get("claims", []):
         c = Claim(**raw)
+        absent = [p for p in (c.point, c.other_point) if p is not None and labels is not None and p not in labels]
+        if absent:
+            checks.append(ClaimCheck(c, math.nan, None, f"point {definition.get('x', 'x')}={absent[0]} is not "
+                                     f"in this run (its points: {', '.join(labels)})"))
+            continue
         mine = _mean(summary, c.algorithm)
         if mine.empty or not np.isfinite(mine.to_numpy(dtype=float)).all():
             checks.append(ClaimCheck(c, math.nan, None, "no finite measurement"))
@@ -209,6 +220,19 @@ def _fmt(mean: float, std: float) -> str:
     return f"{mean:.4g}{spread}"
 
 
+def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int]) -> list[str]:
+    """The claims table of one sweep (every claim, with its verdict); counts verdicts."""
+    if not checks:
+        return []
+    lines = ["| paper's claim | measured | verdict |", "|---|---|---|"]
+    for chk in checks:
+        verdicts[{True: "holds", False: "fails", None: "not checked"}[chk.holds]] += 1
+        measured = "" if chk.holds is None else chk.detail
+        mark = "**fails**" if chk.holds is False else chk.verdict
+        lines.append(f"| {chk.claim.text} | {measured} | {mark} |")
+    return [*lines, ""]
+
+
 def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     """Write ``report.md`` (and figures) for every sweep under ``directory``; returns its path.
 
@@ -222,7 +246,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     lines = ["# aisched report", "", f"Sweeps under `{top}`: {len(roots)}.", ""]
-    verdicts = {"holds": 0, "fails": 0, "unchecked": 0}
+    verdicts = {"holds": 0, "fails": 0, "not checked": 0}
     for root in roots:
         definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
         table = load_table(root)
@@ -231,6 +255,8 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         lines += [f"## {definition['name']}", "", definition.get("title", ""), ""]
         if table.empty:
             lines += ["No finished cells yet.", ""]
+            lines += _claim_lines([ClaimCheck(Claim(**raw), math.nan, None, "no finished cells yet")
+                                   for raw in definition.get("claims", [])], verdicts)
             continue
         summary = summarise(table, metric)
         seeds = int(table["seed"].nunique())
@@ -255,16 +281,9 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
                 cells.append("" if r.empty else _fmt(float(r["mean"].iloc[0]), float(r["std"].iloc[0])))
             lines.append(f"| {x} | " + " | ".join(cells) + " |")
         lines.append("")
-        checks = check_claims(definition, summary)
-        if checks:
-            lines += ["| paper's claim | measured | direction holds |", "|---|---|---|"]
-            for chk in checks:
-                mark = {True: "yes", False: "**no**", None: "unchecked"}[chk.holds]
-                verdicts[{True: "holds", False: "fails", None: "unchecked"}[chk.holds]] += 1
-                lines.append(f"| {chk.claim.text} | {chk.detail} | {mark} |")
-            lines.append("")
-    lines[3:3] = [f"Claims: {verdicts['holds']} hold, {verdicts['fails']} do not, "
-                  f"{verdicts['unchecked']} could not be checked.", ""]
+        lines += _claim_lines(check_claims(definition, summary), verdicts)
+    lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {verdicts['holds']} hold, {verdicts['fails']} fail, "
+                  f"{verdicts['not checked']} not checked.", ""]
     out = top / "report.md"
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out

@@ -152,6 +152,10 @@ class Scenario:
     figures
         Extra figures of the report, names from ``aisched.scenarios.<family>.FIGURES``
         (e.g. "alpha_per_user", "policy_weights").
+    full_values
+        Set by :meth:`reduced`: the full scenario's x values. Claims keep the
+        points they are made at; the report says "not checked" for a claim at
+        a point the reduced run does not have, rather than dropping it.
     """
 
     name: str
@@ -172,6 +176,7 @@ class Scenario:
     kind: str = "compare"
     x_target: str = "generator"
     figures: tuple[str, ...] = ()
+    full_values: tuple[Any, ...] | None = None
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -195,16 +200,17 @@ class Scenario:
         return params
 
     def reduced(self) -> Scenario:
-        """The test-size form: reduced parameters and values, one seed, short offline limit."""
+        """The test-size form: reduced parameters and values, one seed, short offline limit.
+
+        Every claim is kept: one made at a point the reduced form does not have is
+        reported as "not checked" with that reason (:func:`aisched.scenarios.report.check_claims`).
+        """
         values = tuple(self.reduced_values if self.reduced_values is not None else self.values)
-        labels = {str(v) for v in values}
-        claims = tuple(  # claims made at points the reduced form does not have are dropped
-            c for c in self.claims if all(p is None or p in labels for p in (c.point, c.other_point))
-        )
         limit = None if self.time_limit is None else min(self.time_limit, 20.0)
         return replace(
             self, base={**self.base, **self.reduced_base}, values=values, seeds=1, time_limit=limit,
-            reduced_base={}, reduced_values=None, claims=claims,
+            reduced_base={}, reduced_values=None,
+            full_values=self.full_values if self.full_values is not None else self.values,
         )
 
     def definition(self) -> dict[str, Any]:
@@ -311,7 +317,7 @@ def _validate(s: Scenario) -> None:
                     label, f"{where}{key!r} is not a parameter of aisched.scenarios.{s.family}."
                     f"{gen.__name__} (accepted: {sorted(accepted)})"
                 )
-    labels = [str(v) for v in s.values]
+    labels = [str(v) for v in (*s.values, *(s.full_values or ()))]
     for i, c in enumerate(s.claims):
         if c.kind not in CLAIM_KINDS:
             raise InvalidScenarioError(f"claims[{i}].kind", f"{where}{c.kind!r} is not one of {list(CLAIM_KINDS)}")

@@ -43,11 +43,13 @@ def test_paper_catalogue_lists_every_lora_figure() -> None:
     assert {c.value for c in s.claims if c.kind == "improvement"} == {0.4899, 1.5157, 1.8494}
 
 
-def test_reduced_form_is_small_and_drops_claims_at_missing_points() -> None:
-    s = catalog.get("lora/fig8-load").reduced()
+def test_reduced_form_is_small_and_keeps_every_claim() -> None:
+    full = catalog.get("lora/fig8-load")
+    s = full.reduced()
     assert s.seeds == 1 and s.values == (0.5, 1.5)
     assert s.point_params(0)["slots"] == 12
-    assert s.claims == ()  # the paper's claims are made at 80 tasks a slot
+    assert s.claims == full.claims and s.full_values == full.values  # made at 80 tasks a slot
+    assert s.reduced().full_values == full.values
 
 
 def test_toml_round_trip(tmp_path: Path) -> None:

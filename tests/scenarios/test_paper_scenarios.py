@@ -30,6 +30,8 @@ def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
         assert (opt["objective"] <= opt["reference"] + 1e-6 * opt["reference"].abs().clip(lower=1)).all()
     text = report.report(tmp_path, figures=False).read_text()
     assert f"## {name}" in text
+    for claim in catalog.get(name).claims:  # every claim of the full figure is listed, none dropped
+        assert f"| {claim.text} |" in text
 
 
 def test_catalogue_covers_the_papers_figures() -> None:

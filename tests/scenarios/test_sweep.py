@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -194,3 +195,29 @@ def test_without_outcomes_the_table_is_the_same(serial_table: pd.DataFrame, tmp_
     assert len(list((root / "cells").glob("*.json"))) == len(serial_table)
     pd.testing.assert_frame_equal(_stable(table), _stable(serial_table))
     assert "## lora/test-mini" in report.report(tmp_path).read_text()  # no heatmap, no error
+
+
+def test_a_claim_at_a_point_not_in_the_run_is_listed_as_not_checked(tmp_path: Path) -> None:
+    """Issue 16: no claim disappears from a reduced run; the summary counts all three verdicts."""
+    full = replace(MINI, values=(2, 3), claims=(
+        *MINI.claims, Claim("improvement", "pdFTSP gains at 3 nodes", "pdftsp", baseline="ntm", point="3",
+                            value=0.1)))
+    reduced = replace(full.reduced(), values=(2,))
+    assert reduced.claims == full.claims
+    sweep.sweep(reduced, tmp_path, executor="serial", progress=False, outcomes=False)
+    text = report.report(tmp_path, figures=False).read_text()
+    n = len(full.claims)
+    assert f"Claims: {n} in all: " in text and " 1 not checked." in text
+    row = next(line for line in text.splitlines() if line.startswith("| pdFTSP gains at 3 nodes"))
+    assert row.endswith("| not checked: point nodes=3 is not in this run (its points: 2) |")
+    for claim in full.claims:
+        assert f"| {claim.text} |" in text
+
+
+def test_a_sweep_without_finished_cells_still_lists_its_claims(tmp_path: Path) -> None:
+    root = sweep.folder(tmp_path, MINI)
+    root.mkdir(parents=True)
+    (root / "scenario.json").write_text(json.dumps(MINI.definition()))
+    text = report.report(tmp_path, figures=False).read_text()
+    assert f"0 hold, 0 fail, {len(MINI.claims)} not checked." in text
+    assert text.count("not checked: no finished cells yet") == len(MINI.claims)
