@@ -94,6 +94,13 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
     rep.add_argument("--no-figures", action="store_true")
+    dat = sub.add_parser("data", help="the real-data files: list them, fetch the public ones")
+    dsub = dat.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    dsub.add_parser("list", help="each dataset: what it is, source, licence, where found or missing")
+    fet = dsub.add_parser("fetch", help="download a dataset's files (pinned commit, sha256) into the cache")
+    fet.add_argument("dataset", help="a name from `aisched data list`, or all")
+    fet.add_argument("--mirror", default=None, metavar="URL", help="fetch <URL>/<file> instead of the source")
+    fet.add_argument("--cache", type=Path, default=None, help="target folder (default: the user cache)")
     sel = sub.add_parser("select", help="online policy selection (Algorithm 2 of the spot paper)")
     sfam = sel.add_subparsers(dest="family", required=True, parser_class=_Parser)
     for family in _SELECT_FAMILIES:
@@ -169,6 +176,25 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data(args: argparse.Namespace) -> int:
+    from aisched.scenarios import data
+
+    if args.action == "fetch":
+        paths = data.fetch(args.dataset, mirror=args.mirror, cache=args.cache)
+        print(f"{len(paths)} file(s) in place (sha256 checked):")
+        for path in paths:
+            print(f"  {path}")
+        return 0
+    print("searched, in order: " + ", ".join(str(p) for p in data.search_path()))
+    for name, d in data.DATASETS.items():
+        print(f"\n{name}: {d.what}\n  source: {d.source}\n  license: {d.license}")
+        print(f"  get: `aisched data fetch {name}`" if d.downloadable else f"  get: {d.how}")
+        for row in data.status():
+            if row["dataset"] == name:
+                print(f"  {row['file']}: {row['found']}{'' if row['sha256_ok'] != 'no' else ' (sha256 differs)'}")
+    return 0
+
+
 def _scenarios(args: argparse.Namespace) -> int:
     from aisched.scenarios import catalog
 
@@ -221,6 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _sweep(args)
         if args.command == "report":
             return _report(args)
+        if args.command == "data":
+            return _data(args)
         if args.command == "select":
             module = _scenario_module(args.family)
             assert module is not None

@@ -4,8 +4,9 @@ Each loader turns a trace into per-slot arrival counts on a grid of
 ``slot_seconds``; the family generators rescale those counts to the mean
 arrival rate a scenario asks for (the trace then gives the *shape* of the
 load over the day: bursts, night lulls). Files are read by path: the named
-traces live in the shared data folder (:data:`aisched.scenarios._paths.DATA_DIR`,
-see its PROVENANCE.md), and any CSV in one of the formats below works.
+traces are found by :func:`aisched.scenarios._paths.data_file` (``$AISCHED_DATA``,
+the user cache filled by ``aisched data fetch``, ``../shared/data``; sources and
+licences in :mod:`aisched.scenarios.data`), and any CSV in one of the formats below works.
 
 ==============  ==========================================  ===================================
 name            file                                        arrivals
@@ -44,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from aisched.errors import InvalidScenarioError
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios._paths import data_file
 
 __all__ = ["NAMED_TRACES", "arrival_counts", "resolve"]
 
@@ -68,7 +69,11 @@ def resolve(trace: str | os.PathLike[str]) -> Path:
         ``trace`` when the file does not exist.
     """
     name = str(trace)
-    path = DATA_DIR / NAMED_TRACES[name] if name in NAMED_TRACES else Path(trace)
+    if name in NAMED_TRACES:  # $AISCHED_DATA, the user cache, ../shared/data; says how to get it
+        found = data_file(NAMED_TRACES[name])
+        assert found is not None
+        return found
+    path = Path(trace)
     if not path.is_file():
         raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
     return path

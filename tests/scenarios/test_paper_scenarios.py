@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from aisched.scenarios import catalog, report, sweep
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios._paths import data_file
 from aisched.scenarios.traces import NAMED_TRACES
 
 
@@ -15,8 +15,8 @@ def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
     scenario = catalog.get(name).reduced()
     traces_used = [scenario.point_params(p).get("trace") for p in range(len(scenario.values))]
     for trace in traces_used:
-        if isinstance(trace, str) and trace in NAMED_TRACES and not (DATA_DIR / NAMED_TRACES[trace]).is_file():
-            pytest.skip(f"trace {trace!r} absent: {DATA_DIR / NAMED_TRACES[trace]}")
+        if isinstance(trace, str) and trace in NAMED_TRACES and data_file(NAMED_TRACES[trace], required=False) is None:
+            pytest.skip(f"trace {trace!r} absent: {NAMED_TRACES[trace]} (`aisched data list`)")
     table = sweep.sweep(scenario, tmp_path, executor="serial", progress=False)
     n_algos = len(scenario.algorithms) + int(scenario.offline)
     assert len(table) == len(scenario.values) * n_algos
