@@ -91,6 +91,18 @@ def _parser() -> argparse.ArgumentParser:
     swp.add_argument("--no-progress", action="store_true", help="no progress bar")
     swp.add_argument("--no-outcomes", action="store_true",
                      help="write only the table rows, no netCDF outcome per cell (faster for ms-sized cells)")
+    rpr = sub.add_parser("reproduce", help="every named scenario of a family (or all) at full size, then the report")
+    rpr.add_argument("family", choices=(*_COMPARE_FAMILIES, "all"))
+    rpr.add_argument("--seeds", type=int, default=None, help="seeds per scenario (default: each scenario's)")
+    rpr.add_argument("--out", type=Path, default=Path("results"), help="results root (default %(default)s)")
+    rpr.add_argument("--reduced", action="store_true", help="the scenarios' small test-size forms")
+    rpr.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
+    rpr.add_argument("--serial", action="store_true", help="run the cells in this process")
+    rpr.add_argument("--dask", default=None, metavar="ADDRESS",
+                     help="run the cells on a Dask cluster: a scheduler address or local:N")
+    rpr.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rpr.add_argument("--no-outcomes", action="store_true", help="write only the table rows, no netCDF per cell")
+    rpr.add_argument("--no-figures", action="store_true", help="no figures in the report")
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
     rep.add_argument("--no-figures", action="store_true")
@@ -186,10 +198,11 @@ def _data(args: argparse.Namespace) -> int:
             print(f"  {path}")
         return 0
     print("searched, in order: " + ", ".join(str(p) for p in data.search_path()))
+    rows = data.status()
     for name, d in data.DATASETS.items():
         print(f"\n{name}: {d.what}\n  source: {d.source}\n  license: {d.license}")
         print(f"  get: `aisched data fetch {name}`" if d.downloadable else f"  get: {d.how}")
-        for row in data.status():
+        for row in rows:
             if row["dataset"] == name:
                 print(f"  {row['file']}: {row['found']}{'' if row['sha256_ok'] != 'no' else ' (sha256 differs)'}")
     return 0
@@ -227,6 +240,24 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reproduce(args: argparse.Namespace) -> int:
+    from aisched.errors import InvalidScenarioError
+    from aisched.scenarios import reproduce
+
+    if args.seeds is not None and args.seeds < 1:
+        raise InvalidScenarioError("--seeds", f"= {args.seeds} must be >= 1")
+    if args.workers is not None and args.workers < 1:
+        raise InvalidScenarioError("--workers", f"= {args.workers} must be >= 1")
+    executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    path = reproduce.reproduce(
+        [args.family], args.out, seeds=args.seeds, reduced=args.reduced, executor=executor,
+        workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes,
+        figures=not args.no_figures)
+    print(next(line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("Claims:")))
+    print(f"wrote {path}")
+    return 0
+
+
 def _report(args: argparse.Namespace) -> int:
     from aisched.scenarios import report
 
@@ -249,6 +280,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _report(args)
         if args.command == "data":
             return _data(args)
+        if args.command == "reproduce":
+            return _reproduce(args)
         if args.command == "select":
             module = _scenario_module(args.family)
             assert module is not None

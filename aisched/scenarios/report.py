@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -242,7 +243,8 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         ``directory`` when it holds no sweep.
     """
     top = Path(directory)
-    roots = sorted(p.parent for p in top.glob("**/scenario.json"))
+    roots = sorted((p.parent for p in top.glob("**/scenario.json")),  # natural order: fig5 before fig10
+                   key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.as_posix())])
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     lines = ["# aisched report", "", f"Sweeps under `{top}`: {len(roots)}.", ""]

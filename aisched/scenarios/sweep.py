@@ -52,7 +52,7 @@ import xarray as xr
 from aisched.errors import InvalidScenarioError
 from aisched.scenarios.catalog import Scenario
 
-__all__ = ["Cell", "cells", "folder", "load_table", "run_cell", "sweep"]
+__all__ = ["Cell", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep"]
 
 TABLE_COLUMNS = [
     "scenario", "point", "x", "seed", "algorithm", "objective", "status", "bound", "admitted",
@@ -171,22 +171,39 @@ def _atomic_write_text(path: Path, text: str) -> None:
         raise
 
 
-def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
-    definition = json.dumps(scenario.definition(), indent=1, sort_keys=True, default=str)
+def _definition(scenario: Scenario) -> str:
+    return json.dumps(scenario.definition(), indent=1, sort_keys=True, default=str)
+
+
+def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> set[str]:
+    """Keys of the cells already finished in ``root`` (nothing is written).
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``root`` holds a sweep and ``resume`` is false, or it holds a sweep of
+        another definition of the scenario.
+    """
     record = root / "scenario.json"
-    done: set[str] = set()
-    if record.is_file():
-        if not resume:
-            raise InvalidScenarioError(
-                "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; pass resume=True "
-                "(--resume) to continue it, or choose another folder"
-            )
-        if record.read_text(encoding="utf-8") != definition:
-            raise InvalidScenarioError(
-                "resume", f"{str(root)!r} holds a sweep of a different definition of {scenario.name!r}; "
-                "use another folder"
-            )
-        done = {p.stem for p in (root / "cells").glob("*.json")}
+    if not record.is_file():
+        return set()
+    if not resume:
+        raise InvalidScenarioError(
+            "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; pass resume=True "
+            "(--resume) to continue it, or choose another folder"
+        )
+    if record.read_text(encoding="utf-8") != _definition(scenario):
+        raise InvalidScenarioError(
+            "resume", f"{str(root)!r} holds a sweep of a different definition of {scenario.name!r}; "
+            "use another folder"
+        )
+    return {p.stem for p in (root / "cells").glob("*.json")}
+
+
+def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
+    definition = _definition(scenario)
+    record = root / "scenario.json"
+    done = finished_cells(scenario, root, resume=resume)
     (root / "cells").mkdir(parents=True, exist_ok=True)
     (root / "outcomes").mkdir(parents=True, exist_ok=True)
     for stale in [*root.glob("**/.*.tmp"), *root.glob("outcomes/*.tmp")]:  # temporaries of a killed run
@@ -239,6 +256,36 @@ def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
     table = table.sort_values(["point", "seed", "algorithm"], kind="stable").reset_index(drop=True)
     extra = [c for c in table.columns if c not in TABLE_COLUMNS]  # family metrics (cell_metrics)
     return table[TABLE_COLUMNS + extra]
+
+
+@dataclass(frozen=True)
+class Runner:
+    """Where cells run: ``submit(cell) -> Future``, ``completed(futures)`` in finishing order, ``shutdown()``.
+
+    :func:`open_runner` makes one; :func:`sweep` opens its own unless given one, so
+    that several sweeps (``aisched reproduce``) share one pool of warm workers.
+    """
+
+    submit: Callable[[Cell], Future]
+    completed: Callable[[list], Iterator]
+    shutdown: Callable[[], None]
+    executor: str
+    workers: int
+
+
+def open_workers(kind: str, workers: int | None) -> int:
+    """How many cells run at once on ``kind``."""
+    if kind.startswith("dask:local:") and kind.rsplit(":", 1)[1].isdigit():
+        return int(kind.rsplit(":", 1)[1])
+    return 1 if kind == "serial" else (workers or os.cpu_count() or 1)
+
+
+def open_runner(kind: str, workers: int | None = None) -> Runner:
+    """A :class:`Runner` for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
+    if kind not in ("serial", "process") and not kind.startswith("dask:"):
+        raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
+    submit, completed, shutdown = _executor(kind, workers)
+    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers))
 
 
 def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future], Callable[[list], Iterator],
@@ -305,6 +352,8 @@ def sweep(
     workers: int | None = None,
     progress: bool = True,
     outcomes: bool = True,
+    runner: Runner | None = None,
+    bar: Any | None = None,
 ) -> pd.DataFrame:
     """Run every cell of ``scenario`` not yet done and return the tidy table.
 
@@ -331,6 +380,13 @@ def sweep(
         netCDF write per cell is most of the sweep's time; the report then
         draws no price heatmaps or outcome-based figures.
 
+    runner
+        Run the cells on this :class:`Runner` (left open) instead of opening one
+        for ``executor`` / ``workers``.
+    bar
+        Advance this progress bar (a tqdm) by one per finished cell instead of
+        showing one of this sweep's own.
+
     Returns
     -------
     pandas.DataFrame
@@ -340,16 +396,23 @@ def sweep(
 
     todo_all = cells(scenario, seeds)
     root = folder(out, scenario)
+    if runner is not None:
+        executor = runner.executor
     if executor not in ("serial", "process") and not executor.startswith("dask:"):
         raise InvalidScenarioError("executor", f"{executor!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
     done = _prepare(scenario, root, resume)
     todo = [c for c in todo_all if c.key not in done]
     tic = time.perf_counter()
     work = write = 0.0
-    bar = tqdm(total=len(todo_all), initial=len(todo_all) - len(todo), desc=scenario.name, unit="cell",
-               disable=not progress, dynamic_ncols=True)
+    own_bar = bar is None
+    if bar is None:
+        bar = tqdm(total=len(todo_all), initial=len(todo_all) - len(todo), desc=scenario.name, unit="cell",
+                   disable=not progress, dynamic_ncols=True)
     if todo:
-        submit, completed, shutdown = _executor(executor, workers)
+        if runner is None:
+            submit, completed, shutdown = _executor(executor, workers)
+        else:
+            submit, completed, shutdown = runner.submit, runner.completed, (lambda: None)
         # one writer thread: the next cell computes while the last one's files are written
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aisched-sweep-writer")
         writes: list[Future] = []
@@ -366,13 +429,12 @@ def sweep(
             writer.shutdown(wait=True)
             shutdown()
         write = sum(w.result() for w in writes)  # re-raises a failed write
-    bar.close()
+    if own_bar:
+        bar.close()
     wall = time.perf_counter() - tic
     table = load_table(root)
     _atomic_write_text(root / "table.csv", table.to_csv(index=False))
-    n_workers = 1 if executor == "serial" else (workers or os.cpu_count() or 1)
-    if executor.startswith("dask:local:"):
-        n_workers = int(executor.rsplit(":", 1)[1])
+    n_workers = runner.workers if runner is not None else open_workers(executor, workers)
     _atomic_write_text(root / "sweep.json", json.dumps({
         "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
         "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,

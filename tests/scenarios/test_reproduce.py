@@ -1,0 +1,78 @@
+"""`aisched reproduce`: every scenario of a family, one pool, one bar, resumable, then the report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from aisched import cli
+from aisched.errors import InvalidScenarioError
+from aisched.scenarios import catalog, reproduce, sweep
+
+SMALL = ["spot/fig5-deadline", "spot/fig6-bandwidth"]  # millisecond cells
+STABLE = ["scenario", "point", "x", "seed", "algorithm", "objective", "status", "admitted"]
+
+
+def _tables(out: Path) -> pd.DataFrame:
+    frames = [sweep.load_table(sweep.folder(out, catalog.get(n).reduced())) for n in SMALL]
+    return pd.concat(frames).sort_values(["scenario", "point", "seed", "algorithm"])[STABLE].reset_index(drop=True)
+
+
+def test_plan_is_the_catalogue_of_the_family() -> None:
+    assert [s.name for s in reproduce.plan(["spot"])] == catalog.names("spot")
+    assert [s.name for s in reproduce.plan(["all"])] == [n for f in reproduce.FAMILIES for n in catalog.names(f)]
+    assert all(s.seeds == 1 for s in reproduce.plan(["genai"], reduced=True))
+    with pytest.raises(InvalidScenarioError, match=r"^families\[0\]: 'nope'"):
+        reproduce.plan(["nope"])
+    with pytest.raises(InvalidScenarioError, match=r"^names\[0\]: 'lora/fig4-scale' is not a scenario"):
+        reproduce.plan(["spot"], names=["lora/fig4-scale"])
+
+
+def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
+    path = reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial",
+                               progress=False, outcomes=False, figures=False)
+    text = path.read_text()
+    claims = [c for n in SMALL for c in catalog.get(n).claims]
+    assert f"Claims: {len(claims)} in all:" in text
+    assert all(f"| {c.text} |" in text for c in claims)
+    record = json.loads((tmp_path / "reproduce.json").read_text())
+    cells = sum(len(sweep.cells(catalog.get(n).reduced())) for n in SMALL)
+    assert record["cells_total"] == cells and record["cells_already_done"] == 0
+    assert set(record["wall_s_per_scenario"]) == set(SMALL) and record["machine"]["cpus"] >= 1
+    first = _tables(tmp_path)
+    assert len(first) == cells
+    reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial", progress=False,
+                        outcomes=False, figures=False)
+    again = json.loads((tmp_path / "reproduce.json").read_text())
+    assert again["cells_already_done"] == cells  # a second run redoes nothing
+    pd.testing.assert_frame_equal(_tables(tmp_path), first)
+
+
+def test_a_folder_of_another_definition_stops_the_run_before_any_cell(tmp_path: Path) -> None:
+    other = catalog.get(SMALL[1]).reduced()
+    root = sweep.folder(tmp_path, other)
+    root.mkdir(parents=True)
+    (root / "scenario.json").write_text("{}")
+    with pytest.raises(InvalidScenarioError, match="different definition"):
+        reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial", progress=False)
+    assert not sweep.folder(tmp_path, catalog.get(SMALL[0]).reduced()).exists()
+
+
+def test_dask_gives_the_same_table_cell_for_cell(tmp_path: Path) -> None:
+    reproduce.reproduce(["spot"], tmp_path / "serial", reduced=True, names=SMALL, executor="serial",
+                        progress=False, outcomes=False, figures=False)
+    reproduce.reproduce(["spot"], tmp_path / "dask", reduced=True, names=SMALL, executor="dask:local:2",
+                        progress=False, outcomes=False, figures=False)
+    pd.testing.assert_frame_equal(_tables(tmp_path / "dask"), _tables(tmp_path / "serial"))
+
+
+def test_cli_reproduce_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:  # argparse choices: a one-line error, exit 2
+        cli.main(["reproduce", "nope"])
+    assert info.value.code == 2
+    assert "invalid choice: 'nope'" in capsys.readouterr().err
+    assert cli.main(["reproduce", "spot", "--seeds", "0"]) == 2
+    assert "--seeds: = 0 must be >= 1" in capsys.readouterr().err
