@@ -106,6 +106,10 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
     rep.add_argument("--no-figures", action="store_true")
+    rep.add_argument("--reproduction", type=Path, default=None, metavar="FILE",
+                     help="also write the reproduction status page (e.g. docs/reproduction.md)")
+    rep.add_argument("--readings", type=Path, default=Path("docs/readings.md"),
+                     help="the readings page the reproduction page links to (default %(default)s)")
     dat = sub.add_parser("data", help="the real-data files: list them, fetch the public ones")
     dsub = dat.add_subparsers(dest="action", required=True, parser_class=_Parser)
     dsub.add_parser("list", help="each dataset: what it is, source, licence, where found or missing")
@@ -263,6 +267,10 @@ def _report(args: argparse.Namespace) -> int:
 
     path = report.report(args.directory, figures=not args.no_figures)
     print(f"wrote {path}")
+    if args.reproduction is not None:
+        from aisched.scenarios import reproduction
+
+        print(f"wrote {reproduction.write(args.directory, args.reproduction, readings=args.readings)}")
     return 0
 
 

@@ -34,7 +34,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.scenarios.catalog import METRICS, Claim
 from aisched.scenarios.sweep import load_table
 
-__all__ = ["ClaimCheck", "check_claims", "report", "summarise"]
+__all__ = ["ClaimCheck", "check_claims", "mean_table", "report", "summarise"]
 
 #: Which algorithm's prices to draw, per family (primal-dual or posted-price families).
 PRICED = {"lora": "pdftsp", "genai": "comdos", "tenants": "astraea"}
@@ -221,6 +221,19 @@ def _fmt(mean: float, std: float) -> str:
     return f"{mean:.4g}{spread}"
 
 
+def mean_table(definition: dict[str, Any], summary: pd.DataFrame) -> list[str]:
+    """Markdown table: one row per x label, one column per algorithm, mean ± std over seeds."""
+    algos = list(dict.fromkeys(summary["algorithm"]))
+    lines = [f"| {definition['x']} | " + " | ".join(algos) + " |", "|---" * (len(algos) + 1) + "|"]
+    for x in definition["labels"]:
+        cells = []
+        for name in algos:
+            r = summary[(summary["x"] == x) & (summary["algorithm"] == name)]
+            cells.append("" if r.empty else _fmt(float(r["mean"].iloc[0]), float(r["std"].iloc[0])))
+        lines.append(f"| {x} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int]) -> list[str]:
     """The claims table of one sweep (every claim, with its verdict); counts verdicts."""
     if not checks:
@@ -273,16 +286,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
                 lines += [f"![prices]({(rel / heat.name).as_posix()})", ""]
             for path in _extra_figures(root, definition, table):
                 lines += [f"![{path.stem}]({(rel / path.name).as_posix()})", ""]
-        algos = list(dict.fromkeys(summary["algorithm"]))
-        lines.append(f"| {definition['x']} | " + " | ".join(algos) + " |")
-        lines.append("|---" * (len(algos) + 1) + "|")
-        for x in definition["labels"]:
-            cells = []
-            for name in algos:
-                r = summary[(summary["x"] == x) & (summary["algorithm"] == name)]
-                cells.append("" if r.empty else _fmt(float(r["mean"].iloc[0]), float(r["std"].iloc[0])))
-            lines.append(f"| {x} | " + " | ".join(cells) + " |")
-        lines.append("")
+        lines += mean_table(definition, summary)
         lines += _claim_lines(check_claims(definition, summary), verdicts)
     lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {verdicts['holds']} hold, {verdicts['fails']} fail, "
                   f"{verdicts['not checked']} not checked.", ""]

@@ -10,7 +10,7 @@ import pytest
 
 from aisched import cli
 from aisched.errors import InvalidScenarioError
-from aisched.scenarios import catalog, reproduce, sweep
+from aisched.scenarios import catalog, reproduce, reproduction, sweep
 
 SMALL = ["spot/fig5-deadline", "spot/fig6-bandwidth"]  # millisecond cells
 STABLE = ["scenario", "point", "x", "seed", "algorithm", "objective", "status", "admitted"]
@@ -49,6 +49,14 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     again = json.loads((tmp_path / "reproduce.json").read_text())
     assert again["cells_already_done"] == cells  # a second run redoes nothing
     pd.testing.assert_frame_equal(_tables(tmp_path), first)
+    readings = tmp_path / "docs" / "readings.md"
+    readings.parent.mkdir()
+    readings.write_text("# Readings\n\n## spot (AHAP / AHANP)\n\ntext\n")
+    page = reproduction.write(tmp_path, tmp_path / "docs" / "reproduction.md", readings=readings).read_text()
+    assert f"Claims: {len(claims)} in all:" in page and "--reduced" in page
+    assert all(f"- {c.text}: " in page for c in claims)
+    assert page.count("[readings: spot](readings.md#spot-ahap--ahanp)") == len(SMALL)
+    assert all(f"### {n}" in page for n in SMALL)
 
 
 def test_a_folder_of_another_definition_stops_the_run_before_any_cell(tmp_path: Path) -> None:
