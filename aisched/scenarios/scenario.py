@@ -398,11 +398,20 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             raise InvalidScenarioError(key, f"{source}: missing required key")
 
     def typed(key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
-        value = data.get(key, default)
-        if value is not None and not isinstance(value, kind):
-            raise InvalidScenarioError(key, f"{source}: = {value!r} has the wrong type")
+        if key not in data:
+            return default
+        value, kinds = data[key], (kind if isinstance(kind, tuple) else (kind,))
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            names = " or ".join(k.__name__ for k in kinds)  # a bool is no number here: TOML's true is not 1
+            raise InvalidScenarioError(key, f"{source}: = {value!r} has the wrong type (expected {names})")
         return value
 
+    for key, kinds in (("values", (str, int, float)), ("reduced_values", (str, int, float)),
+                       ("algorithms", (str,)), ("figures", (str,))):
+        for i, item in enumerate(typed(key, list, [])):
+            if not isinstance(item, kinds) or (isinstance(item, float) and not math.isfinite(item)):
+                raise InvalidScenarioError(f"{key}[{i}]", f"{source}: = {item!r} is not "
+                                           f"{'a name' if str in kinds and len(kinds) == 1 else 'a number or name'}")
     claims = []
     for i, raw in enumerate(typed("claims", list, [])):
         if not isinstance(raw, Mapping):

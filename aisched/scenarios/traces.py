@@ -84,8 +84,22 @@ def _tile(raw: np.ndarray, slots: int) -> np.ndarray:
     return np.tile(raw, reps)[:slots].astype(np.int64)
 
 
-def _bin_seconds(seconds: np.ndarray, start: float, slot_seconds: int) -> np.ndarray:
-    return np.bincount(((seconds - start) // slot_seconds).astype(np.int64))
+#: Longest trace span accepted, in slots (a guard against a corrupt time column: 10 million slots).
+MAX_SPAN_SLOTS = 10_000_000
+
+
+def _bins(path: Path, offsets: np.ndarray, slot_seconds: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """Per-slot counts of events at ``offsets`` seconds (>= 0) from the trace's start."""
+    span = float(np.max(offsets)) // slot_seconds if offsets.size else 0.0
+    if not np.isfinite(span) or span >= MAX_SPAN_SLOTS:
+        raise InvalidScenarioError(
+            "trace", f"{str(path)!r} spans {np.max(offsets):.4g} s, more than {MAX_SPAN_SLOTS} slots of "
+            f"{slot_seconds} s: is its time column right?")
+    return np.bincount((offsets // slot_seconds).astype(np.int64), weights=weights)
+
+
+def _bin_seconds(path: Path, seconds: np.ndarray, start: float, slot_seconds: int) -> np.ndarray:
+    return _bins(path, seconds - start, slot_seconds)
 
 
 def _read(path: Path, usecols: list[str] | None = None) -> pd.DataFrame:
@@ -107,15 +121,15 @@ def _timestamps(path: Path, col: pd.Series, slot_seconds: int) -> np.ndarray:
     col = col.dropna()
     if col.empty:
         raise InvalidScenarioError("trace", f"{str(path)!r} has no jobs")
-    if pd.api.types.is_numeric_dtype(col):
-        ts = pd.to_datetime(col, unit="s")
-    else:
-        try:
-            ts = pd.to_datetime(col)
-        except (ValueError, TypeError) as exc:
-            raise InvalidScenarioError("trace", f"{str(path)!r}: bad timestamp ({exc})") from None
-    start = ts.min().normalize()
-    return np.bincount(((ts - start).dt.total_seconds() // slot_seconds).to_numpy(dtype=np.int64))
+    try:
+        ts = pd.to_datetime(col, unit="s") if pd.api.types.is_numeric_dtype(col) else pd.to_datetime(col)
+        start = ts.min().normalize()
+        offsets = (ts - start).dt.total_seconds().to_numpy(dtype=float)
+    except (ValueError, TypeError, OverflowError, pd.errors.OutOfBoundsDatetime) as exc:
+        raise InvalidScenarioError("trace", f"{str(path)!r}: bad timestamp ({exc})") from None
+    if not np.isfinite(offsets).all():
+        raise InvalidScenarioError("trace", f"{str(path)!r}: a timestamp is not a time")
+    return _bins(path, offsets, slot_seconds)
 
 
 def _creation_times(path: Path, col: pd.Series, slot_seconds: int) -> np.ndarray:
@@ -128,14 +142,16 @@ def _creation_times(path: Path, col: pd.Series, slot_seconds: int) -> np.ndarray
     seconds = seconds[seconds > 0]
     if seconds.size == 0:
         raise InvalidScenarioError("trace", f"{str(path)!r} has no jobs created after time 0")
-    days = np.bincount((seconds // _DAY).astype(np.int64))
+    days = _bins(path, seconds, _DAY)
     first_day = int(np.flatnonzero(days >= 0.01 * seconds.size)[0])
     seconds = seconds[seconds >= first_day * _DAY]
-    return _bin_seconds(seconds, float(first_day * _DAY), slot_seconds)
+    return _bin_seconds(path, seconds, float(first_day * _DAY), slot_seconds)
 
 
 def _helios_sequence(path: Path, slot_seconds: int) -> np.ndarray:
     frame = _read(path, ["time", "total_job_num"])
+    if frame.empty:
+        raise InvalidScenarioError("trace", f"{str(path)!r} has no rows")
     ts = pd.to_datetime(frame["time"], errors="coerce")
     jobs = pd.to_numeric(frame["total_job_num"], errors="coerce")
     bad = np.flatnonzero(ts.isna().to_numpy() | jobs.isna().to_numpy())
@@ -145,8 +161,7 @@ def _helios_sequence(path: Path, slot_seconds: int) -> np.ndarray:
     ts, jobs = ts.iloc[order], jobs.iloc[order]
     arrivals = np.clip(np.diff(jobs.to_numpy(dtype=float), prepend=float(jobs.iloc[0])), 0, None)
     seconds = (ts - ts.min().normalize()).dt.total_seconds().to_numpy()
-    bins = (seconds // slot_seconds).astype(np.int64)
-    return np.bincount(bins, weights=arrivals).round().astype(np.int64)
+    return _bins(path, seconds, slot_seconds, weights=arrivals).round().astype(np.int64)
 
 
 def arrival_counts(trace: str | os.PathLike[str], slots: int, slot_seconds: int = 600) -> np.ndarray:
