@@ -34,7 +34,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.scenarios.catalog import METRICS, Claim
 from aisched.scenarios.sweep import load_table
 
-__all__ = ["ClaimCheck", "check_claims", "mean_table", "report", "summarise"]
+__all__ = ["ClaimCheck", "check_claims", "mean_table", "report", "summarise", "variant_checks"]
 
 #: Which algorithm's prices to draw, per family (primal-dual or posted-price families).
 PRICED = {"lora": "pdftsp", "genai": "comdos", "tenants": "astraea"}
@@ -72,6 +72,7 @@ def _mean(summary: pd.DataFrame, algorithm: str, x: str | None = None) -> pd.Ser
 def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[ClaimCheck]:
     """Check each claim of a scenario definition against the summary of its sweep."""
     higher = METRICS[definition["metric"]]
+    summary = summary[~summary["algorithm"].astype(str).str.contains("@", regex=False)]  # variants: see below
     checks = []
     labels = definition.get("labels")
     for raw in definition.get("claims", []):
@@ -141,6 +142,25 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[Clai
             ok = None if not (math.isfinite(a) and math.isfinite(b)) else bool(a > b)
             checks.append(ClaimCheck(c, a - b, ok, f"{c.point}: {a:.4g} vs {c.other_point}: {b:.4g}"))
     return checks
+
+
+def variant_checks(definition: dict[str, Any], summary: pd.DataFrame) -> dict[str, list[ClaimCheck]]:
+    """Each variant's checks of the claims it can change (those about an algorithm it re-runs, and "best").
+
+    Under variant ``v`` the rows ``"<a>@v"`` stand in for algorithm ``a``; the
+    other algorithms keep their default rows.
+    """
+    out: dict[str, list[ClaimCheck]] = {}
+    algorithms = list(definition.get("algorithms", []))
+    for variant, by in definition.get("variants", {}).items():
+        rename = {f"{a}@{variant}": a for a in by}
+        keep = [a for a in algorithms if a not in by] + list(rename)
+        rows = summary[summary["algorithm"].isin(keep)].copy()
+        rows["algorithm"] = rows["algorithm"].replace(rename)
+        claims = [c for c in definition.get("claims", [])
+                  if c["algorithm"] in by or c.get("baseline") in by or c["kind"] == "best"]
+        out[variant] = check_claims({**definition, "claims": claims}, rows)
+    return out
 
 
 def _numeric(values: list[Any]) -> bool:
@@ -262,6 +282,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     lines = ["# aisched report", "", f"Sweeps under `{top}`: {len(roots)}.", ""]
     verdicts = {"holds": 0, "fails": 0, "not checked": 0}
+    variant_verdicts = {"holds": 0, "fails": 0, "not checked": 0}
     for root in roots:
         definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
         table = load_table(root)
@@ -288,8 +309,16 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
                 lines += [f"![{path.stem}]({(rel / path.name).as_posix()})", ""]
         lines += mean_table(definition, summary)
         lines += _claim_lines(check_claims(definition, summary), verdicts)
+        for variant, checks in variant_checks(definition, summary).items():
+            changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
+                                for a, params in definition["variants"][variant].items())
+            lines += [f"Under variant `{variant}` ({changed}):", ""]
+            lines += _claim_lines(checks, variant_verdicts)
     lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {verdicts['holds']} hold, {verdicts['fails']} fail, "
-                  f"{verdicts['not checked']} not checked.", ""]
+                  f"{verdicts['not checked']} not checked."
+                  + (f" Under the scenarios' variants (other readings): {variant_verdicts['holds']} hold, "
+                     f"{variant_verdicts['fails']} fail, {variant_verdicts['not checked']} not checked."
+                     if sum(variant_verdicts.values()) else ""), ""]
     out = top / "report.md"
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 import math
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -152,6 +153,12 @@ class Scenario:
     figures
         Extra figures of the report, names from ``aisched.scenarios.<family>.FIGURES``
         (e.g. "alpha_per_user", "policy_weights").
+    variants
+        Readings to compare: ``{variant: {algorithm: {parameter: value}}}``, e.g.
+        ``{"beta-per-gb": {"pdftsp": {"beta_unit": "per_gb"}}}``. Each variant runs
+        the algorithms it names once more with those parameters (their cells and
+        table rows are labelled ``"<algorithm>@<variant>"``), and the report checks
+        every claim under the default readings and under each variant.
     full_values
         Set by :meth:`reduced`: the full scenario's x values. Claims keep the
         points they are made at; the report says "not checked" for a claim at
@@ -177,6 +184,7 @@ class Scenario:
     x_target: str = "generator"
     figures: tuple[str, ...] = ()
     full_values: tuple[Any, ...] | None = None
+    variants: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -192,10 +200,16 @@ class Scenario:
             return dict(self.base)
         return {**self.base, self.x: self.values[point]}
 
+    @property
+    def runs(self) -> list[str]:
+        """The labels of every algorithm run: the compared ones, then ``"<algorithm>@<variant>"``."""
+        return [*self.algorithms, *(f"{a}@{v}" for v, by in self.variants.items() for a in by)]
+
     def algorithm_params(self, point: int, algorithm: str) -> dict[str, Any]:
-        """Keyword parameters of ``algorithm`` at point ``point`` (``x`` too when it targets algorithms)."""
-        params = dict(self.params.get(algorithm, {}))
-        if self.x_target == "algorithms" and algorithm != "offline":
+        """Keyword parameters of ``algorithm`` (or a ``"<algorithm>@<variant>"`` label) at point ``point``."""
+        name, _, variant = algorithm.partition("@")
+        params = {**self.params.get(name, {}), **(self.variants.get(variant, {}).get(name, {}) if variant else {})}
+        if self.x_target == "algorithms" and name != "offline":
             params[self.x] = self.values[point]
         return params
 
@@ -225,6 +239,8 @@ class Scenario:
             **({"kind": self.kind} if self.kind != "compare" else {}),
             **({"x_target": self.x_target} if self.x_target != "generator" else {}),
             **({"figures": list(self.figures)} if self.figures else {}),
+            **({"variants": {v: {a: dict(p) for a, p in by.items()} for v, by in self.variants.items()}}
+               if self.variants else {}),
         }
 
 
@@ -308,6 +324,7 @@ def _validate(s: Scenario) -> None:
                 except InvalidScenarioError as exc:
                     raise InvalidScenarioError(f"values[{i}]", f"{where}{exc.message}") from None
     _validate_figures(s, where)
+    _validate_variants(s, where)
     accepted = set(inspect.signature(gen).parameters) - {"seed", "rng", "pool"}
     on_x = {} if s.x_target == "algorithms" else {s.x: None}
     for label, mapping in (("base", s.base), ("reduced_base", s.reduced_base), ("x", on_x)):
@@ -355,9 +372,32 @@ def _validate_figures(s: Scenario, where: str) -> None:
                 f"figures[{i}]", f"{where}{name!r} is not a figure of {s.family!r} (known: {sorted(available)})")
 
 
+def _validate_variants(s: Scenario, where: str) -> None:
+    from aisched.api import check_params
+
+    if not isinstance(s.variants, Mapping):
+        raise InvalidScenarioError("variants", f"{where}must be a table of variants, got {s.variants!r}")
+    for variant, by in s.variants.items():
+        if not isinstance(variant, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", variant):
+            raise InvalidScenarioError("variants", f"{where}variant name {variant!r}: use letters, digits, _ . -")
+        if s.kind != "compare":
+            raise InvalidScenarioError("variants", f"{where}variants need a 'compare' scenario")
+        if not isinstance(by, Mapping) or not by:
+            raise InvalidScenarioError(f"variants.{variant}", f"{where}must name at least one algorithm")
+        for name, params in by.items():
+            if name not in s.algorithms:
+                raise InvalidScenarioError(f"variants.{variant}.{name}", f"{where}{name!r} is not compared")
+            if not isinstance(params, Mapping) or not params:
+                raise InvalidScenarioError(f"variants.{variant}.{name}", f"{where}must set at least one parameter")
+            try:
+                check_params(s.family, name, {**s.params.get(name, {}), **params})
+            except InvalidScenarioError as exc:
+                raise InvalidScenarioError(f"variants.{variant}.{name}.{exc.field}", f"{where}{exc.message}") from None
+
+
 _TOP_KEYS = {
     "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
-    "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures",
+    "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures", "variants",
 }
 _CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value"}
 
@@ -426,6 +466,10 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
     for k, v in params.items():
         if not isinstance(v, Mapping):
             raise InvalidScenarioError(f"params.{k}", f"{source}: expected a table of parameters")
+    variants = typed("variants", Mapping, {})
+    for v, by in variants.items():
+        if not isinstance(by, Mapping) or not all(isinstance(p, Mapping) for p in by.values()):
+            raise InvalidScenarioError(f"variants.{v}", f"{source}: expected a table per algorithm")
     try:
         return Scenario(
             name=typed("name", str), family=typed("family", str), title=typed("title", str, ""),
@@ -438,6 +482,7 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             reduced_values=None if "reduced_values" not in data else tuple(typed("reduced_values", list)),
             claims=tuple(claims), kind=typed("kind", str, "compare"),
             x_target=typed("x_target", str, "generator"), figures=tuple(typed("figures", list, [])),
+            variants={v: {a: dict(p) for a, p in by.items()} for v, by in variants.items()},
         )
     except InvalidScenarioError as exc:
         raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None

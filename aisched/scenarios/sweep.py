@@ -86,7 +86,7 @@ def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
     n_seeds = scenario.seeds if seeds is None else seeds
     if not isinstance(n_seeds, int) or isinstance(n_seeds, bool) or n_seeds < 1:
         raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
-    algos = (["offline"] if scenario.offline else []) + list(scenario.algorithms)
+    algos = (["offline"] if scenario.offline else []) + scenario.runs
     out = []
     for p in range(len(scenario.values)):
         for seed in range(n_seeds):
@@ -129,13 +129,13 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     inst = _instance(cell)
     if cell.algorithm == "offline":
         outcome = aisched.offline(inst, time_limit=cell.time_limit, **cell.algorithm_params)
-    else:
-        outcome = aisched.run(cell.algorithm, inst, **cell.algorithm_params)
+    else:  # "<algorithm>@<variant>" runs the algorithm with the variant's parameters
+        outcome = aisched.run(cell.algorithm.partition("@")[0], inst, **cell.algorithm_params)
     if not math.isnan(outcome.objective):
         outcome.verify(inst)
     row = {
         "scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
-        **{k: _plain(v) for k, v in outcome.summary().items()},
+        **{k: _plain(v) for k, v in outcome.summary().items()}, "algorithm": cell.algorithm,
     }
     family_metrics = getattr(importlib.import_module(f"aisched.scenarios.{cell.family}"), "cell_metrics", None)
     if family_metrics is not None and not math.isnan(outcome.objective):

@@ -221,3 +221,40 @@ def test_a_sweep_without_finished_cells_still_lists_its_claims(tmp_path: Path) -
     text = report.report(tmp_path, figures=False).read_text()
     assert f"0 hold, 0 fail, {len(MINI.claims)} not checked." in text
     assert text.count("not checked: no finished cells yet") == len(MINI.claims)
+
+
+def test_variants_run_beside_the_default_and_every_claim_is_checked_under_each(tmp_path: Path) -> None:
+    """Issue 16 point 5: a scenario's variants (other readings) and the claims under each."""
+    scenario = replace(MINI, offline=False, metric="objective", seeds=1, claims=(
+        Claim("improvement", "pdFTSP beats NTM at 2 nodes", "pdftsp", baseline="ntm", point="2", value=0.5),
+        Claim("best", "EFT is best", "eft")),
+        variants={"paper-pay": {"pdftsp": {"payment": "paper"}}, "positive": {"eft": {"require_positive_welfare": True}}})
+    assert scenario.runs == ["pdftsp", "eft", "ntm", "pdftsp@paper-pay", "eft@positive"]
+    assert scenario.algorithm_params(0, "pdftsp@paper-pay") == {"payment": "paper"}
+    table = sweep.sweep(scenario, tmp_path, executor="serial", progress=False, outcomes=False)
+    assert set(table["algorithm"]) == set(scenario.runs)
+    paid = table[table["algorithm"] == "pdftsp@paper-pay"].set_index("x")["objective"]
+    base = table[table["algorithm"] == "pdftsp"].set_index("x")["objective"]
+    pd.testing.assert_series_equal(paid, base, check_names=False)  # payments do not change welfare
+    text = report.report(tmp_path, figures=False).read_text()
+    assert "Under variant `paper-pay` (pdftsp: payment='paper'):" in text
+    assert "Under variant `positive` (eft: require_positive_welfare=True):" in text
+    assert "Under the scenarios' variants (other readings): " in text
+    summary = report.summarise(table, "objective")
+    checks = report.variant_checks(scenario.definition(), summary)
+    assert [c.claim.text for c in checks["paper-pay"]] == ["pdFTSP beats NTM at 2 nodes", "EFT is best"]
+    assert [c.claim.text for c in checks["positive"]] == ["EFT is best"]
+    default = report.check_claims(scenario.definition(), summary)
+    assert [c.holds for c in checks["paper-pay"]] == [c.holds for c in default]
+
+
+def test_variant_errors_name_the_field() -> None:
+    with pytest.raises(InvalidScenarioError, match=r"^variants.v.ntm.payment: "):
+        replace(MINI, variants={"v": {"ntm": {"payment": "paper"}}})
+    with pytest.raises(InvalidScenarioError, match=r"^variants.v.titan: .*not compared"):
+        replace(MINI, variants={"v": {"titan": {"seed": 1}}})
+    with pytest.raises(InvalidScenarioError, match=r"^variants: .*variant name 'a b'"):
+        replace(MINI, variants={"a b": {"eft": {"require_positive_welfare": True}}})
+    toml = MINI_TOML + '\n[variants.strict.eft]\nrequire_positive_welfare = true\n'
+    s = catalog.from_mapping(__import__("tomllib").loads(toml))
+    assert s.variants == {"strict": {"eft": {"require_positive_welfare": True}}}
