@@ -200,7 +200,9 @@ def compare(
         ``ratio`` (objective / reference), ``reference`` ("optimum" when the
         offline solve proved optimality, "bound" when it stopped at a limit,
         empty without it), ``admitted``, ``runtime_s``, ``decision_median_s``,
-        ``status``. Every outcome is checked with :meth:`Outcome.verify`.
+        ``status``, ``bound``, then the family's resource metrics where it
+        registers them (:func:`aisched.registry.register_metrics`, e.g. compute
+        and memory utilisation). Every outcome is checked with :meth:`Outcome.verify`.
     """
     family = _family_of(instance)
     chosen = list(names) if names is not None else registry.names(family)
@@ -223,16 +225,21 @@ def compare(
             reference, kind = off.objective, "optimum"
         elif not math.isnan(off.bound):
             reference, kind = off.bound, "bound"
+    measure = registry.metrics(family)
+    measured: dict[str, None] = {}  # the family metrics' columns, in first-seen order
     for name, outcome in results.items():
         if not (name == "offline" and math.isnan(outcome.objective)):
             outcome.verify(instance)
         row = outcome.summary()
+        if measure is not None and not math.isnan(outcome.objective):
+            values = measure(instance, outcome)
+            measured.update(dict.fromkeys(values))
+            row.update(values)
         row["ratio"] = outcome.objective / reference if reference and not math.isnan(reference) else math.nan
         row["reference"] = kind
         rows.append(row)
     if outcomes is not None:
         outcomes.update(results)
     frame = pd.DataFrame(rows).set_index("algorithm")
-    return frame[
-        ["objective", "ratio", "reference", "admitted", "runtime_s", "decision_median_s", "status", "bound"]
-    ]
+    columns = ["objective", "ratio", "reference", "admitted", "runtime_s", "decision_median_s", "status", "bound"]
+    return frame[columns + [c for c in measured if c not in columns]]

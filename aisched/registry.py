@@ -14,12 +14,13 @@ from typing import Any, TypeVar
 
 from aisched.errors import UnknownAlgorithmError
 
-__all__ = ["register", "register_offline", "lookup", "lookup_offline", "names"]
+__all__ = ["register", "register_offline", "register_metrics", "lookup", "lookup_offline", "metrics", "names"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _ONLINE: dict[str, dict[str, Callable[..., Any]]] = {}
 _OFFLINE: dict[str, Callable[..., Any]] = {}
+_METRICS: dict[str, Callable[..., Any]] = {}
 
 
 def register(family: str, name: str) -> Callable[[F], F]:
@@ -72,3 +73,23 @@ def lookup_offline(family: str) -> Callable[..., Any]:
     if family not in _OFFLINE:
         raise UnknownAlgorithmError(f"no offline program registered for family {family!r}")
     return _OFFLINE[family]
+
+
+def register_metrics(family: str) -> Callable[[F], F]:
+    """Decorator: register ``fn(instance, outcome) -> dict[str, float]``, the family's resource metrics.
+
+    :func:`aisched.compare` adds them as columns and every sweep cell as table
+    columns (e.g. compute and memory utilisation, so a reader sees whether
+    capacity binds).
+    """
+
+    def deco(fn: F) -> F:
+        _METRICS[family] = fn
+        return fn
+
+    return deco
+
+
+def metrics(family: str) -> Callable[..., Any] | None:
+    """The family's registered resource metrics, or None."""
+    return _METRICS.get(family)

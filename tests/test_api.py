@@ -171,3 +171,16 @@ def test_scenario_params_are_checked_when_the_scenario_is_made():
         Scenario(name="genai/x", family="genai", title="", x="edges", values=(2,), base={},
                  algorithms=("random_a",), params={"random_a": {"seed": 1.5}})
     assert "expected an integer" in str(info.value)
+
+
+def test_family_resource_metrics_become_compare_columns(monkeypatch):
+    from aisched import registry
+
+    monkeypatch.setitem(registry._METRICS, "lora", lambda inst, out: {"tasks_seen": float(inst.num_tasks),
+                                                                      "admitted_share": float(out.admitted.mean())})
+    inst = random_tiny(3, tasks=3)
+    table = aisched.compare(inst, ["eft", "ntm"], offline=False)
+    assert list(table.columns[-2:]) == ["tasks_seen", "admitted_share"]
+    assert (table["tasks_seen"] == 3).all()
+    for name in ("eft", "ntm"):
+        assert table.loc[name, "admitted_share"] == pytest.approx(aisched.run(name, inst).admitted.mean())

@@ -140,6 +140,9 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     family_metrics = getattr(importlib.import_module(f"aisched.scenarios.{cell.family}"), "cell_metrics", None)
     if family_metrics is not None and not math.isnan(outcome.objective):
         row.update({k: _plain(v) for k, v in family_metrics(inst, outcome).items()})
+    resource_metrics = aisched.registry.metrics(cell.family)  # utilisation: does capacity bind?
+    if resource_metrics is not None and not math.isnan(outcome.objective):
+        row.update({k: _plain(v) for k, v in resource_metrics(inst, outcome).items()})
     row["work_s"] = time.perf_counter() - tic
     return row, outcome
 
