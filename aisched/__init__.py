@@ -12,7 +12,7 @@ optima through Pyomo and HiGHS (``aisched.solvers``), and scenario generators
 """
 
 from aisched import dag, errors, models, online, scenarios, solvers
-from aisched.api import FAMILIES, algorithms, compare, offline, run
+from aisched.api import FAMILIES, algorithms, bound, compare, offline, run
 from aisched.errors import (
     AischedError,
     InfeasiblePlanError,
@@ -37,6 +37,7 @@ __all__ = [
     "SolverUnavailableError",
     "UnknownAlgorithmError",
     "algorithms",
+    "bound",
     "compare",
     "dag",
     "errors",

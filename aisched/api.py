@@ -17,7 +17,7 @@ from aisched import registry
 from aisched.errors import AischedError, InvalidScenarioError, UnknownAlgorithmError
 from aisched.outcome import Outcome
 
-__all__ = ["algorithms", "check_params", "run", "offline", "compare", "FAMILIES"]
+__all__ = ["algorithms", "bound", "check_params", "run", "offline", "compare", "FAMILIES"]
 
 #: The families aisched implements (some may have no algorithms registered yet).
 FAMILIES = ("lora", "spot", "genai", "tenants")
@@ -162,6 +162,31 @@ def offline(
                 f"(it takes {', '.join(p for p in accepted if p != 'instance')})")
     return fn(instance, solver=solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
               **options)
+
+
+def bound(instance: Any, *, time_limit: float | None = 60.0, **options: Any) -> Outcome:
+    """A certified upper bound on the optimum of the family's program, valid at any stop.
+
+    ``Outcome.bound`` is the bound, ``status`` how it was obtained ("lp_optimal":
+    column generation converged; "limit": a Lagrangian bound at a limit),
+    ``prices`` the (node, slot) prices that certify it, ``objective`` the best
+    primal value found (its plan verified), so ``bound - objective`` is a
+    proven gap. Families: ``lora`` (:func:`aisched.online.lora.bound.bound`).
+
+    Raises
+    ------
+    UnknownAlgorithmError
+        The family has no bound method yet.
+    InvalidScenarioError
+        An option the family's method does not take.
+    """
+    fn = registry.lookup_bound(_family_of(instance))
+    accepted = inspect.signature(fn).parameters
+    for name in options:
+        if name not in accepted:
+            raise InvalidScenarioError(name, f"is not an option of the bound (it takes "
+                                       f"{', '.join(p for p in accepted if p != 'instance')})")
+    return fn(instance, time_limit=time_limit, **options)
 
 
 def compare(

@@ -14,13 +14,15 @@ from typing import Any, TypeVar
 
 from aisched.errors import UnknownAlgorithmError
 
-__all__ = ["register", "register_offline", "register_metrics", "lookup", "lookup_offline", "metrics", "names"]
+__all__ = ["register", "register_bound", "register_offline", "register_metrics", "lookup", "lookup_bound",
+           "lookup_offline", "metrics", "names"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _ONLINE: dict[str, dict[str, Callable[..., Any]]] = {}
 _OFFLINE: dict[str, Callable[..., Any]] = {}
 _METRICS: dict[str, Callable[..., Any]] = {}
+_BOUNDS: dict[str, Callable[..., Any]] = {}
 
 
 def register(family: str, name: str) -> Callable[[F], F]:
@@ -93,3 +95,21 @@ def register_metrics(family: str) -> Callable[[F], F]:
 def metrics(family: str) -> Callable[..., Any] | None:
     """The family's registered resource metrics, or None."""
     return _METRICS.get(family)
+
+
+def register_bound(family: str) -> Callable[[F], F]:
+    """Decorator: register ``fn(instance, *, time_limit, ...) -> Outcome``, a certified upper bound."""
+
+    def deco(fn: F) -> F:
+        _BOUNDS[family] = fn
+        return fn
+
+    return deco
+
+
+def lookup_bound(family: str) -> Callable[..., Any]:
+    """The family's certified-bound method."""
+    if family not in _BOUNDS:
+        have = ", ".join(_BOUNDS) or "none"
+        raise UnknownAlgorithmError(f"no certified bound for family {family!r} yet (families with one: {have})")
+    return _BOUNDS[family]
