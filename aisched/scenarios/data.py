@@ -1,7 +1,7 @@
 """The real-data files the scenarios read: where each comes from, where it is found, how to get it.
 
-aisched ships no data. Its trace loaders read files by name from the first of
-(:func:`aisched.scenarios._paths.data_file`):
+aisched ships no data. Its trace loaders read files by name (:func:`data_file`)
+from the first of:
 
 1. ``$AISCHED_DATA`` (a folder you fill yourself);
 2. the user cache (``$AISCHED_CACHE``, else the platform's cache folder for
@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aisched.errors import InvalidScenarioError
-from aisched.scenarios._paths import cache_dir, data_file, search_path
+from aisched.scenarios._paths import cache_dir, search_path
 
-__all__ = ["DATASETS", "DataFile", "Dataset", "FetchError", "dataset_of", "fetch", "search_path", "status"]
+__all__ = ["DATASETS", "DataFile", "Dataset", "FetchError", "data_file", "dataset_of", "fetch", "search_path", "status"]
 
 _RAW = "https://raw.githubusercontent.com"
 
@@ -292,3 +292,36 @@ def fetch(name: str, *, mirror: str | None = None, cache: Path | None = None) ->
                 raise FetchError(d.name, f"{f.name}: download from {url} failed ({exc})") from None
             paths.append(Path(got))
     return paths
+
+
+def data_file(name: str, *, required: bool = True) -> Path | None:
+    """The path of data file ``name`` (e.g. ``"spot_traces/availability_...json"``).
+
+    Parameters
+    ----------
+    name
+        The file's name relative to a data folder.
+    required
+        Raise when the file is nowhere (default); else return None.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``name`` is in none of the folders; the message lists them and says how
+        to get the file (``aisched data fetch NAME``, or how derived data are made).
+    """
+    for folder in search_path():
+        path = folder / name
+        if path.is_file():
+            return path
+    if not required:
+        return None
+    dataset = dataset_of(name)
+    if dataset is None:
+        hint = "it is not one of aisched's datasets (`aisched data list`)"
+    elif dataset.downloadable:
+        hint = f"fetch it with `aisched data fetch {dataset.name}`"
+    else:
+        hint = f"it is derived data: {dataset.how}; then put it in $AISCHED_DATA"
+    searched = ", ".join(str(p) for p in search_path())
+    raise InvalidScenarioError("data", f"file {name!r} not found in {searched}: {hint}")

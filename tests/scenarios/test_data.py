@@ -120,17 +120,17 @@ def test_search_order_env_then_cache_then_shared(tmp_path: Path, monkeypatch: py
     assert _paths.search_path() == [cache, _paths.SHARED_DATA]
     monkeypatch.setattr(_paths, "SHARED_DATA", tmp_path / "no-shared")
     with pytest.raises(InvalidScenarioError, match=f"'{name}' not found in .*aisched data fetch hugginggpt"):
-        _paths.data_file(name)
+        data.data_file(name)
     (cache / name).parent.mkdir(parents=True)
     (cache / name).write_text("[]")
-    assert _paths.data_file(name) == cache / name
+    assert data.data_file(name) == cache / name
     monkeypatch.setenv("AISCHED_DATA", str(env))
     (env).mkdir()
     (env / name).write_text("[]")
-    assert _paths.data_file(name) == env / name
+    assert data.data_file(name) == env / name
     with pytest.raises(InvalidScenarioError, match="derived data: .*philly.csv"):
-        _paths.data_file("philly_pollux_2017-10-09.csv")
-    assert _paths.data_file("nope.csv", required=False) is None
+        data.data_file("philly_pollux_2017-10-09.csv")
+    assert data.data_file("nope.csv", required=False) is None
 
 
 def test_cli_data_list_and_fetch(served: tuple[str, Path], tmp_path: Path,

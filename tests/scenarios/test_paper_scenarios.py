@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from aisched.scenarios import catalog, report, sweep
-from aisched.scenarios._paths import data_file
+from aisched.scenarios.data import data_file
 from aisched.scenarios.traces import NAMED_TRACES
 
 
