@@ -45,6 +45,25 @@ _PUBLIC = (
 )
 
 
+#: Largest total of bids (or of vendor prices) an instance may have. Welfare is a sum of money
+#: amounts in float64 (integers exact to 2**53, about 9e15) and the MILP solver reads 1e20 as
+#: infinity (HiGHS); at 1e20 a bid made ``offline`` report a bound below its objective.
+MAX_TOTAL_MONEY = 1e15
+
+
+def _check_money_scale(name: str, values: np.ndarray) -> None:
+    total = float(np.sum(values))
+    if total >= MAX_TOTAL_MONEY:
+        idx = np.unravel_index(int(np.argmax(values)), values.shape)
+        where = ", ".join(str(int(j)) for j in idx)
+        raise InvalidInstanceError(
+            name,
+            f"[{where}] = {values[idx]:.6g}: the {name} values sum to {total:.6g}, at or above "
+            f"{MAX_TOTAL_MONEY:.0e}; rescale the money unit (welfare must stay exact in float64 "
+            "and below the MILP solver's infinity)",
+        )
+
+
 @dataclass(frozen=True, eq=False, init=False)
 class LoraInstance:
     """One multi-LoRA fine-tuning auction: nodes, slots, tasks and vendors.
@@ -202,10 +221,12 @@ class LoraInstance:
         )
         put("bid", as_array("bid", bid, (n_tasks,), float))
         check_nonneg("bid", self.bid)
+        _check_money_scale("bid", self.bid)
         put("throughput", as_array("throughput", throughput, (n_tasks, K), float))
         check_nonneg("throughput", self.throughput)
         put("vendor_price", as_array("vendor_price", vendor_price, (n_tasks, N), float))
         check_nonneg("vendor_price", self.vendor_price)
+        _check_money_scale("vendor_price", self.vendor_price)
         put("vendor_delay", as_array("vendor_delay", vendor_delay, (n_tasks, N), int))
         check_range("vendor_delay", self.vendor_delay, 0, np.iinfo(np.int32).max, ">= 0")
         if N == 0 and self.needs_preprocessing.any():
@@ -258,7 +279,7 @@ class LoraInstance:
         For tasks without pre-processing every column equals ``arrival``.
         """
         delay = np.where(self.needs_preprocessing[:, None], self.vendor_delay, 0)
-        return self.arrival[:, None] + delay
+        return self.arrival.astype(np.int64)[:, None] + delay.astype(np.int64)
 
     def fewest_slots(self) -> np.ndarray:
         """(task,) ``ceil(M_i / max_k s_ik)``: the fewest slots a task can finish in.

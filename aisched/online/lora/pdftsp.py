@@ -210,8 +210,12 @@ class PdftspState:
         inst = self.instance
         unit, exact = work_unit_of(inst)
         self.work_unit, self.work_unit_exact = unit, exact
-        self._units = np.floor(inst.throughput / unit + 1e-9).astype(np.int32)
-        self._work_units = np.ceil(inst.work / unit - 1e-9).astype(np.int32)
+        work_units = np.ceil(inst.work / unit - 1e-9)
+        # a node gathering more than a task's whole work in one slot is as good as one gathering
+        # exactly its work: capping keeps the units in int32 however large the throughput
+        units = np.minimum(np.floor(inst.throughput / unit + 1e-9), work_units[:, None])
+        self._units = units.astype(np.int32)
+        self._work_units = work_units.astype(np.int32)
         top = int(self._work_units.max()) if inst.num_tasks else 1
         self._max_work_units = 1 << max(3, (top - 1).bit_length())  # power of two: fewer recompiles
         distinct = max((np.unique(u[u > 0]).size for u in self._units), default=1)
@@ -222,7 +226,8 @@ class PdftspState:
         valid = np.zeros((inst.num_tasks, n_options), dtype=bool)
         pre = inst.needs_preprocessing
         if inst.num_vendors:
-            start[pre] = inst.earliest_start()[pre]
+            # a start after the last slot is as impossible as one at num_slots (keeps int32 exact)
+            start[pre] = np.minimum(inst.earliest_start()[pre], inst.num_slots)
             fee[pre] = inst.vendor_price[pre]
             valid[pre] = True
         start[~pre, 0] = inst.arrival[~pre]
