@@ -64,6 +64,12 @@ even at their cheapest vendor and slots; cheapest schedule cost is about
 value 15): admission is a real choice, and under load the primal-dual prices
 decide.
 
+Declared bounds. Every instance declares, before any bid, bounds on value per
+unit of resource (``max_value_per_sample``, ``max_value_per_gb_slot``,
+``max_value_per_gb``; :func:`declared_value_bounds`), derived from the
+distributions above and the node capacities only; pdFTSP reads its ``alpha``
+and ``beta`` (Lemma 2) from them, so no bid moves its own price.
+
 Deadlines. ``min_slots_i = ceil(M_i / max_k s_ik)``; ``h_max_i`` (``h_min_i``)
 the largest (smallest) vendor delay if the task needs pre-processing, else 0.
 "slack", "tight", "loose": ``d_i = a_i + h_max_i + ceil(slack_i min_slots_i)

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 import xarray as xr
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lora_tiny import random_tiny
 
 import aisched
@@ -144,3 +146,17 @@ def test_audit_reruns_checks_its_arguments():
         audit_reruns(inst, inst.num_tasks, [1.0])
     with pytest.raises(InvalidScenarioError, match="bids"):
         audit_reruns(inst, 0, [1.0, float("nan")])
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), factor=st.floats(0.0, 3.0),
+       selection=st.sampled_from(["faithful", "cell_prices", "exact"]))
+def test_property_truthful_bid_is_never_beaten_in_full_reruns(seed, factor, selection):
+    """Declared bounds (here 3x the tiny instance's largest ratios, fixed before the misreport)."""
+    inst = random_tiny(seed, tasks=3, nodes=2, slots=4, vendors=2)
+    ratios = inst.value_per_unit()
+    inst = inst.replace(**{name: 3 * float(ratios[name].max()) + 1e-9 for name in VALUE_BOUNDS})
+    for task in range(inst.num_tasks):
+        v = inst.bid[task]
+        table = audit_reruns(inst, task, [v, factor * v, v + 5.0], selection=selection)
+        assert (table["utility"] <= table.loc[0, "utility"] + 1e-9).all()
