@@ -64,6 +64,12 @@ even at their cheapest vendor and slots; cheapest schedule cost is about
 value 15): admission is a real choice, and under load the primal-dual prices
 decide.
 
+Declared bounds. Every instance declares, before any bid, bounds on value per
+unit of resource (``max_value_per_sample``, ``max_value_per_gb_slot``,
+``max_value_per_gb``; :func:`declared_value_bounds`), derived from the
+distributions above and the node capacities only; pdFTSP reads its ``alpha``
+and ``beta`` (Lemma 2) from them, so no bid moves its own price.
+
 Deadlines. ``min_slots_i = ceil(M_i / max_k s_ik)``; ``h_max_i`` (``h_min_i``)
 the largest (smallest) vendor delay if the task needs pre-processing, else 0.
 "slack", "tight", "loose": ``d_i = a_i + h_max_i + ceil(slack_i min_slots_i)
@@ -100,6 +106,7 @@ __all__ = [
     "PHILLY_TRACE",
     "BaseModelProfile",
     "arrival_counts_from_trace",
+    "declared_value_bounds",
     "default_instance",
     "generate",
 ]
@@ -417,6 +424,7 @@ def generate(
     due = np.clip(due, arrival, T - 1)
 
     return LoraInstance(
+        **declared_value_bounds(model, capacity, wu),
         num_slots=T,
         compute_capacity=capacity,
         memory_capacity=mem_cap,
@@ -434,6 +442,30 @@ def generate(
         energy_use=energy_use,
         energy_price=energy_price,
     )
+
+
+def declared_value_bounds(model: BaseModelProfile, capacity: np.ndarray, work_unit: int) -> dict[str, float]:
+    """Bounds on value per unit of resource that the platform can announce before any bid.
+
+    They follow from the distributions above, never from drawn bids: ``b_i =
+    v_i M_i`` with ``v_i <= 1.8``; ``M_i / n_i <= max_k s_ik <= max(u_i C_max,
+    work_unit)`` and ``r_i >= memory_fixed - 0.25 + memory_per_share u_i`` (rounding to
+    0.5 GB), so ``b_i / (r_i n_i)`` is at most the larger of its values at
+    ``u_i = 0.5`` and ``u_i = 0.1``; ``b_i / r_i <= 1.8 M_max / r_min``.
+    pdFTSP's ``alpha`` and ``beta`` (Lemma 2) read these (``parameters="declared"``).
+    """
+    v_max = VALUE_PER_SAMPLE[1]
+    lo, hi = BATCH_SHARE
+    fixed = model.memory_fixed - 0.25
+    cap = float(np.max(capacity))
+    per_slot = max(hi * cap / (fixed + model.memory_per_share * hi),
+                   work_unit / (fixed + model.memory_per_share * lo))
+    work_max = -(-(EPOCHS[1] * SAMPLES[1]) // work_unit) * work_unit
+    return {
+        "max_value_per_sample": v_max,
+        "max_value_per_gb_slot": v_max * per_slot,
+        "max_value_per_gb": v_max * work_max / (fixed + model.memory_per_share * lo),
+    }
 
 
 #: The embedded scenario of the project's main job (``make run``): 4 nodes

@@ -42,7 +42,46 @@ _PUBLIC = (
     "throughput",
     "vendor_price",
     "vendor_delay",
+    "max_value_per_sample",
+    "max_value_per_gb_slot",
+    "max_value_per_gb",
 )
+
+#: The declared bounds on value per unit of resource (optional fields, ``None`` = not declared).
+VALUE_BOUNDS = ("max_value_per_sample", "max_value_per_gb_slot", "max_value_per_gb")
+
+
+#: Largest total of bids (or of vendor prices) an instance may have. Welfare is a sum of money
+#: amounts in float64 (integers exact to 2**53, about 9e15) and the MILP solver reads 1e20 as
+#: infinity (HiGHS); at 1e20 a bid made ``offline`` report a bound below its objective.
+MAX_TOTAL_MONEY = 1e15
+
+
+def _check_money_scale(name: str, values: np.ndarray) -> None:
+    total = float(np.sum(values))
+    if total >= MAX_TOTAL_MONEY:
+        idx = np.unravel_index(int(np.argmax(values)), values.shape)
+        where = ", ".join(str(int(j)) for j in idx)
+        raise InvalidInstanceError(
+            name,
+            f"[{where}] = {values[idx]:.6g}: the {name} values sum to {total:.6g}, at or above "
+            f"{MAX_TOTAL_MONEY:.0e}; rescale the money unit (welfare must stay exact in float64 "
+            "and below the MILP solver's infinity)",
+        )
+
+
+def _bound(name: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidInstanceError(name, f"must be a number or None, got {value!r}")
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInstanceError(name, f"must be a number or None, got {value!r}") from None
+    if not np.isfinite(out) or out <= 0:
+        raise InvalidInstanceError(name, f"= {out} must be finite and > 0 (or None)")
+    return out
 
 
 @dataclass(frozen=True, eq=False, init=False)
@@ -90,6 +129,17 @@ class LoraInstance:
         O(I*K + K*T). Read back with :meth:`energy_cost` or
         :meth:`energy_factors`.
 
+    max_value_per_sample, max_value_per_gb_slot, max_value_per_gb
+        Optional bounds on a task's value per unit of resource, declared by the
+        platform BEFORE bids arrive (Lemma 2's ``alpha``/``beta`` rest on such
+        bounds): every admissible bid should satisfy ``b_i <= max_value_per_sample
+        * M_i``, ``b_i <= max_value_per_gb_slot * r_i * n_i`` (``n_i`` the fewest
+        slots the task can finish in, :meth:`fewest_slots`) and ``b_i <=
+        max_value_per_gb * r_i``. pdFTSP reads them as its ``alpha`` and ``beta``
+        so that no bid moves the prices (truthfulness). ``None``: not declared.
+        A bid above a bound is allowed (a misreport may be one); it voids Lemma
+        2's capacity guarantee for that task, see :meth:`bids_above_bounds`.
+
     Notes
     -----
     ``vendor_price`` and ``vendor_delay`` matter only for tasks with
@@ -114,6 +164,9 @@ class LoraInstance:
     throughput: np.ndarray
     vendor_price: np.ndarray
     vendor_delay: np.ndarray
+    max_value_per_sample: float | None
+    max_value_per_gb_slot: float | None
+    max_value_per_gb: float | None
     _energy_use: np.ndarray
     _energy_price: np.ndarray
 
@@ -136,6 +189,9 @@ class LoraInstance:
         vendor_delay: Any,
         energy_use: Any,
         energy_price: Any,
+        max_value_per_sample: float | None = None,
+        max_value_per_gb_slot: float | None = None,
+        max_value_per_gb: float | None = None,
     ) -> None:
         put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
         # --- sizes -------------------------------------------------------
@@ -202,10 +258,12 @@ class LoraInstance:
         )
         put("bid", as_array("bid", bid, (n_tasks,), float))
         check_nonneg("bid", self.bid)
+        _check_money_scale("bid", self.bid)
         put("throughput", as_array("throughput", throughput, (n_tasks, K), float))
         check_nonneg("throughput", self.throughput)
         put("vendor_price", as_array("vendor_price", vendor_price, (n_tasks, N), float))
         check_nonneg("vendor_price", self.vendor_price)
+        _check_money_scale("vendor_price", self.vendor_price)
         put("vendor_delay", as_array("vendor_delay", vendor_delay, (n_tasks, N), int))
         check_range("vendor_delay", self.vendor_delay, 0, np.iinfo(np.int32).max, ">= 0")
         if N == 0 and self.needs_preprocessing.any():
@@ -213,6 +271,10 @@ class LoraInstance:
             raise InvalidInstanceError(
                 "needs_preprocessing", f"[{i}] = True but the instance has no vendors"
             )
+        for name, value in zip(
+            VALUE_BOUNDS, (max_value_per_sample, max_value_per_gb_slot, max_value_per_gb), strict=True
+        ):
+            put(name, _bound(name, value))
         put("_energy_use", as_array("energy_use", energy_use, (n_tasks, K), float))
         check_nonneg("energy_use", self._energy_use)
         put("_energy_price", as_array("energy_price", energy_price, (K, T), float))
@@ -258,7 +320,7 @@ class LoraInstance:
         For tasks without pre-processing every column equals ``arrival``.
         """
         delay = np.where(self.needs_preprocessing[:, None], self.vendor_delay, 0)
-        return self.arrival[:, None] + delay
+        return self.arrival.astype(np.int64)[:, None] + delay.astype(np.int64)
 
     def fewest_slots(self) -> np.ndarray:
         """(task,) ``ceil(M_i / max_k s_ik)``: the fewest slots a task can finish in.
@@ -269,6 +331,28 @@ class LoraInstance:
         fastest = np.max(self.throughput, axis=1) if self.num_nodes else np.zeros(self.num_tasks)
         safe = np.where(fastest > 0, fastest, 1.0)
         return np.where(fastest > 0, np.ceil(self.work / safe - 1e-9), 0).astype(np.int64)
+
+    def value_per_unit(self) -> dict[str, np.ndarray]:
+        """(task,) each bid per unit of resource, keyed like the declared bounds.
+
+        ``b_i / M_i``, ``b_i / (r_i n_i)`` (``n_i`` = :meth:`fewest_slots`, at least 1)
+        and ``b_i / r_i``.
+        """
+        slots = np.maximum(self.fewest_slots(), 1)
+        return {
+            "max_value_per_sample": self.bid / self.work,
+            "max_value_per_gb_slot": self.bid / (self.memory_need * slots),
+            "max_value_per_gb": self.bid / self.memory_need,
+        }
+
+    def bids_above_bounds(self) -> dict[str, int]:
+        """Number of bids above each declared bound (bounds not declared are left out)."""
+        ratios = self.value_per_unit()
+        return {
+            name: int(np.sum(ratios[name] > getattr(self, name) * (1 + 1e-12)))
+            for name in VALUE_BOUNDS
+            if getattr(self, name) is not None
+        }
 
     def subset(self, tasks: Any, vendor: Any | None = None) -> LoraInstance:
         """A new instance with only ``tasks`` (in the given order).
@@ -346,6 +430,9 @@ class LoraInstance:
             },
             attrs={"family": "lora", "num_slots": self.num_slots, "base_memory": self.base_memory},
         )
+        for name in VALUE_BOUNDS:  # netCDF attributes cannot hold None: left out when undeclared
+            if getattr(self, name) is not None:
+                ds.attrs[name] = getattr(self, name)
         return ds
 
     @classmethod
@@ -371,6 +458,7 @@ class LoraInstance:
             vendor_delay=v("vendor_delay"),
             energy_use=v("energy_use"),
             energy_price=v("energy_price"),
+            **{name: float(ds.attrs[name]) for name in VALUE_BOUNDS if name in ds.attrs},
         )
 
     # ------------------------------------------------------------------ plans

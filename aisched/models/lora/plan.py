@@ -24,7 +24,7 @@ from aisched.errors import InfeasiblePlanError
 if TYPE_CHECKING:  # pragma: no cover
     from aisched.models.lora.instance import LoraInstance
 
-__all__ = ["make_plan", "empty_plan", "verify_plan", "plan_welfare", "node_usage"]
+__all__ = ["make_plan", "empty_plan", "verify_plan", "plan_welfare", "node_usage", "utilisation"]
 
 #: Absolute tolerance on capacities and work, relative to the quantity's scale.
 RTOL = 1e-9
@@ -96,6 +96,50 @@ def node_usage(instance: LoraInstance, assignment: np.ndarray) -> tuple[np.ndarr
         flat, weights=instance.memory_need[task_idx], minlength=k_count * t_count
     ).reshape(k_count, t_count)
     return compute, memory
+
+
+#: A cell counts as binding when its use is at least this share of its capacity.
+BINDING_SHARE = 0.99
+
+
+def utilisation(instance: LoraInstance, plan: xr.Dataset) -> dict[str, float]:
+    """Compute and memory utilisation of a plan over (node, slot): mean, peak and binding share.
+
+    Compute: ``sum_i s_ik x_ikt / C_kp`` ((4f)'s left side over its right side).
+    Memory: ``sum_i r_i x_ikt / (C_km - r_b)``, the share of the room (4g) leaves
+    for adapters once the shared base model ``r_b`` is held (the denominator of
+    the dual update (8)). Only admitted tasks count. Means are over all
+    ``K * T`` cells; a peak of 1 means that capacity binds somewhere, and
+    ``*_binding`` is the share of cells at or above :data:`BINDING_SHARE` of
+    capacity (prices only matter where capacity binds).
+
+    Parameters
+    ----------
+    instance
+        The problem.
+    plan
+        A plan Dataset (``Outcome.plan``) with ``assignment`` and ``admitted``.
+
+    Returns
+    -------
+    dict
+        ``compute_util_mean``, ``compute_util_peak``, ``compute_util_binding``,
+        ``memory_util_mean``, ``memory_util_peak``, ``memory_util_binding``
+        (floats in [0, 1] for a feasible plan; 0 when nothing runs).
+    """
+    assignment, _, admitted = _arrays(instance, plan)
+    assignment = np.where(admitted[:, None], assignment, -1)
+    compute, memory = node_usage(instance, assignment)
+    shares = {
+        "compute": compute / instance.compute_capacity[:, None],
+        "memory": memory / (instance.memory_capacity - instance.base_memory)[:, None],
+    }
+    out: dict[str, float] = {}
+    for name, share in shares.items():
+        out[f"{name}_util_mean"] = float(share.mean()) if share.size else 0.0
+        out[f"{name}_util_peak"] = float(share.max()) if share.size else 0.0
+        out[f"{name}_util_binding"] = float(np.mean(share >= BINDING_SHARE)) if share.size else 0.0
+    return out
 
 
 def plan_welfare(instance: LoraInstance, plan: xr.Dataset) -> float:

@@ -55,7 +55,7 @@ import xarray as xr
 from aisched.errors import InvalidInstanceError
 from aisched.models._offline import offline_outcome
 from aisched.models.lora.instance import LoraInstance
-from aisched.models.lora.plan import make_plan, verify_plan
+from aisched.models.lora.plan import empty_plan, make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
 from aisched.solvers import check_options, solve
@@ -176,6 +176,8 @@ def build(instance: LoraInstance, *, residual: xr.Dataset | None = None) -> pyo.
     usable = instance.throughput > 0
     for i in range(n_tasks):
         nodes = np.nonzero(usable[i])[0].tolist()
+        if not nodes:  # throughput 0 everywhere: no cell, min_slots forces u_i = 0
+            continue
         for t in range(int(first[i]), int(instance.deadline[i]) + 1):
             nodes_of[i, t] = nodes
             for k in nodes:
@@ -186,6 +188,7 @@ def build(instance: LoraInstance, *, residual: xr.Dataset | None = None) -> pyo.
     too_early = [
         (i, t, n)
         for (i, n) in task_vendor
+        if usable[i].any()
         for t in range(int(first[i]), min(int(start[i, n]), int(instance.deadline[i]) + 1))
     ]
 
@@ -291,6 +294,18 @@ def solve_offline(
     """
     check_options(time_limit, mip_gap, threads)  # fail before building anything
     started = time.perf_counter()
+    if instance.num_tasks == 0:  # nothing to decide: the empty plan is optimal with welfare 0
+        return Outcome(
+            algorithm="offline",
+            family="lora",
+            objective=0.0,
+            status="optimal",
+            bound=0.0,
+            plan=empty_plan(instance),
+            admitted=np.zeros(0, dtype=bool),
+            runtime_s=time.perf_counter() - started,
+            info={"bound_source": "no_tasks"},
+        )
     model = build(instance)
     built = time.perf_counter()
     result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)

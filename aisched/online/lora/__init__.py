@@ -4,13 +4,17 @@ Importing this package registers, for family "lora" and in this order:
 "pdftsp" (Algorithms 1-2, :mod:`~aisched.online.lora.pdftsp`), "titan"
 (per-slot MILP, :mod:`~aisched.online.lora.titan`), "eft" and "ntm"
 (:mod:`~aisched.online.lora.greedy`). The jitted per-task dynamic program is
-:mod:`~aisched.online.lora.pdftsp_kernel`; its plain NumPy oracle of the
-pseudocode is :mod:`~aisched.online.lora.pdftsp_reference`. A certified upper bound on
-IP (4)'s optimum (column generation, Lagrangian) is :mod:`~aisched.online.lora.bound`.
+:mod:`~aisched.online.lora.pdftsp_faithful` (Algorithm 2 as printed, line 13's
+running maxima) beside :mod:`~aisched.online.lora.pdftsp_kernel` (cell prices and
+exact); their plain NumPy oracles of the pseudocode are in
+:mod:`~aisched.online.lora.pdftsp_reference`. The full re-run truthfulness audit is
+:mod:`~aisched.online.lora.audit`. A certified upper bound on IP (4)'s optimum
+(column generation, Lagrangian) is :mod:`~aisched.online.lora.bound`.
 """
 
 from aisched.online.lora import pdftsp, titan  # noqa: I001  (registration order = listing order)
 from aisched.online.lora import greedy
-from aisched.online.lora import bound, pdftsp_kernel, pdftsp_reference
+from aisched.online.lora import audit, bound, pdftsp_faithful, pdftsp_kernel, pdftsp_reference
 
-__all__ = ["bound", "greedy", "pdftsp", "pdftsp_kernel", "pdftsp_reference", "titan"]
+__all__ = ["audit", "bound", "greedy", "pdftsp", "pdftsp_faithful", "pdftsp_kernel", "pdftsp_reference",
+           "titan"]

@@ -23,12 +23,21 @@ the default ``payment="corrected"`` charges ``(14) + E_i``, so that
 task is admitted iff its bid exceeds its price, and bidding the true value is
 a dominant strategy (a posted-price mechanism). :func:`audit` shows both.
 
-Parameters ``alpha`` and ``beta`` default to Lemma 2's
-``alpha = max_i b_i / M_i`` and ``beta = max_i b_i / r_i``, computed from the
-instance; pass them explicitly to hold them fixed (the audit does).
-Lemma 2's ``beta`` is a price per GB while ``phi`` is charged per GB-slot,
-which makes the faithful default price memory very high; see
-:func:`slot_consistent_alpha_beta` for the unit-consistent alternative.
+Parameters ``alpha`` and ``beta`` (Lemma 2), see :func:`lemma2_alpha_beta`:
+
+- ``parameters="declared"`` (default): read from the bounds on value per unit
+  the instance declares before bids arrive (``max_value_per_sample``, ...), so
+  no bid can move the prices. ``parameters="from_bids"``: Lemma 2's maxima over
+  the bids themselves, as printed; NOT truthful (a task's bid moves alpha and
+  beta, and so its own price; :func:`audit_reruns` shows it). An instance that
+  declares no bound falls back to ``"from_bids"`` (``info["parameters"]`` says so).
+- ``beta_unit="gb_slot"`` (default): ``beta`` bounds the value per GB-slot,
+  ``b_i / (r_i n_i)`` with ``n_i`` the fewest slots task ``i`` can run in: the
+  unit in which (10) charges ``phi`` and the value that makes Lemma 2's
+  inequality ``F <= b_i - beta sum_t r_kt(il) < 0`` hold (see the readings).
+  ``beta_unit="gb"``: Lemma 2's ``max_i b_i / r_i`` as printed (per GB).
+
+Pass ``alpha`` and ``beta`` explicitly to hold them at given values.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
+from aisched.online.lora import pdftsp_faithful as faithful_kernel
 from aisched.online.lora import pdftsp_kernel as kernel
 from aisched.outcome import Outcome
 from aisched.registry import register
@@ -54,14 +64,18 @@ __all__ = [
     "Decision",
     "default_alpha_beta",
     "slot_consistent_alpha_beta",
+    "lemma2_alpha_beta",
     "work_unit_of",
     "run",
     "audit",
     "individual_rationality",
 ]
 
-Selection = Literal["faithful", "exact"]
+Selection = Literal["faithful", "cell_prices", "exact"]
 Payment = Literal["corrected", "paper"]
+BetaUnit = Literal["gb_slot", "gb"]
+Parameters = Literal["declared", "from_bids"]
+_SELECTIONS = ("faithful", "cell_prices", "exact")
 
 #: Largest number of work units the dynamic program's table may have.
 MAX_WORK_UNITS = 8192
@@ -100,6 +114,37 @@ def slot_consistent_alpha_beta(instance: LoraInstance) -> tuple[float, float]:
     return alpha, beta
 
 
+def lemma2_alpha_beta(
+    instance: LoraInstance, *, beta_unit: BetaUnit = "gb_slot", parameters: Parameters = "declared"
+) -> tuple[float, float, str]:
+    """Lemma 2's ``alpha`` and ``beta`` under the chosen readings, and where they came from.
+
+    ``alpha`` bounds the value per sample (``b_i / M_i``); ``beta`` the value per
+    GB-slot (``b_i / (r_i n_i)``, ``beta_unit="gb_slot"``) or per GB (``b_i / r_i``,
+    ``"gb"``, as printed). ``parameters="declared"`` reads the instance's declared
+    bounds (known before bids arrive); ``"from_bids"`` takes the maxima over the bids.
+
+    Returns
+    -------
+    (alpha, beta, source)
+        ``source`` is ``"declared"``, ``"from_bids"``, or
+        ``"from_bids (not declared)"`` when the instance lacks a needed bound.
+    """
+    if beta_unit not in ("gb_slot", "gb"):
+        raise InvalidScenarioError("beta_unit", f"= {beta_unit!r}, use 'gb_slot' or 'gb'")
+    if parameters not in ("declared", "from_bids"):
+        raise InvalidScenarioError("parameters", f"= {parameters!r}, use 'declared' or 'from_bids'")
+    beta_name = "max_value_per_gb_slot" if beta_unit == "gb_slot" else "max_value_per_gb"
+    declared = (instance.max_value_per_sample, getattr(instance, beta_name))
+    if parameters == "declared" and None not in declared:
+        return float(declared[0]), float(declared[1]), "declared"
+    source = "from_bids" if parameters == "from_bids" else "from_bids (not declared)"
+    if instance.num_tasks == 0:
+        return 1.0, 1.0, source
+    ratios = instance.value_per_unit()
+    return float(np.max(ratios["max_value_per_sample"])), float(np.max(ratios[beta_name])), source
+
+
 def work_unit_of(instance: LoraInstance) -> tuple[float, bool]:
     """The work unit of the dynamic program and whether it is exact.
 
@@ -133,8 +178,10 @@ class PdftspParams:
     alpha, beta
         Scale factors of the dual updates (7) and (8).
     selection
-        ``"faithful"``: Algorithm 2 as printed (the DP scores each cell by its
-        own price); ``"exact"``: the schedule that maximises (10) itself.
+        ``"faithful"``: Algorithm 2 as printed, line 13's running maxima
+        (:mod:`~aisched.online.lora.pdftsp_faithful`); ``"cell_prices"``: the DP
+        scores each cell at its own duals; ``"exact"``: the schedule that
+        maximises (10) itself.
     payment
         ``"corrected"`` (default) or ``"paper"`` (exactly (14)).
     """
@@ -149,8 +196,8 @@ class PdftspParams:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise InvalidScenarioError(name, f"= {value!r} must be a finite number >= 0")
-        if self.selection not in ("faithful", "exact"):
-            raise InvalidScenarioError("selection", f"= {self.selection!r}, use 'faithful' or 'exact'")
+        if self.selection not in _SELECTIONS:
+            raise InvalidScenarioError("selection", f"= {self.selection!r}, use one of {_SELECTIONS}")
         if self.payment not in ("corrected", "paper"):
             raise InvalidScenarioError("payment", f"= {self.payment!r}, use 'corrected' or 'paper'")
 
@@ -210,8 +257,12 @@ class PdftspState:
         inst = self.instance
         unit, exact = work_unit_of(inst)
         self.work_unit, self.work_unit_exact = unit, exact
-        self._units = np.floor(inst.throughput / unit + 1e-9).astype(np.int32)
-        self._work_units = np.ceil(inst.work / unit - 1e-9).astype(np.int32)
+        work_units = np.ceil(inst.work / unit - 1e-9)
+        # a node gathering more than a task's whole work in one slot is as good as one gathering
+        # exactly its work: capping keeps the units in int32 however large the throughput
+        units = np.minimum(np.floor(inst.throughput / unit + 1e-9), work_units[:, None])
+        self._units = units.astype(np.int32)
+        self._work_units = work_units.astype(np.int32)
         top = int(self._work_units.max()) if inst.num_tasks else 1
         self._max_work_units = 1 << max(3, (top - 1).bit_length())  # power of two: fewer recompiles
         distinct = max((np.unique(u[u > 0]).size for u in self._units), default=1)
@@ -222,7 +273,8 @@ class PdftspState:
         valid = np.zeros((inst.num_tasks, n_options), dtype=bool)
         pre = inst.needs_preprocessing
         if inst.num_vendors:
-            start[pre] = inst.earliest_start()[pre]
+            # a start after the last slot is as impossible as one at num_slots (keeps int32 exact)
+            start[pre] = np.minimum(inst.earliest_start()[pre], inst.num_slots)
             fee[pre] = inst.vendor_price[pre]
             valid[pre] = True
         start[~pre, 0] = inst.arrival[~pre]
@@ -245,7 +297,11 @@ class PdftspState:
         inst = self.instance
         b = float(inst.bid[task] if bid is None else bid)
         group, group_units = kernel.node_groups(self._units[task], self._max_groups)
-        select = kernel.select_exact if self.params.selection == "exact" else kernel.select_faithful
+        select = {
+            "faithful": faithful_kernel.select_faithful,
+            "cell_prices": kernel.select_cell_prices,
+            "exact": kernel.select_exact,
+        }[self.params.selection]
         choice = select(
             self._compute_price,
             self._memory_price,
@@ -328,9 +384,20 @@ class PdftspState:
             self.used_memory[nodes, slots] += r
 
 
-def _params(instance: LoraInstance, alpha: float | None, beta: float | None, **kw: Any) -> PdftspParams:
-    a0, b0 = default_alpha_beta(instance)
-    return PdftspParams(alpha=a0 if alpha is None else alpha, beta=b0 if beta is None else beta, **kw)
+def _params(
+    instance: LoraInstance,
+    alpha: float | None,
+    beta: float | None,
+    *,
+    beta_unit: BetaUnit,
+    parameters: Parameters,
+    **kw: Any,
+) -> tuple[PdftspParams, str]:
+    a0, b0, source = lemma2_alpha_beta(instance, beta_unit=beta_unit, parameters=parameters)
+    if alpha is not None or beta is not None:
+        source = "given" if alpha is not None and beta is not None else f"given / {source}"
+    params = PdftspParams(alpha=a0 if alpha is None else alpha, beta=b0 if beta is None else beta, **kw)
+    return params, source
 
 
 def _order(instance: LoraInstance) -> np.ndarray:
@@ -345,6 +412,8 @@ def run(
     beta: float | None = None,
     selection: Selection = "faithful",
     payment: Payment = "corrected",
+    beta_unit: BetaUnit = "gb_slot",
+    parameters: Parameters = "declared",
 ) -> Outcome:
     """Run pdFTSP (Algorithm 1) on ``instance``.
 
@@ -353,11 +422,17 @@ def run(
     instance
         The problem; tasks are revealed in order of arrival.
     alpha, beta
-        Dual update scales of (7)-(8); default Lemma 2's values from the instance.
+        Dual update scales of (7)-(8); default Lemma 2's, see :func:`lemma2_alpha_beta`.
     selection
-        ``"faithful"`` (Algorithm 2 as printed) or ``"exact"`` (maximise (10)).
+        ``"faithful"`` (Algorithm 2 as printed: line 13's running maxima),
+        ``"cell_prices"`` (each cell at its own duals) or ``"exact"`` (maximise (10)).
     payment
         ``"corrected"`` (default, truthful) or ``"paper"`` (exactly (14)).
+    beta_unit
+        ``"gb_slot"`` (default) or ``"gb"`` (Lemma 2 as printed).
+    parameters
+        ``"declared"`` (default: the instance's bounds, fixed before bids) or
+        ``"from_bids"`` (maxima over the bids; not truthful).
 
     Returns
     -------
@@ -366,7 +441,8 @@ def run(
         ``fits``), ``prices`` (final ``compute_price``, ``memory_price``),
         ``payments``, per-task ``decision_s``.
     """
-    params = _params(instance, alpha, beta, selection=selection, payment=payment)
+    params, source = _params(instance, alpha, beta, selection=selection, payment=payment,
+                             beta_unit=beta_unit, parameters=parameters)
     started = time.perf_counter()
     state = PdftspState(instance, params)
     n = instance.num_tasks
@@ -408,6 +484,8 @@ def run(
             "beta": params.beta,
             "selection": params.selection,
             "payment": params.payment,
+            "beta_unit": beta_unit,
+            "parameters": source,
             "work_unit": state.work_unit,
             "work_unit_exact": int(state.work_unit_exact),
         },
@@ -423,13 +501,15 @@ def audit(
     beta: float | None = None,
     selection: Selection = "faithful",
     payment: Payment = "corrected",
+    beta_unit: BetaUnit = "gb_slot",
+    parameters: Parameters = "declared",
 ) -> pd.DataFrame:
-    """Truthfulness audit (the paper's Fig. 10): ``task`` re-bids each value.
+    """Fixed-parameter truthfulness audit (the paper's Fig. 10): ``task`` re-bids each value.
 
     All other bids stay fixed. Alpha and beta are held at the values of the
-    original instance (Lemma 2's defaults computed once from the true bids, or
-    the given ones): they are the platform's parameters, and recomputing them
-    from the bids would let a bid move its own prices. Tasks before ``task``
+    original instance (as :func:`run` would pick them for the true bids, or
+    the given ones). With ``parameters="from_bids"`` this HIDES the effect of
+    a bid on alpha and beta; :func:`audit_reruns` re-runs everything instead. Tasks before ``task``
     (in arrival order) do not depend on its bid, so the state is replayed once
     up to it and each bid is decided from that state.
 
@@ -447,7 +527,8 @@ def audit(
     if bad.any():
         j = int(np.argmax(bad))
         raise InvalidScenarioError("bids", f"[{j}] = {values[j]} must be finite and >= 0")
-    params = _params(instance, alpha, beta, selection=selection, payment=payment)
+    params, _ = _params(instance, alpha, beta, selection=selection, payment=payment,
+                        beta_unit=beta_unit, parameters=parameters)
     state = PdftspState(instance, params)
     for other in _order(instance):
         if int(other) == int(task):

@@ -16,9 +16,10 @@ option with fee 0 and ``start = arrival``.
 
 Two modes, both pure functions (optax style) of arrays:
 
-``select_faithful``  -- the paper's Algorithm 2: per option, DP (13) with cell
-    cost ``Delta_kt = s_ik lambda_kt + r_i phi_kt + e_kt`` (each cell priced by
-    its own duals) finds the cheapest schedule; the option with the largest
+``select_cell_prices``  -- Algorithm 2 with each cell priced at its OWN duals
+    (not line 13's running maxima, which ``pdftsp_faithful.select_faithful``
+    implements): per option, DP (13) with cell
+    cost ``Delta_kt = s_ik lambda_kt + r_i phi_kt + e_kt`` finds the cheapest schedule; the option with the largest
     true F (10) of its DP schedule wins (line 5). Implementation: ONE backward
     DP from the deadline serves all options, ``g[t, w]`` = least cost to gather
     ``>= w`` units in slots ``t..deadline``::
@@ -53,7 +54,7 @@ under ``jax.enable_x64(True)`` without touching the caller's global config.
 Costs must be >= 0 (duals, energy), as in the paper.
 
 Usage: ``group, group_units = node_groups(throughput_units, G_max)`` once per
-task's node set, then ``choice = select_faithful(..., max_work_units=W_max)``;
+task's node set, then ``choice = select_cell_prices(..., max_work_units=W_max)``;
 admit if ``choice.option >= 0 and choice.surplus > 0`` (Algorithm 1, line 6).
 """
 
@@ -69,7 +70,7 @@ from jax import lax
 
 from aisched.errors import InvalidInstanceError
 
-__all__ = ["ScheduleChoice", "select_faithful", "select_exact", "faithful_options", "node_groups",
+__all__ = ["ScheduleChoice", "select_cell_prices", "select_exact", "cell_prices_options", "node_groups",
            "cache_size"]
 
 _INF = np.inf
@@ -102,7 +103,7 @@ class ScheduleChoice(NamedTuple):
     option_surplus: Any
 
 
-# The 15 task arguments in ``select_faithful``'s order, as one pytree for jit; short
+# The 15 task arguments in ``select_cell_prices``'s order, as one pytree for jit; short
 # names: cp, mp, ep = lambda, phi, energy price (K, T); eu, s, su = energy use,
 # throughput, units (K,); r = memory_need; need = work_units.
 _Task = NamedTuple("_Task", [(name, Any) for name in (
@@ -256,7 +257,7 @@ def _pair_delta(task: _Task, cell_ok, energy, lbar, pbar):
 
 
 @partial(jax.jit, static_argnames=("max_work_units",))
-def _faithful(task: _Task, *, max_work_units: int):
+def _cell_prices(task: _Task, *, max_work_units: int):
     gu, cell_ok, energy, st, wc, lo, hi = _prepare(task, max_work_units)
     delta = task.s[:, None] * task.cp + task.r * task.mp + energy  # Delta_kt of (13)
     dmin, amin = _group_min(jnp.where(cell_ok, delta, _INF), task.group, gu)
@@ -325,10 +326,15 @@ def _arrays(*values, max_work_units: int) -> _Task:
     return _Task(*out)
 
 
-def select_faithful(compute_price, memory_price, energy_price, energy_use, throughput,
+def select_cell_prices(compute_price, memory_price, energy_price, energy_use, throughput,
                     throughput_units, group, group_units, memory_need, work_units, start,
                     deadline, fee, valid, bid, *, max_work_units: int) -> ScheduleChoice:
-    """Algorithm 2 as written: DP (13) per option, then the option of largest F (10).
+    """DP (13) per option with each cell at its own duals, then the option of largest F (10).
+
+    ``selection="cell_prices"``: ``Delta_kt = s_ik lambda_kt + r_i phi_kt + e_kt``,
+    Algorithm 2 with line 13's ``lambda-hat``/``phi-hat`` replaced by the cell's own
+    prices (a reading beside the paper; the printed line 13 is
+    :func:`aisched.online.lora.pdftsp_faithful.select_faithful`).
 
     Parameters
     ----------
@@ -354,17 +360,17 @@ def select_faithful(compute_price, memory_price, energy_price, energy_use, throu
                    throughput_units, group, group_units, memory_need, work_units, start, deadline,
                    fee, valid, bid, max_work_units=max_work_units)
     with jax.enable_x64(True):
-        return _faithful(args, max_work_units=max_work_units)[0]
+        return _cell_prices(args, max_work_units=max_work_units)[0]
 
 
-def faithful_options(*args, max_work_units: int) -> tuple[ScheduleChoice, jax.Array, jax.Array]:
-    """``select_faithful`` plus every option's DP cost (12) (``inf`` if none) and schedule (N, T).
+def cell_prices_options(*args, max_work_units: int) -> tuple[ScheduleChoice, jax.Array, jax.Array]:
+    """``select_cell_prices`` plus every option's DP cost (12) (``inf`` if none) and schedule (N, T).
 
-    Same arguments as ``select_faithful``; used to test each option against the oracle.
+    Same arguments as ``select_cell_prices``; used to test each option against the oracle.
     """
     task = _arrays(*args, max_work_units=max_work_units)
     with jax.enable_x64(True):
-        return _faithful(task, max_work_units=max_work_units)
+        return _cell_prices(task, max_work_units=max_work_units)
 
 
 def _threshold_pairs(task: _Task, w_max: int):
@@ -403,7 +409,7 @@ def _threshold_pairs(task: _Task, w_max: int):
 def select_exact(compute_price, memory_price, energy_price, energy_use, throughput,
                  throughput_units, group, group_units, memory_need, work_units, start, deadline,
                  fee, valid, bid, *, max_work_units: int, chunk: int = 64) -> ScheduleChoice:
-    """Maximise F (10) exactly (beside the paper; same arguments as ``select_faithful``).
+    """Maximise F (10) exactly (beside the paper; same arguments as ``select_cell_prices``).
 
     For every threshold pair ``(Lbar, Pbar)`` -- a distinct ``lambda`` times a
     distinct ``phi`` among the usable cells of the widest window
@@ -479,4 +485,4 @@ def node_groups(throughput_units, max_groups: int) -> tuple[np.ndarray, np.ndarr
 
 def cache_size() -> int:
     """Compiled variants held by this module's jitted kernels (for no-recompile tests)."""
-    return sum(f._cache_size() for f in (_faithful, _exact_chunk, _exact_finish))
+    return sum(f._cache_size() for f in (_cell_prices, _exact_chunk, _exact_finish))

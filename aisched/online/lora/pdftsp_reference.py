@@ -5,8 +5,13 @@ Written for clarity, not speed: the test oracle of ``aisched.online.lora.pdftsp_
 * ``find_schedule`` -- Algorithm 2's ``findSchedule``: the literal forward DP
   (13) over ``dp[t, w]`` for ONE option, loops in the paper's order (``w``,
   then ``t``, then ``k``), then a backtrack from ``dp[d_i, W_i]``.
-* ``select_faithful_reference`` -- Algorithm 2 lines 2-5: ``findSchedule`` per
-  option, F (10) of each schedule, the option of largest F.
+* ``select_cell_prices_reference`` -- Algorithm 2 lines 2-5 with each cell at
+  its own duals: ``findSchedule`` per option, F (10) of each schedule, the
+  option of largest F.
+* ``find_schedule_running_max`` / ``select_faithful_reference`` -- the same with
+  line 13 as printed: ``Delta_kt`` at the running maxima ``lambda-hat``,
+  ``phi-hat`` of the path through ``dp[t-1, w - s_ik]`` (oracle of
+  ``aisched.online.lora.pdftsp_faithful``).
 * ``select_exact_bruteforce`` -- maximises (10) by enumerating every schedule
   (each slot of the window idle or on one node), for tiny cases only.
 
@@ -39,6 +44,8 @@ __all__ = [
     "cell_costs",
     "find_schedule",
     "schedule_surplus",
+    "find_schedule_running_max",
+    "select_cell_prices_reference",
     "select_faithful_reference",
     "select_exact_bruteforce",
 ]
@@ -166,10 +173,10 @@ def _choice(per_option, costs, assigns, n_slots) -> ReferenceChoice:
                            costs, assigns)
 
 
-def select_faithful_reference(compute_price, memory_price, energy_price, energy_use, throughput,
-                              throughput_units, memory_need, work_units, start, deadline, fee,
-                              valid, bid) -> ReferenceChoice:
-    """Algorithm 2: ``findSchedule`` per valid option, F (10), best option (9)."""
+def select_cell_prices_reference(compute_price, memory_price, energy_price, energy_use, throughput,
+                                 throughput_units, memory_need, work_units, start, deadline, fee,
+                                 valid, bid) -> ReferenceChoice:
+    """Algorithm 2 with cells at their own duals: ``findSchedule`` per option, F (10), best (9)."""
     energy, delta = cell_costs(compute_price, memory_price, energy_price, energy_use, throughput,
                                memory_need)
     n_slots = delta.shape[1]
@@ -186,6 +193,83 @@ def select_faithful_reference(compute_price, memory_price, energy_price, energy_
                                                energy, throughput, memory_need))
         else:
             per_option.append((-np.inf, 0.0, 0.0, 0.0, 0.0, 0.0))
+    return _choice(per_option, np.array(costs, float), np.array(assigns).reshape(-1, n_slots),
+                   n_slots)
+
+
+def find_schedule_running_max(compute_price, memory_price, energy, throughput, memory_need, units,
+                              start: int, deadline: int, work_units: int):
+    """Algorithm 2's ``findSchedule`` with line 13 as printed (running maxima of (12c)-(12d)).
+
+    ``dp[t, w] = min(dp[t-1, w], min_k dp[t-1, w - s_ik] + Delta_kt)`` with
+    ``Delta_kt = s_ik lhat + r_i phat + e_kt`` where ``lhat = max(lhat[t-1, w - s_ik],
+    lambda_kt)`` and ``phat`` likewise; ``lhat = phat = 0`` at ``w = 0`` (line 9);
+    an idle slot keeps the predecessor's maxima. Ties: idle, then lowest node.
+
+    Returns
+    -------
+    (cost, assignment) as :func:`find_schedule`.
+    """
+    lam_all, phi_all = np.asarray(compute_price, float), np.asarray(memory_price, float)
+    energy, s = np.asarray(energy, float), np.asarray(throughput, float)
+    units = np.asarray(units, int)
+    n_nodes, n_slots = lam_all.shape
+    assignment = np.full(n_slots, -1, dtype=int)
+    lo, hi = max(int(start), 0), min(int(deadline), n_slots - 1)
+    if lo > hi:
+        return np.inf, assignment
+    length = hi - lo + 1
+    dp = np.full((length + 1, work_units + 1), np.inf)
+    lhat = np.zeros((length + 1, work_units + 1))
+    phat = np.zeros((length + 1, work_units + 1))
+    pick = np.full((length + 1, work_units + 1), -1, dtype=int)
+    dp[:, 0] = 0.0  # line 9
+    for w in range(1, work_units + 1):  # line 10
+        for j in range(1, length + 1):  # line 11
+            t = lo + j - 1
+            dp[j, w], lhat[j, w], phat[j, w] = dp[j - 1, w], lhat[j - 1, w], phat[j - 1, w]
+            for k in range(n_nodes):  # line 12
+                if units[k] <= 0:
+                    continue
+                p = max(0, w - units[k])
+                lam = max(lhat[j - 1, p], lam_all[k, t])  # line 13
+                phi = max(phat[j - 1, p], phi_all[k, t])
+                cand = dp[j - 1, p] + s[k] * lam + memory_need * phi + energy[k, t]
+                if cand < dp[j, w]:
+                    dp[j, w], lhat[j, w], phat[j, w], pick[j, w] = cand, lam, phi, k
+    cost = dp[length, work_units]
+    if not np.isfinite(cost):
+        return np.inf, assignment
+    w = work_units
+    for j in range(length, 0, -1):
+        if w <= 0:
+            break
+        k = pick[j, w]
+        if k >= 0:
+            assignment[lo + j - 1] = k
+            w = max(0, w - units[k])
+    return float(cost), assignment
+
+
+def select_faithful_reference(compute_price, memory_price, energy_price, energy_use, throughput,
+                              throughput_units, memory_need, work_units, start, deadline, fee,
+                              valid, bid) -> ReferenceChoice:
+    """Algorithm 2 as printed: running-maxima ``findSchedule`` per option, F (10), best (9)."""
+    energy, _ = cell_costs(compute_price, memory_price, energy_price, energy_use, throughput,
+                           memory_need)
+    n_slots = energy.shape[1]
+    costs, assigns, per_option = [], [], []
+    for n in range(len(start)):
+        cost, assign = np.inf, np.full(n_slots, -1)
+        if valid[n]:
+            cost, assign = find_schedule_running_max(compute_price, memory_price, energy, throughput,
+                                                     memory_need, throughput_units, start[n],
+                                                     deadline, work_units)
+        costs.append(cost)
+        assigns.append(assign)
+        per_option.append(
+            schedule_surplus(assign, fee[n], bid, compute_price, memory_price, energy, throughput,
+                             memory_need) if np.isfinite(cost) else (-np.inf, 0.0, 0.0, 0.0, 0.0, 0.0))
     return _choice(per_option, np.array(costs, float), np.array(assigns).reshape(-1, n_slots),
                    n_slots)
 

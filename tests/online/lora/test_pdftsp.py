@@ -97,7 +97,7 @@ def test_audit_matches_full_reruns():
     alpha, beta = pdftsp.default_alpha_beta(inst)
     task = 6
     bids = np.linspace(0, 2 * inst.bid[task], 7)
-    table = pdftsp.audit(inst, task, bids)
+    table = pdftsp.audit(inst, task, bids, alpha=alpha, beta=beta)
     for row in table.itertuples():
         out = aisched.run("pdftsp", inst.with_bid(task, row.bid), alpha=alpha, beta=beta)
         assert out.admitted[task] == row.admitted
@@ -130,7 +130,7 @@ def test_bad_parameters_are_named(bad):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), selection=st.sampled_from(["faithful", "exact"]))
+@given(seed=st.integers(0, 10_000), selection=st.sampled_from(["faithful", "cell_prices", "exact"]))
 def test_invariants_hold_on_random_instances(seed, selection):
     inst = random_tiny(seed, tasks=4, nodes=2, slots=5, vendors=2)
     params = pdftsp.PdftspParams(*pdftsp.default_alpha_beta(inst), selection=selection)

@@ -88,14 +88,14 @@ MID = dict(n_nodes=4, n_slots=10, n_options=3, w_max=12, max_units=3)
 TINY = dict(n_nodes=2, n_slots=5, n_options=2, w_max=4, max_units=2)
 
 
-# --------------------------------------------------------------------------- faithful
+# --------------------------------------------------------------------------- cell_prices
 
 
 @pytest.mark.parametrize("seed", range(25))
-def test_faithful_matches_algorithm2_without_ties(seed):
+def test_cell_prices_matches_algorithm2_without_ties(seed):
     task = make_task(np.random.default_rng(seed), **MID)
-    choice, cost, assign = pk.faithful_options(*kernel_args(task, 3), max_work_units=MID["w_max"])
-    oracle = ref.select_faithful_reference(*ref_args(task))
+    choice, cost, assign = pk.cell_prices_options(*kernel_args(task, 3), max_work_units=MID["w_max"])
+    oracle = ref.select_cell_prices_reference(*ref_args(task))
     np.testing.assert_allclose(np.asarray(cost), oracle.option_cost, rtol=1e-9)
     np.testing.assert_array_equal(np.asarray(assign), oracle.option_assignment)
     assert int(choice.option) == oracle.option
@@ -110,10 +110,10 @@ def test_faithful_matches_algorithm2_without_ties(seed):
 
 @pytest.mark.parametrize("prices", ["zero", "integer"])
 @pytest.mark.parametrize("seed", range(8))
-def test_faithful_tie_heavy_costs_agree(seed, prices):
+def test_cell_prices_tie_heavy_costs_agree(seed, prices):
     task = make_task(np.random.default_rng(100 + seed), prices=prices, **MID)
-    _, cost, assign = pk.faithful_options(*kernel_args(task, 3), max_work_units=MID["w_max"])
-    oracle = ref.select_faithful_reference(*ref_args(task))
+    _, cost, assign = pk.cell_prices_options(*kernel_args(task, 3), max_work_units=MID["w_max"])
+    oracle = ref.select_cell_prices_reference(*ref_args(task))
     np.testing.assert_allclose(np.asarray(cost), oracle.option_cost, rtol=1e-9, atol=1e-12)
     for n in range(MID["n_options"]):
         if not np.isfinite(oracle.option_cost[n]):
@@ -132,7 +132,7 @@ def test_first_usable_slot_is_start_itself():
                 throughput_units=np.ones(1, np.int32), memory_need=1.0, work_units=1,
                 start=np.array([0], np.int32), deadline=2, fee=np.zeros(1),
                 valid=np.ones(1, bool), bid=5.0)
-    for select in (pk.select_faithful, pk.select_exact):
+    for select in (pk.select_cell_prices, pk.select_exact):
         choice = select(*kernel_args(task, 1), max_work_units=2)
         np.testing.assert_array_equal(np.asarray(choice.assignment), [0, -1, -1])
         assert float(choice.surplus) == 5.0
@@ -141,7 +141,7 @@ def test_first_usable_slot_is_start_itself():
 # --------------------------------------------------------------------------- exact
 
 
-def test_exact_beats_faithful_on_handmade_case():
+def test_exact_beats_cell_prices_on_handmade_case():
     """Faithful DP prices cells separately; (10) charges the max price on all use.
 
     Node 0 (s=2, one cell finishes) at lambda 4 costs 2*4 = 8; node 1 (s=1)
@@ -153,7 +153,7 @@ def test_exact_beats_faithful_on_handmade_case():
                 throughput=np.array([2.0, 1.0]), throughput_units=np.array([2, 1], np.int32),
                 memory_need=1.0, work_units=2, start=np.array([0], np.int32), deadline=1,
                 fee=np.zeros(1), valid=np.ones(1, bool), bid=20.0)
-    faithful = pk.select_faithful(*kernel_args(task, 2), max_work_units=4)
+    faithful = pk.select_cell_prices(*kernel_args(task, 2), max_work_units=4)
     exact = pk.select_exact(*kernel_args(task, 2), max_work_units=4)
     np.testing.assert_array_equal(np.asarray(faithful.assignment), [1, 1])
     np.testing.assert_array_equal(np.asarray(exact.assignment), [0, -1])
@@ -170,7 +170,7 @@ def test_exact_matches_bruteforce_on_random_tiny_cases():
         task = make_task(np.random.default_rng(1000 + seed), **TINY)
         args = kernel_args(task, 2)
         exact = pk.select_exact(*args, max_work_units=TINY["w_max"], chunk=4)
-        faithful = pk.select_faithful(*args, max_work_units=TINY["w_max"])
+        faithful = pk.select_cell_prices(*args, max_work_units=TINY["w_max"])
         brute = ref.select_exact_bruteforce(*ref_args(task))
         np.testing.assert_allclose(np.asarray(exact.option_surplus), brute.option_surplus,
                                    rtol=1e-9, err_msg=f"seed {seed}")
@@ -187,10 +187,10 @@ def test_exact_matches_bruteforce_on_random_tiny_cases():
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), prices=st.sampled_from(["continuous", "integer"]))
-def test_property_faithful_le_exact_eq_bruteforce(seed, prices):
+def test_property_cell_prices_le_exact_eq_bruteforce(seed, prices):
     task = make_task(np.random.default_rng(seed), prices=prices, **TINY)
     args = kernel_args(task, 2)
-    faithful = pk.select_faithful(*args, max_work_units=TINY["w_max"])
+    faithful = pk.select_cell_prices(*args, max_work_units=TINY["w_max"])
     exact = pk.select_exact(*args, max_work_units=TINY["w_max"], chunk=4)
     brute = ref.select_exact_bruteforce(*ref_args(task))
     for choice in (faithful, exact):
@@ -214,7 +214,7 @@ def _fixed_task(**overrides):
     return task
 
 
-@pytest.mark.parametrize("select", [pk.select_faithful, pk.select_exact])
+@pytest.mark.parametrize("select", [pk.select_cell_prices, pk.select_exact])
 def test_infeasible_window_gives_no_option(select):
     task = _fixed_task(start=np.array([6, 7, 8], np.int32), deadline=7, work_units=12)
     choice = select(*kernel_args(task, 3), max_work_units=MID["w_max"])
@@ -222,10 +222,10 @@ def test_infeasible_window_gives_no_option(select):
     assert float(choice.surplus) == -np.inf
     assert (np.asarray(choice.assignment) == -1).all()
     assert np.isneginf(np.asarray(choice.option_surplus)).all()
-    assert ref.select_faithful_reference(*ref_args(task)).option == -1
+    assert ref.select_cell_prices_reference(*ref_args(task)).option == -1
 
 
-@pytest.mark.parametrize("select", [pk.select_faithful, pk.select_exact])
+@pytest.mark.parametrize("select", [pk.select_cell_prices, pk.select_exact])
 def test_invalid_options_are_ignored(select):
     # option 0: earliest start and no fee (best if it existed), but invalid
     task = _fixed_task(start=np.array([0, 4, 5], np.int32), deadline=9, work_units=6,
@@ -239,7 +239,7 @@ def test_invalid_options_are_ignored(select):
     assert int(none.option) == -1 and (np.asarray(none.assignment) == -1).all()
 
 
-@pytest.mark.parametrize("select", [pk.select_faithful, pk.select_exact])
+@pytest.mark.parametrize("select", [pk.select_cell_prices, pk.select_exact])
 def test_vendor_delay_and_deadline_respected(select):
     for seed in range(10):
         task = make_task(np.random.default_rng(500 + seed), **MID)
@@ -255,28 +255,28 @@ def test_no_recompile_for_a_second_task():
     rng = np.random.default_rng(3)
     first, second = make_task(rng, **MID), make_task(rng, **MID)
     second["work_units"] = np.int32(second["work_units"])  # a numpy scalar instead of an int
-    pk.select_faithful(*kernel_args(first, 3), max_work_units=MID["w_max"])
+    pk.select_cell_prices(*kernel_args(first, 3), max_work_units=MID["w_max"])
     pk.select_exact(*kernel_args(first, 3), max_work_units=MID["w_max"], chunk=16)
     before = pk.cache_size()
-    b = pk.select_faithful(*kernel_args(second, 3), max_work_units=MID["w_max"])
+    b = pk.select_cell_prices(*kernel_args(second, 3), max_work_units=MID["w_max"])
     pk.select_exact(*kernel_args(second, 3), max_work_units=MID["w_max"], chunk=16)
     assert pk.cache_size() == before
     # JAX arrays and Python scalars from the caller land on the same compiled entry
     third = {k: (jnp.asarray(v) if isinstance(v, np.ndarray) and v.ndim == 2 else v)
              for k, v in make_task(rng, **MID).items()}
-    pk.select_faithful(*kernel_args(third, 3), max_work_units=MID["w_max"])
+    pk.select_cell_prices(*kernel_args(third, 3), max_work_units=MID["w_max"])
     assert pk.cache_size() == before
     assert np.asarray(b.option_surplus).dtype == np.float64  # x64 inside the kernel ...
     assert jax.config.jax_enable_x64 == x64_before  # ... without touching the global config
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_exact_dominates_faithful_on_larger_cases(seed):
+def test_exact_dominates_cell_prices_on_larger_cases(seed):
     """Exact (with its branch and bound) is never below Algorithm 2, per option too."""
     task = make_task(np.random.default_rng(900 + seed), **MID)
     args = kernel_args(task, 3)
     exact = pk.select_exact(*args, max_work_units=MID["w_max"], chunk=16)
-    faithful = pk.select_faithful(*args, max_work_units=MID["w_max"])
+    faithful = pk.select_cell_prices(*args, max_work_units=MID["w_max"])
     f_exact, f_faithful = np.asarray(exact.option_surplus), np.asarray(faithful.option_surplus)
     assert (f_exact >= f_faithful - 1e-9).all()
     np.testing.assert_array_equal(np.isfinite(f_exact), np.isfinite(f_faithful))
@@ -300,7 +300,7 @@ def test_bad_shapes_and_work_are_rejected():
     task = _fixed_task()
     args = kernel_args(task, 3)
     with pytest.raises(InvalidInstanceError, match=r"work_units: 99 outside \[1, max_work"):
-        pk.select_faithful(*args[:9], 99, *args[10:], max_work_units=MID["w_max"])
+        pk.select_cell_prices(*args[:9], 99, *args[10:], max_work_units=MID["w_max"])
     args[12] = np.zeros(2)  # fee of the wrong length
     with pytest.raises(InvalidInstanceError, match=r"fee: shape \(2,\), expected \(3,\)"):
         pk.select_exact(*args, max_work_units=MID["w_max"])
