@@ -164,7 +164,10 @@ def generate(
         window = frame.iloc[first : first + J]
         rank = {c: k for k, c in enumerate(frame["cluster"].value_counts().index)}
         owner = np.array([rank[c] % U for c in window["cluster"]], dtype=np.int64)
-        hours = (window["timestamp"] - window["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
+        if J:
+            hours = (window["timestamp"] - window["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
+        else:  # no jobs: an empty window (valid; every algorithm returns an empty plan)
+            hours = np.zeros(0)
         arrival = np.floor(hours / h + 1e-9).astype(np.int64)
         demand = np.bincount(owner, weights=window["num_gpus"].to_numpy(float), minlength=U)
         weights = 1.0 + demand / max(1.0, demand.sum()) * U

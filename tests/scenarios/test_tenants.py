@@ -93,3 +93,27 @@ def test_cli_compare_tenants(tmp_path, capsys):
 def test_cli_bad_option_is_one_line(capsys):
     assert main(["compare", "tenants", "--users", "0", "--no-offline"]) == 2
     assert "users" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("trace", ["day", None])
+def test_zero_jobs_give_an_empty_instance_every_algorithm_handles(trace):
+    """Issue 15 point 4: ``generate(jobs=0)`` raised IndexError; now every algorithm returns an empty plan."""
+    if trace:
+        _need_data()
+    inst = sc.generate(seed=0, users=3, servers=4, jobs=0, trace=trace)
+    assert inst.num_jobs == 0 and inst.num_users == 3
+    table = aisched.compare(inst, list(sc.CLI_ALGORITHMS))
+    assert table.loc["offline", "status"] == "optimal"
+    assert (table["objective"] == 0.0).all() and (table["admitted"] == 0).all()
+    for name in sc.CLI_ALGORITHMS:
+        out = aisched.run(name, inst)
+        assert out.verify(inst) == 0.0 and out.plan.sizes["job"] == 0
+
+
+def test_cli_compare_tenants_zero_jobs(tmp_path, capsys):
+    _need_data()
+    assert main(["compare", "tenants", "--jobs", "0", "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "0 jobs" in text and "offline optimum proven" in text
+    assert main(["compare", "tenants", "--jobs", "-1", "--no-offline", "--out", str(tmp_path)]) == 2
+    assert "jobs" in capsys.readouterr().err

@@ -45,7 +45,23 @@ def _int_scalar(field: str, value: Any, low: int) -> int:
     return int(value)
 
 
+def _no_bools(field: str, value: Any) -> None:
+    """Reject booleans where a number is meant (``chunks=[True] * 4`` is not ``[1] * 4``)."""
+    if value is None:
+        return
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidInstanceError(field, f"must be a number, got the boolean {value!r}")
+    if isinstance(value, (list, tuple)):  # numpy would turn [1, True] into [1, 1]
+        for k, v in enumerate(value):
+            if isinstance(v, (bool, np.bool_)):
+                raise InvalidInstanceError(field, f"[{k}] = {v!r} is a boolean, not a number")
+        return
+    if isinstance(value, np.ndarray) and value.dtype == bool and value.size:
+        raise InvalidInstanceError(field, f"[0] = {value.flat[0]!r} is a boolean, not a number (dtype bool)")
+
+
 def _pos_scalar(field: str, value: Any) -> float:
+    _no_bools(field, value)
     try:
         out = float(value)
     except (TypeError, ValueError):
@@ -155,6 +171,15 @@ class TenantInstance:
         utility_exponent: Any = None,
     ) -> None:
         put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        for name, value in (
+            ("worker_quota", worker_quota), ("ps_quota", ps_quota), ("workers", workers),
+            ("parameter_servers", parameter_servers), ("owner", owner), ("arrival", arrival),
+            ("epochs", epochs), ("chunks", chunks), ("minibatches", minibatches),
+            ("compute_time", compute_time), ("update_time", update_time), ("gradient_size", gradient_size),
+            ("utility_slope", utility_slope), ("utility_intercept", utility_intercept),
+            ("utility_scale", utility_scale), ("utility_exponent", utility_exponent),
+        ):
+            _no_bools(name, value)
         T = _int_scalar("num_slots", num_slots, 1)
         put("num_slots", T)
         wq = np.asarray(worker_quota)

@@ -115,3 +115,18 @@ def test_fair_share_is_the_mean_of_worker_and_ps_shares():
     assert share[0] == pytest.approx(
         0.5 * (inst.worker_quota[0] / inst.total_workers + inst.ps_quota[0] / inst.total_parameter_servers)
     )
+
+
+@pytest.mark.parametrize(
+    "change, field",
+    [({"chunks": [True] * 4}, "chunks"), ({"epochs": [2, 2, True, 2]}, "epochs"),
+     ({"workers": np.array([True] * 4)}, "workers"), ({"worker_bandwidth": True}, "worker_bandwidth"),
+     ({"compute_time": [0.5, 0.5, 0.5, False]}, "compute_time")],
+)
+def test_booleans_are_not_numbers(change, field):
+    """Issue 15 point 4: ``chunks=[True] * 4`` was read as ``D = 1``; a bool is rejected, naming the field."""
+    kw = {**_kwargs(worked_example()), **change}
+    with pytest.raises(InvalidInstanceError, match=field) as info:
+        TenantInstance(**kw)
+    assert "boolean" in str(info.value)
+    assert TenantInstance(**{**kw, field: _kwargs(worked_example())[field]}) == worked_example()
