@@ -24,12 +24,18 @@
   unit plus the GPUs its jobs request in the window (largest remainders, so
   quotas add up to the capacity exactly). ``trace=None``: synthetic, uniform
   arrivals over ``arrival_span`` slots and Dirichlet(1) quotas.
-- horizon: ``slots`` or, by default, ``4 * 2^L`` (Astraea's batches up to
-  ``L`` with ``lambda = 2``) with ``2^L`` past the last arrival and the
-  longest run at ``D_j`` workers and the distributed rate. This ignores the
-  PS bandwidth limit (3i), which caps how many workers a job can really use,
-  so jobs whose feasible runs are longer than ``2^L`` slots cannot be
-  finished by Astraea inside the horizon (pass ``slots`` to lengthen it).
+- slots: one hour each (section 5.1: "setting one time slot to one hour
+  long"); ``slot_hours="auto"`` gives the rule before issue 15 (48 hours for
+  at most 15 jobs, so the reduced setting's MILP stays small).
+- horizon: ``slots`` or, by default (``horizon="finishable"``), ``4 * 2^L``,
+  the end of Astraea's batch ``L`` with ``lambda = 2`` (batch ``l`` runs in
+  slots ``2^(l+1) .. 2^(l+2) - 1`` in rounds of ``2^l``), with ``L`` the
+  least level such that every job has arrived before ``2^L`` and its fastest
+  feasible run (:meth:`~aisched.models.tenants.TenantInstance.fastest_run`:
+  workers capped by ``D_j`` and by the PS bandwidth rule (3i)) fits a round
+  of ``2^L`` slots: every job that can be finished at all is considered by
+  some batch. ``horizon="ignore_bandwidth"``: the rule before issue 15, the
+  longest run at ``D_j`` workers at the distributed rate, ignoring (3i).
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ import math
 import re
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -62,10 +68,16 @@ __all__ = [
     "instance_from_cli",
     "describe",
     "cli_figures",
+    "finishable_horizon",
+    "HORIZONS",
 ]
 
 #: Largest job count of the paper's reduced setting (section 5.2) and its default slot length, hours.
 REDUCED_JOBS, REDUCED_SLOT_HOURS = 15, 48.0
+
+#: Horizon rules of :func:`generate`.
+Horizon = Literal["finishable", "ignore_bandwidth"]
+HORIZONS: tuple[str, ...] = ("finishable", "ignore_bandwidth")
 
 #: Philly extracts by name (read from ``DATA_DIR``).
 TRACES = {"day": "philly_pollux_2017-10-09.csv", "week": "philly_pollux_week_2017-10-09_15.csv"}
@@ -94,8 +106,22 @@ def _split(total: int, weights: np.ndarray) -> np.ndarray:
     return out
 
 
+def finishable_horizon(instance: TenantInstance, lam: int = 2) -> int:
+    """``2 lam 2^L``: the end of Astraea's batch ``L`` (Algorithm 1, ``tau_l = 2^l``).
+
+    ``L >= 1`` is the least level with every arrival ``< 2^L`` (line 4) and
+    every job's fastest feasible run (:meth:`TenantInstance.fastest_run`) at
+    most ``2^L`` slots, the length of batch ``L``'s rounds (Algorithm 4, line 4).
+    """
+    level = max(1, int(instance.arrival.max(initial=0)).bit_length())
+    if instance.num_jobs:
+        level = max(level, (int(instance.fastest_run().max()) - 1).bit_length())
+    return 2 * lam * 2**level
+
+
 def _check(name: str, value: Any, low: float, integer: bool = True) -> None:
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) if integer else isinstance(value, (int, float))
+    ok = (isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float))) \
+        and not isinstance(value, (bool, np.bool_))
     if not ok or not math.isfinite(value) or value < low:
         raise InvalidScenarioError(name, f"= {value!r} must be {'an integer' if integer else 'a number'} >= {low}")
 
@@ -108,11 +134,12 @@ def generate(
     utility: str = "linear",
     *,
     trace: str | Path | None = "day",
-    slot_hours: float | None = None,
+    slot_hours: float | Literal["auto"] = 1.0,
     gpus_per_server: int = 8,
     slots: int | None = None,
     arrival_span: int = 4,
     rng: np.random.Generator | None = None,
+    horizon: Horizon = "finishable",
 ) -> TenantInstance:
     """A seeded instance with section 5.1's settings (see the module docstring).
 
@@ -127,22 +154,28 @@ def generate(
     trace
         ``"day"``, ``"week"``, a CSV path, or None for synthetic users and arrivals.
     slot_hours
-        Length of a slot in hours. Default: 1 (the paper) for more than 15
-        jobs; 48 for at most 15 jobs, the reduced setting of section 5.2
-        where the offline optimum is computed, so that runs take a few slots
-        and the MILP stays small (``generate(seed=0, users=2, servers=5, jobs=8)``
-        is proven optimal in seconds).
+        Length of a slot in hours: 1 by default (section 5.1), or ``"auto"``:
+        1 for more than 15 jobs and 48 for at most 15 jobs (the rule before
+        issue 15: the reduced setting of section 5.2 with few slots, so the
+        MILP stays small).
     gpus_per_server
         Workers per server ``C_sw``.
     slots
-        Horizon ``T`` (default: long enough for Astraea with ``lambda = 2``).
+        Horizon ``T`` (default: set by ``horizon``).
+    horizon
+        ``"finishable"`` (default): long enough for Astraea (``lambda = 2``)
+        to consider every job in a batch whose rounds fit its fastest feasible
+        run; ``"ignore_bandwidth"``: the rule before issue 15 (see the module
+        docstring).
     arrival_span
         Synthetic arrivals are uniform over ``0..arrival_span-1``.
     """
     for name, value, low in (("users", users, 1), ("servers", servers, 1), ("jobs", jobs, 0),
                              ("gpus_per_server", gpus_per_server, 1), ("arrival_span", arrival_span, 1)):
         _check(name, value, low)
-    if slot_hours is None:
+    if horizon not in HORIZONS:
+        raise InvalidScenarioError("horizon", f"= {horizon!r}, use one of {', '.join(HORIZONS)}")
+    if slot_hours == "auto":
         slot_hours = 1.0 if jobs > REDUCED_JOBS else REDUCED_SLOT_HOURS
     _check("slot_hours", slot_hours, 1e-9, integer=False)
     if slots is not None:
@@ -164,7 +197,10 @@ def generate(
         window = frame.iloc[first : first + J]
         rank = {c: k for k, c in enumerate(frame["cluster"].value_counts().index)}
         owner = np.array([rank[c] % U for c in window["cluster"]], dtype=np.int64)
-        hours = (window["timestamp"] - window["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
+        if J:
+            hours = (window["timestamp"] - window["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
+        else:  # no jobs: an empty window (valid; every algorithm returns an empty plan)
+            hours = np.zeros(0)
         arrival = np.floor(hours / h + 1e-9).astype(np.int64)
         demand = np.bincount(owner, weights=window["num_gpus"].to_numpy(float), minlength=U)
         weights = 1.0 + demand / max(1.0, demand.sum()) * U
@@ -198,13 +234,15 @@ def generate(
         compute_time=compute_time, update_time=update_time, gradient_size=gradient_size,
         utility=utility, **extra,
     )
-    if slots is None:
+    if slots is None and horizon == "ignore_bandwidth":
         need = int(arrival.max(initial=0)) + 1
         if J:
             w = np.minimum(chunks, workers.sum())
             need = max(need, int(probe.duration(w, False).max()))
         level = max(1, (need - 1).bit_length())
         slots = 4 * 2**level
+    elif slots is None:
+        slots = finishable_horizon(probe)
     if int(arrival.max(initial=0)) >= slots:
         raise InvalidScenarioError("slots", f"= {slots} ends before the last arrival {int(arrival.max())}")
     return probe.replace(num_slots=int(slots))

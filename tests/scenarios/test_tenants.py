@@ -93,3 +93,68 @@ def test_cli_compare_tenants(tmp_path, capsys):
 def test_cli_bad_option_is_one_line(capsys):
     assert main(["compare", "tenants", "--users", "0", "--no-offline"]) == 2
     assert "users" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("trace", ["day", None])
+def test_zero_jobs_give_an_empty_instance_every_algorithm_handles(trace):
+    """Issue 15 point 4: ``generate(jobs=0)`` raised IndexError; now every algorithm returns an empty plan."""
+    if trace:
+        _need_data()
+    inst = sc.generate(seed=0, users=3, servers=4, jobs=0, trace=trace)
+    assert inst.num_jobs == 0 and inst.num_users == 3
+    table = aisched.compare(inst, list(sc.CLI_ALGORITHMS))
+    assert table.loc["offline", "status"] == "optimal"
+    assert (table["objective"] == 0.0).all() and (table["admitted"] == 0).all()
+    for name in sc.CLI_ALGORITHMS:
+        out = aisched.run(name, inst)
+        assert out.verify(inst) == 0.0 and out.plan.sizes["job"] == 0
+
+
+def test_cli_compare_tenants_zero_jobs(tmp_path, capsys):
+    _need_data()
+    assert main(["compare", "tenants", "--jobs", "0", "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "0 jobs" in text and "offline optimum proven" in text
+    assert main(["compare", "tenants", "--jobs", "-1", "--no-offline", "--out", str(tmp_path)]) == 2
+    assert "jobs" in capsys.readouterr().err
+
+
+def test_slots_are_one_hour_by_default_auto_keeps_the_old_rule():
+    """Issue 15 point 2: section 5.1's "one time slot to one hour long", whatever the job count."""
+    _need_data()
+    small = dict(seed=0, users=2, servers=5, jobs=8)
+    assert sc.generate(**small) == sc.generate(**small, slot_hours=1.0)
+    assert sc.generate(**small, slot_hours="auto") == sc.generate(**small, slot_hours=48.0)
+    assert sc.generate(seed=0, users=2, servers=5, jobs=20, slot_hours="auto") == \
+        sc.generate(seed=0, users=2, servers=5, jobs=20)
+    with pytest.raises(InvalidScenarioError) as err:
+        sc.generate(**small, slot_hours="day")
+    assert err.value.field == "slot_hours"
+    with pytest.raises(InvalidScenarioError) as err:
+        sc.generate(**small, horizon="long")
+    assert err.value.field == "horizon"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_finishable_horizon_lets_every_job_fit_a_round_of_the_last_batch(seed):
+    """Issue 15 point 2: the horizon ``4 * 2^L`` with ``2^L`` >= every arrival + 1 and fastest feasible run."""
+    _need_data()
+    inst = sc.generate(seed=seed, users=14, servers=20, jobs=60)
+    last_round = inst.num_slots // 4  # batch L runs 2^(L+1) .. 2^(L+2) - 1 in rounds of 2^L (lambda = 2)
+    assert inst.num_slots == 4 * last_round and last_round & (last_round - 1) == 0
+    assert (inst.fastest_run() <= last_round).all() and (inst.arrival < last_round).all()
+    assert sc.finishable_horizon(inst) == inst.num_slots
+    # minimal: half the horizon would leave a job out
+    assert (inst.fastest_run() > last_round // 2).any() or (inst.arrival >= last_round // 2).any() \
+        or last_round == 2
+    old = sc.generate(seed=seed, users=14, servers=20, jobs=60, horizon="ignore_bandwidth")
+    assert old.replace(num_slots=inst.num_slots) == inst and old.num_slots <= inst.num_slots
+
+
+def test_old_horizon_leaves_jobs_out_that_the_new_one_considers():
+    """At paper scale (seed 0) the horizon that ignores (3i) ends before some jobs' fastest run fits a round."""
+    _need_data()
+    old = sc.generate(seed=0, horizon="ignore_bandwidth")
+    new = sc.generate(seed=0)
+    assert (old.fastest_run() > old.num_slots // 4).any()
+    assert (new.fastest_run() <= new.num_slots // 4).all()

@@ -45,7 +45,23 @@ def _int_scalar(field: str, value: Any, low: int) -> int:
     return int(value)
 
 
+def _no_bools(field: str, value: Any) -> None:
+    """Reject booleans where a number is meant (``chunks=[True] * 4`` is not ``[1] * 4``)."""
+    if value is None:
+        return
+    if isinstance(value, (bool, np.bool_)):
+        raise InvalidInstanceError(field, f"must be a number, got the boolean {value!r}")
+    if isinstance(value, (list, tuple)):  # numpy would turn [1, True] into [1, 1]
+        for k, v in enumerate(value):
+            if isinstance(v, (bool, np.bool_)):
+                raise InvalidInstanceError(field, f"[{k}] = {v!r} is a boolean, not a number")
+        return
+    if isinstance(value, np.ndarray) and value.dtype == bool and value.size:
+        raise InvalidInstanceError(field, f"[0] = {value.flat[0]!r} is a boolean, not a number (dtype bool)")
+
+
 def _pos_scalar(field: str, value: Any) -> float:
+    _no_bools(field, value)
     try:
         out = float(value)
     except (TypeError, ValueError):
@@ -155,6 +171,15 @@ class TenantInstance:
         utility_exponent: Any = None,
     ) -> None:
         put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        for name, value in (
+            ("worker_quota", worker_quota), ("ps_quota", ps_quota), ("workers", workers),
+            ("parameter_servers", parameter_servers), ("owner", owner), ("arrival", arrival),
+            ("epochs", epochs), ("chunks", chunks), ("minibatches", minibatches),
+            ("compute_time", compute_time), ("update_time", update_time), ("gradient_size", gradient_size),
+            ("utility_slope", utility_slope), ("utility_intercept", utility_intercept),
+            ("utility_scale", utility_scale), ("utility_exponent", utility_exponent),
+        ):
+            _no_bools(name, value)
         T = _int_scalar("num_slots", num_slots, 1)
         put("num_slots", T)
         wq = np.asarray(worker_quota)
@@ -280,6 +305,38 @@ class TenantInstance:
         per = np.where(cen, fast[idx], slow[idx])
         need = self.total_minibatches()[idx] * per / np.asarray(workers, dtype=np.float64)
         return np.maximum(np.ceil(need * (1 - WORK_RTOL)), 1).astype(np.int64)
+
+    def widest_run(self) -> tuple[np.ndarray, np.ndarray]:
+        """(job,) the most workers a feasible schedule can give a job, distributed and centralised.
+
+        Distributed: the PS server ``s`` hosts up to ``C_sw`` workers and its
+        ``C_sp`` PSs cover ``floor(C_sp b_p / b_w)`` workers elsewhere (3i)
+        (more PS servers do not help: each must cover all workers off it);
+        capped by ``D_j`` (3e) and the cluster. Centralised: the largest server
+        with a PS (3j). 0 where no placement exists.
+        """
+        host = self.parameter_servers >= 1
+        if not host.any():
+            zero = np.zeros(self.num_jobs, dtype=np.int64)
+            return zero, zero
+        cover = np.floor(self.parameter_servers[host] * self.ps_bandwidth / self.worker_bandwidth * (1 + WORK_RTOL))
+        dist = int(min(self.total_workers, float((self.workers[host] + cover).max())))
+        cen = int(self.workers[host].max())
+        return np.minimum(self.chunks, dist), np.minimum(self.chunks, cen)
+
+    def fastest_run(self) -> np.ndarray:
+        """(job,) fewest slots any feasible schedule needs (ignoring other jobs): (1), (3e), (3i)-(3k).
+
+        The job's widest distributed and centralised runs (:meth:`widest_run`),
+        each at :meth:`duration`; the shorter one.
+        """
+        if self.num_jobs == 0:
+            return np.zeros(0, dtype=np.int64)
+        dist_w, cen_w = self.widest_run()
+        big = np.iinfo(np.int64).max
+        d_dist = np.where(dist_w >= 1, self.duration(np.maximum(dist_w, 1), False), big)
+        d_cen = np.where(cen_w >= 1, self.duration(np.maximum(cen_w, 1), True), big)
+        return np.minimum(d_dist, d_cen)
 
     def utility_value(self, jobs: Any, completion: Any) -> np.ndarray:
         """``f_j(c)`` for completion ``c`` slots after arrival (broadcast over ``jobs``).

@@ -356,6 +356,17 @@ def solve_offline(
     """
     check_options(time_limit, mip_gap, threads)
     started = time.perf_counter()
+    if instance.num_jobs == 0:  # nothing to decide: the empty plan is optimal with revenue 0
+        plan = make_plan(instance, np.zeros(0, np.int64), np.zeros(0, np.int64),
+                         np.zeros((0, instance.num_servers), np.int64),
+                         np.zeros((0, instance.num_servers), np.int64), np.zeros(0, bool))
+        objective = verify_plan(instance, plan)
+        return Outcome(
+            algorithm="offline", family="tenants", objective=objective, plan=plan,
+            admitted=np.zeros(0, bool), status="optimal", bound=objective,
+            runtime_s=time.perf_counter() - started,
+            info={"solver": solver, "termination": "no_jobs", "bound_source": "no_jobs", "gap": 0.0},
+        )
     model = build(instance)
     built = time.perf_counter()
     result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)

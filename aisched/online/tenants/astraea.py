@@ -16,7 +16,9 @@
   A job must finish inside its round (Algorithm 4, line 4), so rounds start
   empty. Rounds are cut at the horizon ``num_slots``.
 - Algorithm 3 with 4-5 (A_maxIrev): :mod:`aisched.online.tenants.astraea_kernel`.
-  A job is admitted iff its best ``mu`` (7) is > 0 (strategy-proof admission).
+  A job is admitted iff its best ``mu`` (7) is > 0 (strategy-proof admission)
+  and (``admission="real_revenue"``, default) its revenue under (3),
+  ``f(t+ - r) - c_w - c_p``, is > 0; ``admission="ideal"``: ``mu > 0`` alone.
 - ``lambda``: Lemma 1's ``floor((log f(all) - log f_min) / (log sigma - log(sigma - 1))) + 1``
   with ``sigma = 2 (log theta_w + log theta_p)`` (Lemma 3), natural logs,
   ``f`` each job's largest ideal utility (:func:`lemma1_lambda`), selected by
@@ -33,7 +35,12 @@ Utility clock. Algorithm 3 scores a schedule by its *ideal* revenue
 ``f(t+ - (lambda+i-1) tau_l)``, completion counted from the round's start
 (``clock="batch"``, faithful, the worked example's 96 = -2*2 + 100). The
 objective (3) counts from the job's arrival; ``clock="arrival"`` (beside the
-paper) scores with that, so no job is admitted at a negative real utility.
+paper) scores with that. With the batch clock alone, ``mu > 0`` admits jobs
+whose revenue under (3) is negative (they waited for their batch); the default
+``admission="real_revenue"`` also requires ``f(t+ - r) - c_w - c_p > 0``
+(issue 15; docs/readings.md, tenants). For linear utilities the two clocks
+differ by the constant ``k (r0 - r)``, so the schedule picked is the same and
+``admission="real_revenue"`` equals ``clock="arrival"``.
 
 Income division (2): a user's share of a paying job's per-slot cost is its
 unused workers (PSs) over all unused workers (PSs) ``a_w(t)`` after the
@@ -66,9 +73,11 @@ __all__ = [
     "simulate",
     "run",
     "income_division",
+    "real_revenue",
 ]
 
 Clock = Literal["batch", "arrival"]
+Admission = Literal["real_revenue", "ideal"]
 
 
 def _fastest(instance: TenantInstance) -> tuple[np.ndarray, np.ndarray]:
@@ -128,6 +137,12 @@ class AstraeaParams:
         ``"batch"`` (faithful ideal revenue) or ``"arrival"``.
     sharing
         Run line 5 (all unused resources); False gives each user only its fair share.
+    admission
+        ``"real_revenue"`` (default): admit the job's best schedule ``iota*``
+        iff ``mu > 0`` (Algorithm 3, line 10) and its revenue under (3),
+        ``f(t+ - r) - c_w - c_p``, is > 0 (section 4.1: "if the maximal revenue
+        is greater than 0, then the job is admitted"); ``"ideal"``: ``mu > 0``
+        alone, ``mu`` counted with ``clock`` (the rule before issue 15).
     """
 
     lam: int
@@ -135,6 +150,7 @@ class AstraeaParams:
     theta_p: float
     clock: Clock = "batch"
     sharing: bool = True
+    admission: Admission = "real_revenue"
 
     def __post_init__(self) -> None:
         if isinstance(self.lam, bool) or not isinstance(self.lam, (int, np.integer)) or self.lam < 1:
@@ -145,6 +161,8 @@ class AstraeaParams:
                 raise InvalidScenarioError(name, f"= {v!r} must be a finite number > 1")
         if self.clock not in ("batch", "arrival"):
             raise InvalidScenarioError("clock", f"= {self.clock!r}, use 'batch' or 'arrival'")
+        if self.admission not in ("real_revenue", "ideal"):
+            raise InvalidScenarioError("admission", f"= {self.admission!r}, use 'real_revenue' or 'ideal'")
 
 
 def job_spec(instance: TenantInstance, job: int, offset: int, durations: np.ndarray | None = None) -> JobSpec:
@@ -224,6 +242,18 @@ def income_division(
     return (share_w * cost_w[None, :]).sum(axis=1) + (share_p * cost_p[None, :]).sum(axis=1)
 
 
+def real_revenue(instance: TenantInstance, job: int, round_start: int, sched: Schedule) -> float:
+    """The job's revenue under (3) with schedule ``sched``: ``f(t+ - r) - c_w - c_p``.
+
+    ``t+ = round_start + start + duration`` (0-based: the job completes at the
+    end of its last slot) and ``f`` counts from the arrival ``r`` as in the
+    objective (3) (see :meth:`TenantInstance.utility_value`); the cost is the
+    posted cost (8) of the schedule, as in (6a).
+    """
+    completion = round_start + sched.start + sched.duration - int(instance.arrival[job])
+    return float(instance.utility_value(job, completion)) - sched.worker_cost - sched.ps_cost
+
+
 def schedule_batch(
     instance: TenantInstance,
     params: AstraeaParams,
@@ -259,10 +289,16 @@ def schedule_batch(
             res.worker_cost[j], res.ps_cost[j] = sched.worker_cost, sched.ps_cost
             res.mu[j], res.batch[j] = sched.mu, batch
 
+        def admit(j: int, sched: Schedule | None) -> Schedule | None:
+            """Admission: ``mu > 0`` (kernel) and, by default, revenue under (3) > 0."""
+            if sched is None or params.admission == "ideal":
+                return sched
+            return sched if real_revenue(instance, j, r0, sched) > 0 else None
+
         done: set[int] = set()
         for j in left:  # line 3: within each owner's fair share
             tic = time.perf_counter()
-            sched = best_schedule(state, spec(j), True, bw_ratio)
+            sched = admit(j, best_schedule(state, spec(j), True, bw_ratio))
             if sched is not None:
                 state.commit(int(instance.owner[j]), sched.start, sched.duration, sched.workers, sched.parameter_servers)
                 place(j, sched, False)
@@ -274,7 +310,7 @@ def schedule_batch(
         if params.sharing:
             for j in [j for j in left if j not in done]:  # line 5: on all unused resources
                 tic = time.perf_counter()
-                sched = best_schedule(state, spec(j), False, bw_ratio)
+                sched = admit(j, best_schedule(state, spec(j), False, bw_ratio))
                 if sched is not None:
                     sl = slice(sched.start, sched.start + sched.duration)
                     cost_w = state.eta_w[sl] * sched.workers.sum()
@@ -319,6 +355,7 @@ def _params(
     clock: Clock,
     sharing: bool,
     theta_scale: float = 1.0,
+    admission: Admission = "real_revenue",
 ) -> AstraeaParams:
     tw, tp = default_thetas(instance)
     tw = tw if theta_w is None else theta_w
@@ -338,7 +375,7 @@ def _params(
         lam = lemma1_lambda(instance, float(tw), float(tp))
     elif isinstance(lam, str):
         raise InvalidScenarioError("lam", f"= {lam!r} must be an integer >= 1 or 'lemma1'")
-    return AstraeaParams(lam=lam, theta_w=tw, theta_p=tp, clock=clock, sharing=sharing)
+    return AstraeaParams(lam=lam, theta_w=tw, theta_p=tp, clock=clock, sharing=sharing, admission=admission)
 
 
 def outcome_of(
@@ -378,7 +415,7 @@ def outcome_of(
         decision_s=res.decision_s.copy(),
         info={
             "lam": params.lam, "theta_w": params.theta_w, "theta_p": params.theta_p,
-            "clock": params.clock, "sharing": int(params.sharing), **info,
+            "clock": params.clock, "sharing": int(params.sharing), "admission": params.admission, **info,
         },
     )
 
@@ -392,6 +429,7 @@ def run(
     theta_p: float | None = None,
     clock: Clock = "batch",
     theta_scale: float = 1.0,
+    admission: Admission = "real_revenue",
 ) -> Outcome:
     """Run Astraea (Algorithm 1 with Algorithms 2-5) on ``instance``.
 
@@ -409,6 +447,9 @@ def run(
         Multiplies both ``theta_w`` and ``theta_p`` (default 1): Fig. 11's
         "percentages of their actual values", an inaccurate estimate of the
         maximal prices. The scaled values must stay > 1.
+    admission
+        ``"real_revenue"`` (default; never admits a job whose revenue under (3)
+        is <= 0) or ``"ideal"`` (``mu > 0`` alone; see :class:`AstraeaParams`).
 
     Returns
     -------
@@ -419,7 +460,7 @@ def run(
         shared jobs pay), per-job ``decision_s`` (all A_maxIrev calls on the job).
     """
     started = time.perf_counter()
-    params = _params(instance, lam, theta_w, theta_p, clock, True, theta_scale)
+    params = _params(instance, lam, theta_w, theta_p, clock, True, theta_scale, admission)
     res, info = simulate(instance, params)
     return outcome_of(instance, res, params, "astraea", started, {**info, "theta_scale": float(theta_scale)})
 

@@ -4,16 +4,19 @@ The paper describes the baselines in one sentence each; these emulations
 keep the trait it names and run in our model (no preemption or migration, a
 job's workers and PSs fixed while it runs, the bandwidth rule (3i)). Rules
 common to the greedy emulations (Gandiva_fair, HiveD): a job is started as
-soon as its placement fits (events: arrivals and job ends; capacity never
+soon as its placement fits (events: releases (``release``) and job ends; capacity never
 falls later, as every running job started before); a job is started only
 if it ends inside the horizon and its utility there is positive (nobody runs
 a job that earns nothing); no payments.
 
 - ``batchsche`` (Zhang et al. [30], :func:`run_batchsche`): "no notion of users
-  and sharing; performed for each user in its private cluster". Astraea's
-  batch framework (Algorithms 1-5, same ``lambda`` and prices) with only the
-  fair-share phase (Algorithm 2, line 3): each user schedules its jobs within
-  its own quota; line 5 (sharing) never runs, so no job pays.
+  and sharing ... We perform this algorithm for each user to schedule its
+  jobs in its private cluster". [30] is the batch algorithm Astraea adapts
+  (section 1: "we adopt the batch processing techniques in [29], [30]"), so
+  each user runs Algorithms 1-5 alone (one user: line 5 never has anything
+  to share) on its private cluster (:func:`private_clusters`), with prices
+  (8) over that cluster. ``cluster="quota"`` keeps the emulation before
+  issue 15: Astraea on the shared cluster with line 5 switched off.
 - ``gandiva_fair`` (Chaudhary et al. [14], :func:`run_gandiva_fair`): fair GPU
   shares with trading, no compensation, placement-unaware. Pending jobs are
   served in order of their owner's current worker use over its quota
@@ -33,6 +36,14 @@ a job that earns nothing); no payments.
   backfilling inside each VC. HiveD's opportunistic low-priority jobs on
   other VCs' idle GPUs are left out: they rely on preemption, which the
   model (3f)-(3h) forbids.
+
+Timing (``release``, Gandiva_fair and HiveD). The paper does not say when its
+simulator lets the baselines start a job; both are real-time schedulers in
+their own papers, and section 1 says such fair schedulers "achieve fairness by
+real-time resource reallocation". Default ``release="arrival"``: a job may
+start at ``r_j``. ``release="batch"``: at the start ``lambda 2^l`` of the
+Astraea batch that collects it (:func:`release_times`), the same wait as
+Astraea and BatchSche, for a comparison of placement and sharing alone.
 """
 
 from __future__ import annotations
@@ -41,18 +52,89 @@ import heapq
 import math
 import time
 from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 
+from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan
-from aisched.online.tenants.astraea import Clock, _params, outcome_of, simulate
+from aisched.online.tenants.astraea import Admission, Clock, _params, outcome_of, simulate
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["run_batchsche", "run_gandiva_fair", "run_hived", "greedy"]
+__all__ = ["run_batchsche", "run_gandiva_fair", "run_hived", "greedy", "release_times", "private_clusters"]
 
 Placement = tuple[np.ndarray, np.ndarray]
+Release = Literal["arrival", "batch"]
 Placer = Callable[[TenantInstance, int, np.ndarray, np.ndarray, int, int], "list[Placement]"]
+
+
+Cluster = Literal["private", "quota"]
+
+
+def private_clusters(instance: TenantInstance) -> tuple[np.ndarray, np.ndarray]:
+    """(user, server) workers and PSs of each user's private cluster.
+
+    The servers' workers (PSs) are handed out in server order to user 0 until
+    its quota ``q^u_w`` (``q^u_p``) is filled, then to user 1, ...: each user
+    owns exactly its quota and a server is split only at a quota boundary.
+    (The paper counts quotas from the Philly machines of each virtual
+    cluster, which our extract lacks; this is our construction.)
+    """
+    out = []
+    for quota, cap in ((instance.worker_quota, instance.workers), (instance.ps_quota, instance.parameter_servers)):
+        mine = np.zeros((instance.num_users, instance.num_servers), dtype=np.int64)
+        left = cap.astype(np.int64).copy()
+        s = 0
+        for u in range(instance.num_users):
+            need = int(quota[u])
+            while need > 0:  # quotas add up to the capacity (section 3.1), so s stays in range
+                take = min(int(left[s]), need)
+                mine[u, s] += take
+                left[s] -= take
+                need -= take
+                if left[s] == 0:
+                    s += 1
+        out.append(mine)
+    return out[0], out[1]
+
+
+def _batchsche_private(
+    instance: TenantInstance, lam: int | str, theta_w: float | None, theta_p: float | None, clock: Clock,
+    admission: Admission,
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Run Algorithms 1-5 for each user alone on its private cluster; results on the full cluster."""
+    J, S = instance.num_jobs, instance.num_servers
+    cap_w, cap_p = private_clusters(instance)
+    out = {"start": np.full(J, -1), "end": np.full(J, -1), "y": np.zeros((J, S), np.int64),
+           "z": np.zeros((J, S), np.int64), "admitted": np.zeros(J, bool), "mu": np.full(J, np.nan),
+           "batch": np.full(J, -1), "decision_s": np.zeros(J), "worker_cost": np.zeros(J),
+           "ps_cost": np.zeros(J)}
+    lams: dict[int, int] = {}
+    for u in range(instance.num_users):
+        jobs = np.nonzero(instance.owner == u)[0]
+        servers = np.nonzero((cap_w[u] > 0) | (cap_p[u] > 0))[0]
+        if jobs.size == 0 or cap_w[u].sum() < 1 or cap_p[u].sum() < 1:
+            continue  # no job, or no worker / PS of its own: nothing can run
+        sub = instance.replace(
+            worker_quota=[int(cap_w[u].sum())], ps_quota=[int(cap_p[u].sum())],
+            workers=cap_w[u, servers], parameter_servers=cap_p[u, servers], owner=np.zeros(jobs.size, int),
+            **{name: getattr(instance, name)[jobs] for name in _JOB_FIELDS},
+        )
+        params = _params(sub, lam, theta_w, theta_p, clock, False, admission=admission)
+        lams[u] = params.lam
+        res, _ = simulate(sub, params)
+        for key, value in (("start", res.start), ("end", res.end), ("admitted", res.admitted), ("mu", res.mu),
+                           ("batch", res.batch), ("decision_s", res.decision_s),
+                           ("worker_cost", res.worker_cost), ("ps_cost", res.ps_cost)):
+            out[key][jobs] = value
+        out["y"][np.ix_(jobs, servers)] = res.y
+        out["z"][np.ix_(jobs, servers)] = res.z
+    return out, {"lam_per_user": lams}
+
+
+_JOB_FIELDS = ("arrival", "epochs", "chunks", "minibatches", "compute_time", "update_time", "gradient_size",
+               "utility_slope", "utility_intercept", "utility_scale", "utility_exponent")
 
 
 @register("tenants", "batchsche")
@@ -63,12 +145,64 @@ def run_batchsche(
     theta_w: float | None = None,
     theta_p: float | None = None,
     clock: Clock = "batch",
+    admission: Admission = "real_revenue",
+    cluster: Cluster = "private",
 ) -> Outcome:
-    """BatchSche emulation: Astraea's batches with each user confined to its quota (no sharing)."""
+    """BatchSche emulation: the batch algorithm run for each user on its own cluster (no sharing).
+
+    Parameters
+    ----------
+    cluster
+        ``"private"`` (default, section 5.1: "we perform this algorithm for
+        each user to schedule its jobs in its private cluster"): each user
+        runs Algorithms 1-5 alone on the servers of :func:`private_clusters`,
+        with its own prices (8) over its own capacity (``theta`` by
+        :func:`~aisched.online.tenants.astraea.default_thetas` of that
+        cluster unless given). ``"quota"`` (before issue 15): Astraea on the
+        shared cluster with line 5 of Algorithm 2 (sharing) switched off,
+        each user confined to its quota in aggregate on any server.
+    lam, theta_w, theta_p, clock, admission
+        As in :func:`aisched.online.tenants.astraea.run`.
+    """
     started = time.perf_counter()
-    params = _params(instance, lam, theta_w, theta_p, clock, False)
-    res, info = simulate(instance, params)
-    return outcome_of(instance, res, params, "batchsche", started, info)
+    if cluster not in ("private", "quota"):
+        raise InvalidScenarioError("cluster", f"= {cluster!r}, use 'private' or 'quota'")
+    if cluster == "quota":
+        params = _params(instance, lam, theta_w, theta_p, clock, False, admission=admission)
+        res, info = simulate(instance, params)
+        out = outcome_of(instance, res, params, "batchsche", started, info)
+        out.info["cluster"] = "quota"
+        return out
+    r, info = _batchsche_private(instance, lam, theta_w, theta_p, clock, admission)
+    plan = make_plan(instance, r["start"], r["end"], r["y"], r["z"], r["admitted"],
+                     shared=np.zeros(instance.num_jobs, bool), worker_cost=r["worker_cost"], ps_cost=r["ps_cost"],
+                     income=np.zeros((instance.num_users, instance.num_jobs)))
+    plan["mu"] = ("job", r["mu"])
+    plan["batch"] = ("job", r["batch"].astype(np.int32))
+    revenue = float(instance.verify_plan(plan))
+    return Outcome(
+        algorithm="batchsche", family="tenants", objective=revenue, plan=plan, admitted=r["admitted"].copy(),
+        payments=np.zeros(instance.num_jobs), runtime_s=time.perf_counter() - started,
+        decision_s=r["decision_s"].copy(),
+        info={"cluster": "private", "clock": clock, "admission": admission, **info},
+    )
+
+
+def release_times(instance: TenantInstance, release: Release, lam: int = 2) -> np.ndarray:
+    """(job,) first slot a baseline may start each job.
+
+    ``"arrival"``: ``r_j``. ``"batch"``: ``lam * 2^l`` with ``l >= 1`` the
+    Astraea batch collecting ``j`` (``2^(l-1) <= r_j < 2^l``, Algorithm 1 line
+    4), capped at ``T`` (never schedulable then).
+    """
+    if release not in ("arrival", "batch"):
+        raise InvalidScenarioError("release", f"= {release!r}, use 'arrival' or 'batch'")
+    if isinstance(lam, bool) or not isinstance(lam, (int, np.integer)) or lam < 1:
+        raise InvalidScenarioError("lam", f"= {lam!r} must be an integer >= 1")
+    if release == "arrival":
+        return instance.arrival.astype(np.int64)
+    level = np.array([max(1, int(r).bit_length()) for r in instance.arrival], dtype=np.int64)
+    return np.minimum(int(lam) * 2**level, instance.num_slots)
 
 
 def _ps_cover(instance: TenantInstance, remote: int) -> int:
@@ -160,6 +294,8 @@ def greedy(
     *,
     within_quota: bool,
     fair_order: bool,
+    release: Release = "arrival",
+    lam: int = 2,
 ) -> Outcome:
     """Event-driven non-preemptive greedy scheduler shared by the Gandiva_fair and HiveD emulations.
 
@@ -173,6 +309,13 @@ def greedy(
         Confine each user to its quota (HiveD's VCs); otherwise the whole cluster.
     fair_order
         Serve pending jobs by owner usage / quota (Gandiva_fair); otherwise FIFO.
+    release
+        When a job becomes schedulable: ``"arrival"`` (at ``r_j``, the
+        baselines' own real-time design) or ``"batch"`` (at the start
+        ``lam * 2^l`` of the Astraea batch ``l`` that collects it, Algorithm 1
+        line 4: the same waiting as Astraea). Utility still counts from ``r_j``.
+    lam
+        ``lambda`` of the batches for ``release="batch"``.
     """
     started = time.perf_counter()
     J, S, T = instance.num_jobs, instance.num_servers, instance.num_slots
@@ -185,7 +328,8 @@ def greedy(
     admitted = np.zeros(J, bool)
     decision_s = np.zeros(J)
     ends: list[tuple[int, int]] = []  # (end slot + 1, job)
-    events = sorted(set(instance.arrival.tolist()))
+    ready = release_times(instance, release, lam)
+    events = sorted(set(ready.tolist()))
     pending: list[int] = []
     t_idx = 0
     while t_idx < len(events) or ends:
@@ -201,7 +345,7 @@ def greedy(
             user_p[u] -= int(zs[k].sum())
         while t_idx < len(events) and events[t_idx] <= t:
             t_idx += 1
-        pending = sorted(set(pending) | set(np.nonzero(instance.arrival == t)[0].tolist()))
+        pending = sorted(set(pending) | set(np.nonzero(ready == t)[0].tolist()))
         quota = np.maximum(instance.worker_quota, 1)
         key = (lambda j: (user_w[instance.owner[j]] / quota[instance.owner[j]], int(instance.arrival[j]), j)) \
             if fair_order else (lambda j: (int(instance.arrival[j]), j))
@@ -232,16 +376,19 @@ def greedy(
     return Outcome(
         algorithm=name, family="tenants", objective=revenue, plan=plan, admitted=admitted,
         payments=np.zeros(J), runtime_s=time.perf_counter() - started, decision_s=decision_s,
+        info={"release": release, **({"lam": lam} if release == "batch" else {})},
     )
 
 
 @register("tenants", "gandiva_fair")
-def run_gandiva_fair(instance: TenantInstance) -> Outcome:
-    """Gandiva_fair emulation (see the module docstring)."""
-    return greedy(instance, "gandiva_fair", _gandiva_place, within_quota=False, fair_order=True)
+def run_gandiva_fair(instance: TenantInstance, *, release: Release = "arrival", lam: int = 2) -> Outcome:
+    """Gandiva_fair emulation (see the module docstring); ``release``: see :func:`greedy`."""
+    return greedy(instance, "gandiva_fair", _gandiva_place, within_quota=False, fair_order=True,
+                  release=release, lam=lam)
 
 
 @register("tenants", "hived")
-def run_hived(instance: TenantInstance) -> Outcome:
-    """HiveD emulation (see the module docstring)."""
-    return greedy(instance, "hived", _hived_place, within_quota=True, fair_order=False)
+def run_hived(instance: TenantInstance, *, release: Release = "arrival", lam: int = 2) -> Outcome:
+    """HiveD emulation (see the module docstring); ``release``: see :func:`greedy`."""
+    return greedy(instance, "hived", _hived_place, within_quota=True, fair_order=False,
+                  release=release, lam=lam)

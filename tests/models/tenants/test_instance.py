@@ -115,3 +115,49 @@ def test_fair_share_is_the_mean_of_worker_and_ps_shares():
     assert share[0] == pytest.approx(
         0.5 * (inst.worker_quota[0] / inst.total_workers + inst.ps_quota[0] / inst.total_parameter_servers)
     )
+
+
+@pytest.mark.parametrize(
+    "change, field",
+    [({"chunks": [True] * 4}, "chunks"), ({"epochs": [2, 2, True, 2]}, "epochs"),
+     ({"workers": np.array([True] * 4)}, "workers"), ({"worker_bandwidth": True}, "worker_bandwidth"),
+     ({"compute_time": [0.5, 0.5, 0.5, False]}, "compute_time")],
+)
+def test_booleans_are_not_numbers(change, field):
+    """Issue 15 point 4: ``chunks=[True] * 4`` was read as ``D = 1``; a bool is rejected, naming the field."""
+    kw = {**_kwargs(worked_example()), **change}
+    with pytest.raises(InvalidInstanceError, match=field) as info:
+        TenantInstance(**kw)
+    assert "boolean" in str(info.value)
+    assert TenantInstance(**{**kw, field: _kwargs(worked_example())[field]}) == worked_example()
+
+
+def _fastest_by_enumeration(inst: TenantInstance, j: int) -> int:
+    """Fewest slots over every allocation (y, z) obeying (3e), (3g), (3i), (3j) (tiny instances)."""
+    import itertools
+
+    best = np.iinfo(np.int64).max
+    for y in itertools.product(*[range(int(c) + 1) for c in inst.workers]):
+        y = np.array(y)
+        W = int(y.sum())
+        if W < 1 or W > inst.chunks[j]:
+            continue
+        for z in itertools.product(*[range(int(c) + 1) for c in inst.parameter_servers]):
+            z = np.array(z)
+            if z.sum() < 1 or any(z[s] > 0 and (W - y[s]) * inst.worker_bandwidth > z[s] * inst.ps_bandwidth
+                                  for s in range(inst.num_servers)):
+                continue
+            cen = int(((y > 0) | (z > 0)).sum()) == 1
+            best = min(best, int(inst.duration(W, cen, j)))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_fastest_run_matches_enumeration(seed):
+    """Issue 15 point 2: the fastest feasible run respects the PS bandwidth rule (3i)."""
+    rng = np.random.default_rng(seed)
+    inst = random_tiny(seed, jobs=4, servers=3).replace(
+        ps_bandwidth=float(rng.choice([0.4, 1.0, 2.0, 3.0])), parameter_servers=[2, 1, 1], ps_quota=[2, 2],
+        chunks=rng.integers(1, 9, size=4))
+    got = inst.fastest_run()
+    assert got.tolist() == [_fastest_by_enumeration(inst, j) for j in range(inst.num_jobs)]

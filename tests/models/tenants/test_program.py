@@ -111,3 +111,14 @@ def test_verify_checks_fair_share_quota_of_unshared_jobs():
         verify_plan(inst, plan)
     plan = make_plan(inst, start, end, y, z, adm, shared=np.array([False, False, True, False]))
     assert verify_plan(inst, plan) == pytest.approx(184.0)
+
+
+def test_offline_with_no_jobs_is_optimal_with_zero():
+    """Issue 15 point 4: zero jobs used to give status "error" and NaN; the empty plan is optimal."""
+    inst = random_tiny(1).replace(
+        **{k: [] for k in ("owner", "arrival", "epochs", "chunks", "minibatches", "compute_time",
+                           "update_time", "gradient_size", "utility_slope", "utility_intercept",
+                           "utility_scale", "utility_exponent")})
+    out = aisched.offline(inst)
+    assert (out.status, out.objective, out.bound) == ("optimal", 0.0, 0.0)
+    assert out.verify(inst) == 0.0 and out.admitted.shape == (0,)

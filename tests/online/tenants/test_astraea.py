@@ -158,7 +158,8 @@ def test_arrival_clock_never_admits_a_loss():
 @pytest.mark.parametrize(
     ("kwargs", "field"),
     [({"lam": 0}, "lam"), ({"lam": "big"}, "lam"), ({"theta_w": 1.0}, "theta_w"),
-     ({"theta_p": float("nan")}, "theta_p"), ({"clock": "wall"}, "clock")],
+     ({"theta_p": float("nan")}, "theta_p"), ({"clock": "wall"}, "clock"),
+     ({"admission": "always"}, "admission")],
 )
 def test_bad_parameters_raise_scenario_errors(kwargs, field):
     with pytest.raises(InvalidScenarioError) as err:
@@ -231,3 +232,50 @@ def test_kernel_server_grouping_matches_reference_on_a_scenario_cluster():
             assert (got.start, int(got.workers.sum()), int(got.centralized)) == ref[1:]
             state.commit(int(inst.owner[j]), got.start, got.duration, got.workers, got.parameter_servers)
     assert state.group_count.sum() == inst.num_servers
+
+
+def _late_loser() -> TenantInstance:
+    """One job arriving at slot 2: batch 2 ([2, 4)) runs from slot lambda * 4 = 8.
+
+    Centralised on 2 workers it needs 2 slots, so its ideal utility (counted
+    from the round start, Algorithm 3) is ``60 - 10 * 2 = 40 > 0`` while its
+    utility under (3) (from arrival) is ``60 - 10 * (10 - 2) = -20``.
+    """
+    return TenantInstance(
+        num_slots=32, worker_quota=[2, 2], ps_quota=[1, 1], workers=[2, 2], parameter_servers=[1, 1],
+        worker_bandwidth=1.0, ps_bandwidth=1.0, owner=[0], arrival=[2], epochs=[2], chunks=[2],
+        minibatches=[1], compute_time=[0.5], update_time=[0.5], gradient_size=[0.5],
+        utility_slope=[-10.0], utility_intercept=[60.0],
+    )
+
+
+def test_ideal_admission_admits_a_loss_real_revenue_does_not():
+    """Issue 15 point 1: with ``admission="ideal"`` (mu > 0 alone) the job loses 20 under (3)."""
+    inst = _late_loser()
+    old = astraea.run(inst, lam=2, theta_w=16.0, theta_p=16.0, admission="ideal")
+    assert old.admitted[0] and float(old.plan["mu"][0]) == pytest.approx(40.0)
+    assert old.objective == pytest.approx(-20.0) == old.verify(inst)
+    new = astraea.run(inst, lam=2, theta_w=16.0, theta_p=16.0)
+    assert new.info["admission"] == "real_revenue"
+    assert not new.admitted[0] and new.objective == 0.0 == new.verify(inst)
+    # the batch clock alone (clock="arrival" also refuses it)
+    assert not astraea.run(inst, lam=2, theta_w=16.0, theta_p=16.0, clock="arrival", admission="ideal").admitted[0]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), span=st.integers(1, 12), hours=st.sampled_from([1.0, 6.0, 24.0, 48.0]),
+       lam=st.integers(1, 3), utility=st.sampled_from(["linear", "convex"]))
+def test_default_admission_never_admits_a_job_with_revenue_at_most_zero(seed, span, hours, lam, utility):
+    """Issue 15 point 1, the guarantee: every admitted job's revenue under (3), f(t+ - r) - c_w - c_p, is > 0."""
+    from aisched.scenarios import tenants as sc
+
+    inst = sc.generate(seed=seed, users=2, servers=3, jobs=6, trace=None, arrival_span=span,
+                       slot_hours=hours, utility=utility, gpus_per_server=2)
+    out = astraea.run(inst, lam=lam)
+    assert out.verify(inst) == pytest.approx(out.objective)
+    adm = np.nonzero(out.admitted)[0]
+    plan = out.plan
+    f = inst.utility_value(adm, plan["end"].values[adm] + 1 - inst.arrival[adm])
+    cost = plan["worker_cost"].values[adm] + plan["ps_cost"].values[adm]
+    assert (f - cost > 0).all() and (f > 0).all()
+    assert out.objective >= 0.0
