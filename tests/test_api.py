@@ -136,15 +136,17 @@ def _tenants_tiny():
 
 @pytest.mark.parametrize(("name", "params", "field", "says"), [
     ("astraea", {"foo": 1}, "foo", "it takes lam (an integer or a string, default 2), theta_w"),
-    ("gandiva_fair", {"lam": 2}, "lam", "it takes no parameters"),
+    ("gandiva_fair", {"theta_w": 2.0}, "theta_w", "it takes release (one of 'arrival', 'batch', default"),
+    ("heft_a", {"seed": 1}, "seed", "it takes no parameters"),
     ("astraea", {"clock": "x"}, "clock", "expected one of 'batch', 'arrival'"),
     ("astraea", {"lam": True}, "lam", "expected an integer or a string"),
     ("astraea", {"theta_scale": float("nan")}, "theta_scale", "expected a finite number"),
     ("astraea", {"theta_w": "2"}, "theta_w", "expected a finite number or None"),
 ])
 def test_run_checks_parameter_names_and_values(name, params, field, says):
+    inst = _tenants_tiny() if name != "heft_a" else aisched.scenarios.genai.generate(seed=0, edges=2, slots=12, jobs=2)
     with pytest.raises(aisched.InvalidScenarioError, match=f"^{field}: ") as info:
-        aisched.run(name, _tenants_tiny(), **params)
+        aisched.run(name, inst, **params)
     assert says in str(info.value)
     assert info.value.field == field
 
@@ -159,8 +161,8 @@ def test_parameters_that_fit_run():
 def test_compare_checks_every_parameter_before_any_work(monkeypatch):
     calls = []
     monkeypatch.setattr(aisched.api, "offline", lambda *a, **k: calls.append("offline"))
-    with pytest.raises(aisched.InvalidScenarioError, match="^lam: .*'hived'"):
-        aisched.compare(_tenants_tiny(), ["astraea", "hived"], params={"hived": {"lam": 2}})
+    with pytest.raises(aisched.InvalidScenarioError, match="^theta_w: .*'hived'"):
+        aisched.compare(_tenants_tiny(), ["astraea", "hived"], params={"hived": {"theta_w": 2.0}})
     assert calls == []
 
 

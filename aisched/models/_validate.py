@@ -39,6 +39,8 @@ def as_array(field: str, value: Any, shape: tuple[int, ...], dtype: type) -> np.
         raise InvalidInstanceError(field, f"cannot be read as an array ({exc})") from None
     if raw.shape != shape:
         raise InvalidInstanceError(field, f"has shape {raw.shape}, expected {shape}")
+    if dtype in (int, float):
+        _reject_booleans(field, value, raw)
     if dtype is bool:
         if raw.dtype != bool and not np.issubdtype(raw.dtype, np.integer):
             raise InvalidInstanceError(field, f"must be boolean, got dtype {raw.dtype}")
@@ -66,6 +68,25 @@ def as_array(field: str, value: Any, shape: tuple[int, ...], dtype: type) -> np.
     out = np.array(out, copy=True)
     out.setflags(write=False)
     return out
+
+
+def _reject_booleans(field: str, value: Any, raw: np.ndarray) -> None:
+    """A number field never takes a boolean (``True`` is not 1 here: a silent reinterpretation)."""
+    if raw.dtype == bool:
+        bad = np.ones(raw.shape, dtype=bool)
+    elif isinstance(value, (list, tuple)) or raw.dtype == object:
+        flags = np.frompyfunc(lambda x: isinstance(x, (bool, np.bool_)), 1, 1)
+        try:
+            bad = np.asarray(flags(np.asarray(value, dtype=object)), dtype=bool).reshape(raw.shape)
+        except ValueError:  # ragged nesting: the shape check has already passed, so this is rare
+            return
+    else:
+        return
+    if bad.any():
+        idx = first_bad(bad) if bad.ndim else ()
+        entry = bool(np.asarray(value, dtype=object)[idx]) if idx else bool(raw.item())
+        where = f"{_fmt(idx)} = " if idx else "= "
+        raise InvalidInstanceError(field, f"{where}{entry} is a boolean, not a number")
 
 
 def check_finite(field: str, arr: np.ndarray) -> None:

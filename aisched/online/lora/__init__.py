@@ -9,12 +9,13 @@ running maxima) beside :mod:`~aisched.online.lora.pdftsp_kernel` (cell prices an
 exact); their plain NumPy oracles of the pseudocode are in
 :mod:`~aisched.online.lora.pdftsp_reference`. The full re-run truthfulness audit is
 :mod:`~aisched.online.lora.audit`. A certified upper bound on IP (4)'s optimum
-(column generation, Lagrangian) is :mod:`~aisched.online.lora.bound`.
+(column generation, Lagrangian) is :mod:`~aisched.online.lora.bound`; compute and memory
+utilisation, registered for ``compare`` and sweeps, is :mod:`~aisched.online.lora.metrics`.
 """
 
 from aisched.online.lora import pdftsp, titan  # noqa: I001  (registration order = listing order)
 from aisched.online.lora import greedy
-from aisched.online.lora import audit, bound, pdftsp_faithful, pdftsp_kernel, pdftsp_reference
+from aisched.online.lora import audit, bound, metrics, pdftsp_faithful, pdftsp_kernel, pdftsp_reference
 
-__all__ = ["audit", "bound", "greedy", "pdftsp", "pdftsp_faithful", "pdftsp_kernel", "pdftsp_reference",
-           "titan"]
+__all__ = ["audit", "bound", "greedy", "metrics", "pdftsp", "pdftsp_faithful", "pdftsp_kernel",
+           "pdftsp_reference", "titan"]
