@@ -57,3 +57,31 @@ def test_spot_market_levels_for_figs_7_and_8() -> None:
         spot.generate(mean_available=17.0)
     with pytest.raises(InvalidScenarioError, match="synthetic market, not 'vast'"):
         spot.generate(market="vast", mean_price=0.4)
+
+
+@pytest.mark.parametrize("name", catalog.names("lora"))
+def test_lora_reduced_forms_test_something(name: str) -> None:
+    """Issue 16: in a reduced lora run most tasks can finish on their own (the full days are far bigger)."""
+    import aisched
+
+    scenario = catalog.get(name).reduced()
+    for point in range(len(scenario.values)):
+        params = scenario.point_params(point)
+        if isinstance(params.get("trace"), str) and params["trace"] in NAMED_TRACES and \
+                data_file(NAMED_TRACES[params["trace"]], required=False) is None:
+            pytest.skip(f"trace {params['trace']!r} absent")
+        inst = aisched.scenarios.lora.generate(seed=0, **params)
+        if inst.num_tasks == 0:
+            continue
+        window = inst.deadline - inst.earliest_start().min(axis=1) + 1
+        finishable = float(np.mean(inst.fewest_slots() <= window))
+        assert finishable >= 0.5, f"{name} point {scenario.labels[point]}: only {finishable:.0%} can finish"
+
+
+def test_lora_load_figure_binds_capacity_at_its_high_point() -> None:
+    import aisched
+
+    scenario = catalog.get("lora/fig8-load").reduced()
+    inst = aisched.scenarios.lora.generate(seed=0, **scenario.point_params(len(scenario.values) - 1))
+    table = aisched.compare(inst, ["eft"], offline=False)
+    assert table.loc["eft", "compute_util_peak"] >= 0.95
