@@ -32,14 +32,39 @@ def test_settings_of_section_iv_a():
     assert set(mixed.memory_capacity.tolist()) <= {48.0, 96.0, 128.0} and len(set(mixed.memory_capacity)) > 1
 
 
-def test_deadline_not_before_the_fastest_finish():
-    inst = genai.generate(seed=4, edges=3, slots=60, jobs=30, dag_source="generator")
+def test_deadline_earliest_finish_rule_not_before_the_fastest_finish():
+    inst = genai.generate(seed=4, edges=3, slots=60, jobs=30, dag_source="generator", deadline_rule="earliest_finish")
     from aisched import dag
 
     for i in range(inst.num_jobs):
         fast = {j: float(inst.runtime[i, j][inst.candidate_model[i, j] >= 0].min()) for j in range(inst.num_tasks[i])}
         critical = max(dag.ranks(inst.graph(i), fast).values())
         assert inst.deadline[i] >= min(inst.arrival[i] + critical - 1, inst.num_slots - 1)
+
+
+def test_default_workload_as_section_iv_a_states_it():
+    """Deadlines uniform in [arrival, T-1]; revenue = REVENUE_RATE x demand x reference completion time."""
+    from aisched import dag
+
+    inst = genai.generate(seed=4, edges=3, slots=60, jobs=400, dag_source="generator")
+    fast_ok = []
+    for i in range(inst.num_jobs):
+        valid = inst.candidate_model[i] >= 0
+        mean_f = {j: float(inst.runtime[i, j][valid[j]].mean()) for j in range(inst.num_tasks[i])}
+        fast = {j: float(inst.runtime[i, j][valid[j]].min()) for j in range(inst.num_tasks[i])}
+        demand = sum(float(np.mean([s for _, s, _ in genai.MODEL_POOLS[genai.task_category(t)][1]]))
+                     for t in inst.task_type[i, : inst.num_tasks[i]])
+        ref = max(dag.ranks(inst.graph(i), mean_f).values())
+        assert inst.revenue[i] == pytest.approx(genai.REVENUE_RATE * demand * ref, abs=1e-6)
+        fast_ok.append(inst.deadline[i] >= inst.arrival[i] + max(dag.ranks(inst.graph(i), fast).values()) - 1)
+    slack = (inst.deadline - inst.arrival) / np.maximum(inst.num_slots - 1 - inst.arrival, 1)
+    assert np.all(inst.deadline >= inst.arrival) and np.all(inst.deadline <= inst.num_slots - 1)
+    assert not all(fast_ok)  # unlike "earliest_finish", some deadlines fall before the fastest finish
+    assert np.any(inst.deadline == inst.arrival) and 0.4 < slack.mean() < 0.6  # uniform over the range
+    old = genai.generate(seed=4, edges=3, slots=60, jobs=400, dag_source="generator", revenue_rule="random_factor")
+    ratio = old.revenue / inst.revenue  # same DAGs, runtimes and deadlines, revenue times U(0.5, 3)
+    np.testing.assert_array_equal(old.deadline, inst.deadline)
+    assert ratio.min() >= 0.5 - 1e-6 and ratio.max() <= 3.0 + 1e-6 and ratio.std() > 0.3
 
 
 def test_seeded_and_sources():
@@ -78,6 +103,8 @@ def test_task_categories():
         ({"dag_source": "web"}, "dag_source: = 'web'"),
         ({"cost_weights": (1, 1)}, "cost_weights"),
         ({"jobs": -1}, "jobs"),
+        ({"deadline_rule": "paper"}, "deadline_rule: = 'paper'"),
+        ({"revenue_rule": "flat"}, "revenue_rule: = 'flat'"),
     ],
 )
 def test_bad_parameters(kwargs, needle):
