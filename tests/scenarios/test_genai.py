@@ -153,3 +153,16 @@ def test_cell_metrics_report_utilisation_per_algorithm():
         assert row == pytest.approx(metrics.utilisation(inst, out), nan_ok=True)
         assert 0 <= row["memory_utilisation"] <= row["memory_peak"] <= 1 + 1e-9
         assert (row["memory_utilisation"] > 0) == bool(out.admitted.any())
+
+
+def test_fig3_table_reproduces_the_paper_worked_example(tmp_path):
+    """Golden values printed in the paper's Fig. 3: ranks 16, 7, 11, 4; order 1, 3, 2, 4; task 1 forks."""
+    table = genai.fig3_table().set_index("task")
+    assert table["mean_runtime"].tolist() == [5.0, 3.0, 7.0, 4.0]
+    assert table["rank"].tolist() == [16.0, 7.0, 11.0, 4.0]
+    assert table["order"].tolist() == [1, 3, 2, 4]
+    assert table["options"].tolist() == [4, 1, 1, 1]  # 2 edges x 2 models of task 1
+    assert genai.fig3_table(edges=5)["options"].prod() == 10
+    pytest.importorskip("matplotlib")
+    path = genai.fig3_figure(tmp_path / "fig3.png")
+    assert path.is_file() and path.stat().st_size > 1000
