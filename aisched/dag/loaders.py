@@ -64,6 +64,8 @@ def parse_hugginggpt(text: str, *, field: str = "hugginggpt") -> nx.DiGraph:
         If no task object can be read, an id repeats, a ``dep`` names an
         unknown id, or the dependencies form a cycle.
     """
+    if not isinstance(text, str):
+        raise InvalidInstanceError(field, f"task-list text must be a str, got {type(text).__name__} {text!r:.60}")
     decoder = json.JSONDecoder()
     tasks: list[dict[str, Any]] = []
     pos = 0
@@ -83,15 +85,35 @@ def parse_hugginggpt(text: str, *, field: str = "hugginggpt") -> nx.DiGraph:
     for n, obj in enumerate(tasks):
         if "id" not in obj or "task" not in obj:
             raise InvalidInstanceError(field, f"task {n} lacks 'id' or 'task': {obj!r}")
-        nodes.append(int(obj["id"]))
-        kinds[int(obj["id"])] = str(obj["task"])
+        tid = _task_id(obj["id"], f"{field}: task {n} 'id'")
+        nodes.append(tid)
+        kinds[tid] = str(obj["task"])
         deps = obj.get("dep", [-1])
-        for d in deps if isinstance(deps, list) else [deps]:
-            if int(d) != -1:
-                edges.append((int(d), int(obj["id"])))
+        for k, d in enumerate(deps if isinstance(deps, list) else [deps]):
+            dep = _task_id(d, f"{field}: task {n} 'dep'[{k}]")
+            if dep != -1:
+                edges.append((dep, tid))
     g = from_edges(nodes, edges, field=field)
     nx.set_node_attributes(g, kinds, "task")
     return g
+
+
+def _not_utf8(exc: UnicodeDecodeError) -> str:
+    line = exc.object[: exc.start].count(b"\n") + 1
+    return f"is not UTF-8 text (line {line}, byte {exc.start}: {exc.object[exc.start:exc.start + 1]!r})"
+
+
+def _task_id(value: Any, where: str) -> int:
+    """A HuggingGPT ``id`` / ``dep`` entry as an int (JSON ints, or strings of digits such as ``"1"``)."""
+    if isinstance(value, bool) or value is None:
+        raise InvalidInstanceError(where, f"= {value!r} is not an integer task id")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+        return int(value)
+    raise InvalidInstanceError(where, f"= {value!r} is not an integer task id")
 
 
 def load_hugginggpt(path: str | os.PathLike[str]) -> list[TaskGraph]:
@@ -102,12 +124,24 @@ def load_hugginggpt(path: str | os.PathLike[str]) -> list[TaskGraph]:
     """
     path = Path(path)
     try:
-        messages = json.loads(path.read_text())
+        messages = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InvalidInstanceError(str(path), _not_utf8(exc)) from None
     except (OSError, json.JSONDecodeError) as exc:
         raise InvalidInstanceError(str(path), f"cannot be read as a JSON message list ({exc})") from None
+    if not isinstance(messages, list):
+        raise InvalidInstanceError(str(path), f"must hold a JSON list of messages, got {type(messages).__name__}")
     out = []
-    for n, msg in enumerate(m for m in messages if m.get("role") == "assistant"):
-        out.append(TaskGraph(f"hugginggpt-{n}", parse_hugginggpt(msg["content"], field=f"{path.name}[{n}]")))
+    n = 0
+    for k, msg in enumerate(messages):
+        if not isinstance(msg, dict):
+            raise InvalidInstanceError(f"{path.name}[{k}]", f"message must be a JSON object, got {msg!r:.60}")
+        if msg.get("role") != "assistant":
+            continue
+        if "content" not in msg:
+            raise InvalidInstanceError(f"{path.name}[{k}]", "assistant message has no 'content'")
+        out.append(TaskGraph(f"hugginggpt-{n}", parse_hugginggpt(msg["content"], field=f"{path.name}[{k}]")))
+        n += 1
     return out
 
 
@@ -119,18 +153,47 @@ def load_taskbench(path: str | os.PathLike[str]) -> list[TaskGraph]:
     """
     path = Path(path)
     try:
-        lines = path.read_text().splitlines()
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise InvalidInstanceError(str(path), _not_utf8(exc)) from None
     except OSError as exc:
         raise InvalidInstanceError(str(path), f"cannot be read ({exc})") from None
     out = []
     for n, line in enumerate(lines):
         if not line.strip():
             continue
+        where = f"{path.name}:{n + 1}"
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise InvalidInstanceError(f"{path.name}:{n + 1}", f"is not JSON ({exc.msg})") from None
-        g = from_edges(rec["nodes"], [tuple(e) for e in rec["edges"]], field=f"{path.name}:{n + 1}")
+            raise InvalidInstanceError(where, f"is not JSON ({exc.msg})") from None
+        nodes, edges = _taskbench_record(rec, where)
+        g = from_edges(nodes, edges, field=where)
         nx.set_node_attributes(g, {v: str(v).split("#")[0] for v in g}, "task")
         out.append(TaskGraph(str(rec.get("id", n)), g))
     return out
+
+
+def _taskbench_record(rec: Any, where: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The ``nodes`` and ``edges`` of one TaskBench line, checked (``where`` is ``file:line``)."""
+    if not isinstance(rec, dict):
+        raise InvalidInstanceError(where, f"must be a JSON object, got {type(rec).__name__} {rec!r:.60}")
+    for key in ("nodes", "edges"):
+        if key not in rec:
+            raise InvalidInstanceError(f"{where} '{key}'", "is missing")
+        if not isinstance(rec[key], list):
+            raise InvalidInstanceError(f"{where} '{key}'", f"must be a JSON list, got {rec[key]!r:.60}")
+    if not rec["nodes"]:
+        raise InvalidInstanceError(f"{where} 'nodes'", "is empty (a job needs at least one task)")
+    for k, node in enumerate(rec["nodes"]):
+        if not isinstance(node, str):
+            hint = " (TaskBench's original format; this loader reads task names, e.g. its 'task' field)"
+            raise InvalidInstanceError(f"{where} 'nodes'[{k}]", f"= {node!r:.60} must be a task name string"
+                                       + (hint if isinstance(node, dict) else ""))
+    edges = []
+    for k, edge in enumerate(rec["edges"]):
+        if not (isinstance(edge, list) and len(edge) == 2 and all(isinstance(e, str) for e in edge)):
+            raise InvalidInstanceError(f"{where} 'edges'[{k}]",
+                                       f"= {edge!r:.60} must be a [source, target] pair of names")
+        edges.append((edge[0], edge[1]))
+    return list(rec["nodes"]), edges

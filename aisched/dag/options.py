@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Hashable, Mapping, Sequence
 
 import networkx as nx
+import numpy as np
 
 from aisched.dag.validate import multi_child_tasks, validate
 from aisched.errors import InvalidInstanceError
@@ -20,10 +21,22 @@ __all__ = ["schedule_options", "count_schedule_options"]
 
 
 def count_schedule_options(graph: nx.DiGraph, num_edges: int, models: Mapping[Hashable, Sequence]) -> int:
-    """``|H|`` without building it."""
+    """``|H|`` without building it.
+
+    Raises
+    ------
+    InvalidInstanceError
+        On a cycle, a negative or non-integer ``num_edges``, or a multi-child
+        task without candidate models in ``models``.
+    """
+    validate(graph)
+    if isinstance(num_edges, bool) or not isinstance(num_edges, (int, np.integer)) or num_edges < 0:
+        raise InvalidInstanceError("num_edges", f"= {num_edges!r} must be an integer >= 0")
     total = 1
     for j in multi_child_tasks(graph):
-        total *= num_edges * len(models[j])
+        if j not in models:
+            raise InvalidInstanceError("models", f"has no candidate models for multi-child task {j!r}")
+        total *= int(num_edges) * len(models[j])
     return total
 
 

@@ -30,16 +30,26 @@ def mean_runtime(runtimes: Mapping[Hashable, Sequence[float]]) -> dict[Hashable,
     """
     out = {}
     for node, values in runtimes.items():
-        vals = [float(v) for v in values]
+        vals = [_number(v, f"runtimes[{node!r}]") for v in values]
         out[node] = sum(vals) / len(vals) if vals else 0.0
     return out
+
+
+def _number(value: object, where: str) -> float:
+    """``value`` as a float, or an :class:`InvalidInstanceError` naming ``where``."""
+    if isinstance(value, bool):
+        raise InvalidInstanceError(where, f"= {value!r} is not a number")
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise InvalidInstanceError(where, f"= {value!r:.60} is not a number") from None
 
 
 def _weights(graph: nx.DiGraph, weight: Mapping[Hashable, float], name: str) -> dict[Hashable, float]:
     out = {}
     for node in graph:
         if node in weight:
-            value = float(weight[node])
+            value = _number(weight[node], f"{name}[{node!r}]")
         elif graph.nodes[node].get("dummy", False):
             value = 0.0  # dummy entry / exit: zero execution time (section II-C)
         else:
@@ -114,6 +124,6 @@ def upward_rank(
     comm = dict(communication or {})
     out: dict[Hashable, float] = {}
     for node in reversed(list(nx.topological_sort(graph))):
-        succ = [float(comm.get((node, s), 0.0)) + out[s] for s in graph.successors(node)]
+        succ = [_number(comm.get((node, s), 0.0), f"communication[{(node, s)!r}]") + out[s] for s in graph.successors(node)]
         out[node] = w[node] + (max(succ) if succ else 0.0)
     return out

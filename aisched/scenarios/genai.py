@@ -7,12 +7,23 @@ Settings of section IV-A:
   ``homo-M`` 4x RTX 4090 (24 GB) = 96 GB, ``homo-L`` 4x Tesla V100 (32 GB) = 128 GB,
   ``hetero`` each edge drawn from the three; a number gives GB directly;
 - Poisson arrivals per slot (rate 3 / 5 / 7 in the paper);
-- revenue ``b_i`` = (price factor) x resource demand (sum over tasks of the
-  mean candidate model size, GB) x reference completion time (rank (10) of
-  the entry: the critical path at mean runtimes, slots); the factor is
-  ``REVENUE_RATE`` times ``U(0.5, 3)``, so some jobs are worth less than they cost;
-- deadline uniform between the earliest possible finish (arrival plus the
-  critical path at the fastest models, minus one) and the horizon's end (T-1).
+- revenue ``b_i`` "in proportion to its overall resource demand multiplied by
+  a reference average completion time": ``REVENUE_RATE`` x resource demand
+  (sum over tasks of the mean candidate model size, GB) x reference completion
+  time (rank (10) of the entry: the critical path at mean runtimes, slots)
+  (``revenue_rule="proportional"``, default). ``revenue_rule="random_factor"``
+  (the generator before issue #14) also multiplies by ``U(0.5, 3)``;
+- deadline "generated randomly within the range between its arrival time and
+  the experiment end time": uniform integer in ``[a_i, T-1]``
+  (``deadline_rule="arrival"``, default; a job whose deadline falls before
+  its fastest finish cannot run and is declined by every algorithm).
+  ``deadline_rule="earliest_finish"`` (before issue #14) draws it in
+  ``[min(a_i + critical path at the fastest models - 1, T-1), T-1]``.
+
+Where section IV.A is silent we chose: the proportionality constant
+``REVENUE_RATE`` (0.02 money per GB-slot), resource demand in GB of model
+memory (the resource of (5h)), "reference average completion time" as the
+critical path at mean runtimes, and the unit costs below.
 
 DAGs (``dag_source``): ``"taskbench"`` samples the 342 TaskBench
 HuggingFace-tool graphs of ``taskbench_dags.jsonl`` (microsoft/JARVIS,
@@ -40,7 +51,7 @@ from __future__ import annotations
 import argparse
 import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -52,7 +63,13 @@ from aisched.scenarios._paths import DATA_DIR
 
 __all__ = ["CAPACITY_GB", "MODEL_POOLS", "generate", "task_category", "default_instance",
            "DEFAULT_SCENARIO", "CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli",
-           "describe", "cli_figures"]
+           "describe", "cli_figures", "cell_metrics", "fig3_example", "fig3_table", "fig3_figure", "DeadlineRule", "RevenueRule", "DEADLINE_RULES",
+           "REVENUE_RULES"]
+
+DeadlineRule = Literal["arrival", "earliest_finish"]
+RevenueRule = Literal["proportional", "random_factor"]
+DEADLINE_RULES: tuple[str, ...] = ("arrival", "earliest_finish")
+REVENUE_RULES: tuple[str, ...] = ("proportional", "random_factor")
 
 SLOT_SECONDS = 5
 CAPACITY_GB = {"homo-S": 4 * 12.0, "homo-M": 4 * 24.0, "homo-L": 4 * 32.0}
@@ -159,7 +176,8 @@ def _check(name: str, value: Any, low: float, *, integer: bool = True) -> None:
 
 def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: float = 5.0, *,
              capacity: str | float = "homo-M", dag_source: str = "taskbench", jobs: int | None = None,
-             cost_weights: Any = (1.0, 1.0, 1.0)) -> GenaiInstance:
+             cost_weights: Any = (1.0, 1.0, 1.0), deadline_rule: DeadlineRule = "arrival",
+             revenue_rule: RevenueRule = "proportional") -> GenaiInstance:
     """A seeded `genai` instance with section IV-A's settings (see the module docstring).
 
     Parameters
@@ -178,6 +196,12 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         Exact job count, arrivals uniform over the slots (instead of Poisson).
     cost_weights
         (computation, communication, hosting) weights of the objective (Fig. 8).
+    deadline_rule
+        ``"arrival"`` (default, section IV.A): uniform in ``[a_i, T-1]``;
+        ``"earliest_finish"``: from the fastest possible finish (before issue #14).
+    revenue_rule
+        ``"proportional"`` (default, section IV.A): ``REVENUE_RATE`` x demand x
+        reference completion time; ``"random_factor"``: times ``U(0.5, 3)`` (before issue #14).
 
     Raises
     ------
@@ -190,6 +214,10 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     _check("arrival_rate", arrival_rate, 0, integer=False)
     if jobs is not None:
         _check("jobs", jobs, 0)
+    if deadline_rule not in DEADLINE_RULES:
+        raise InvalidScenarioError("deadline_rule", f"= {deadline_rule!r}, use one of {DEADLINE_RULES}")
+    if revenue_rule not in REVENUE_RULES:
+        raise InvalidScenarioError("revenue_rule", f"= {revenue_rule!r}, use one of {REVENUE_RULES}")
     if dag_source not in ("taskbench", "hugginggpt", "generator"):
         raise InvalidScenarioError("dag_source", f"= {dag_source!r}, use 'taskbench', 'hugginggpt' or 'generator'")
     if isinstance(capacity, str):
@@ -254,8 +282,12 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
             dag_edge[i, e] = (a, b)
             data[i, e] = DATA_MB[MODEL_POOLS[task_category(tasks[a])][0]]
         ref_time = max(dag.ranks(g, mean_f).values())
-        revenue[i] = REVENUE_RATE * rng.uniform(0.5, 3.0) * demand * ref_time
-        earliest = min(int(arrival[i]) + int(max(dag.ranks(g, fast_f).values())) - 1, T - 1)
+        factor = rng.uniform(0.5, 3.0)  # drawn under both rules, so the rules share every other draw
+        revenue[i] = REVENUE_RATE * (factor if revenue_rule == "random_factor" else 1.0) * demand * ref_time
+        if deadline_rule == "earliest_finish":
+            earliest = min(int(arrival[i]) + int(max(dag.ranks(g, fast_f).values())) - 1, T - 1)
+        else:
+            earliest = int(arrival[i])
         deadline[i] = rng.integers(earliest, T)
     return GenaiInstance(
         num_slots=T, memory_capacity=cap, compute_cost=cost["compute"], transfer_cost=cost["transfer"],
@@ -333,3 +365,79 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
     figures.price_heatmap(outcomes["comdos"].prices, out / "genai_comdos_memory_price.png", variable="memory_price",
                           title="ComDOS final memory price lambda (edge x slot)")
     return ["genai_comdos_memory_price.png"]
+
+
+def cell_metrics(instance: GenaiInstance, outcome: Any) -> dict[str, float]:
+    """Family metrics of one sweep cell (called by :mod:`aisched.scenarios.sweep` when present).
+
+    ``memory_utilisation`` (mean hosted GB / capacity over edge-slots), ``memory_peak``,
+    ``compute_load`` (compute units per edge-slot) and ``compute_utilisation`` (NaN: IP (5)
+    has no compute capacity); see :func:`aisched.online.genai.metrics.utilisation`.
+    """
+    from aisched.online.genai.metrics import utilisation
+
+    return utilisation(instance, outcome)
+
+
+# --- Fig. 3: the worked example of ranks (10), execution order and schedule options H -------------
+
+#: Candidate models and runtimes of Fig. 3 (means 5, 3, 7, 4 as printed; the individual runtimes are ours).
+FIG3_MODELS: dict[int, dict[str, int]] = {1: {"m0": 4, "m1": 6}, 2: {"m2": 3}, 3: {"m3": 6, "m4": 7, "m5": 8},
+                                          4: {"m6": 3, "m7": 5}}
+
+
+def fig3_example() -> Any:
+    """Fig. 3's DAG: dummy entry 0, tasks 1-4, dummy exit 5; edges 1->2, 1->3, 2->4, 3->4.
+
+    The figure prints ``rank(2) = f2 + f3 = 7``; ``f2 + f3 = 10``, while the printed 7 and the order
+    (1, 3, 2, 4) need ``rank(2) = f2 + f4``, i.e. the edge 2 -> 4 (read as a typo).
+    """
+    g = dag.with_entry_exit(dag.from_edges([1, 2, 3, 4], [(1, 2), (1, 3), (2, 4), (3, 4)]), entry=0, exit=5)
+    return g
+
+
+def fig3_table(edges: int = 2) -> pd.DataFrame:
+    """Fig. 3's table computed by :mod:`aisched.dag`: candidate models, mean runtime, rank (10), order, options.
+
+    ``options`` is the task's factor of ``|H|`` (``edges x |M_ij|`` for a task with several
+    children, else 1); ``|H|`` is their product.
+    """
+    g = fig3_example()
+    mean = dag.mean_runtime({j: list(m.values()) for j, m in FIG3_MODELS.items()})
+    rank = dag.ranks(g, mean)
+    order = [j for j in dag.execution_order(g, mean) if j in FIG3_MODELS]
+    multi = set(dag.multi_child_tasks(g))
+    return pd.DataFrame({
+        "task": list(FIG3_MODELS),
+        "candidate_models": [", ".join(m) for m in FIG3_MODELS.values()],
+        "mean_runtime": [mean[j] for j in FIG3_MODELS],
+        "rank": [rank[j] for j in FIG3_MODELS],
+        "order": [order.index(j) + 1 for j in FIG3_MODELS],
+        "options": [edges * len(FIG3_MODELS[j]) if j in multi else 1 for j in FIG3_MODELS],
+    })
+
+
+def fig3_figure(path: str | Path, *, edges: int = 2, dpi: int = 120) -> Path:
+    """Draw Fig. 3: the DAG with each task's rank (10) and execution order, and ``|H|`` in the title."""
+    from aisched.scenarios import figures
+
+    plt = figures._pyplot()
+    g = fig3_example()
+    table = fig3_table(edges).set_index("task")
+    pos = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (2.0, 0.6), 3: (2.0, -0.6), 4: (3.0, 0.0), 5: (4.0, 0.0)}
+    fig, ax = plt.subplots(figsize=(7.0, 3.2))
+    for a, b in g.edges:
+        ax.annotate("", xy=pos[b], xytext=pos[a], arrowprops={"arrowstyle": "->", "shrinkA": 14, "shrinkB": 14})
+    for j, (x, y) in pos.items():
+        dummy = j not in FIG3_MODELS
+        ax.scatter([x], [y], s=900, c="lightgrey" if dummy else "lightsteelblue", edgecolors="black", zorder=3)
+        ax.text(x, y, str(j), ha="center", va="center", zorder=4)
+        if not dummy:
+            row = table.loc[j]
+            ax.text(x, y - 0.32, f"rank {row['rank']:g}\norder {row['order']}", ha="center", va="top", fontsize=8)
+    size = int(np.prod(table["options"]))
+    ax.set_title(f"Fig. 3: ranks (10), execution order, |H| = {size} with {edges} edges")
+    ax.set_xlim(-0.5, 4.5)
+    ax.set_ylim(-1.4, 1.0)
+    ax.axis("off")
+    return figures.save(fig, path, dpi=dpi)

@@ -158,7 +158,8 @@ def _genai(add: Add) -> None:
         name="genai/fig6-capacity", family="genai",
         title="Fig. 6: profit with edge capacities of 4x RTX 3060 / 4090 / V100 and a heterogeneous mix",
         x="capacity", values=("homo-S", "homo-M", "homo-L", "hetero"), base=_GENAI_BASE,
-        algorithms=_GENAI_ALGOS, reduced_base=_genai_small("capacity"), reduced_values=("homo-S", "hetero"),
+        algorithms=_GENAI_ALGOS, reduced_base=_genai_small("capacity"),
+        reduced_values=("homo-S", "homo-M", "homo-L", "hetero"),
         claims=(Claim("best", "ComDOS achieves the best performance in all tests", "comdos"),),
     ))
     add(Scenario(

@@ -32,14 +32,39 @@ def test_settings_of_section_iv_a():
     assert set(mixed.memory_capacity.tolist()) <= {48.0, 96.0, 128.0} and len(set(mixed.memory_capacity)) > 1
 
 
-def test_deadline_not_before_the_fastest_finish():
-    inst = genai.generate(seed=4, edges=3, slots=60, jobs=30, dag_source="generator")
+def test_deadline_earliest_finish_rule_not_before_the_fastest_finish():
+    inst = genai.generate(seed=4, edges=3, slots=60, jobs=30, dag_source="generator", deadline_rule="earliest_finish")
     from aisched import dag
 
     for i in range(inst.num_jobs):
         fast = {j: float(inst.runtime[i, j][inst.candidate_model[i, j] >= 0].min()) for j in range(inst.num_tasks[i])}
         critical = max(dag.ranks(inst.graph(i), fast).values())
         assert inst.deadline[i] >= min(inst.arrival[i] + critical - 1, inst.num_slots - 1)
+
+
+def test_default_workload_as_section_iv_a_states_it():
+    """Deadlines uniform in [arrival, T-1]; revenue = REVENUE_RATE x demand x reference completion time."""
+    from aisched import dag
+
+    inst = genai.generate(seed=4, edges=3, slots=60, jobs=400, dag_source="generator")
+    fast_ok = []
+    for i in range(inst.num_jobs):
+        valid = inst.candidate_model[i] >= 0
+        mean_f = {j: float(inst.runtime[i, j][valid[j]].mean()) for j in range(inst.num_tasks[i])}
+        fast = {j: float(inst.runtime[i, j][valid[j]].min()) for j in range(inst.num_tasks[i])}
+        demand = sum(float(np.mean([s for _, s, _ in genai.MODEL_POOLS[genai.task_category(t)][1]]))
+                     for t in inst.task_type[i, : inst.num_tasks[i]])
+        ref = max(dag.ranks(inst.graph(i), mean_f).values())
+        assert inst.revenue[i] == pytest.approx(genai.REVENUE_RATE * demand * ref, abs=1e-6)
+        fast_ok.append(inst.deadline[i] >= inst.arrival[i] + max(dag.ranks(inst.graph(i), fast).values()) - 1)
+    slack = (inst.deadline - inst.arrival) / np.maximum(inst.num_slots - 1 - inst.arrival, 1)
+    assert np.all(inst.deadline >= inst.arrival) and np.all(inst.deadline <= inst.num_slots - 1)
+    assert not all(fast_ok)  # unlike "earliest_finish", some deadlines fall before the fastest finish
+    assert np.any(inst.deadline == inst.arrival) and 0.4 < slack.mean() < 0.6  # uniform over the range
+    old = genai.generate(seed=4, edges=3, slots=60, jobs=400, dag_source="generator", revenue_rule="random_factor")
+    ratio = old.revenue / inst.revenue  # same DAGs, runtimes and deadlines, revenue times U(0.5, 3)
+    np.testing.assert_array_equal(old.deadline, inst.deadline)
+    assert ratio.min() >= 0.5 - 1e-6 and ratio.max() <= 3.0 + 1e-6 and ratio.std() > 0.3
 
 
 def test_seeded_and_sources():
@@ -78,6 +103,8 @@ def test_task_categories():
         ({"dag_source": "web"}, "dag_source: = 'web'"),
         ({"cost_weights": (1, 1)}, "cost_weights"),
         ({"jobs": -1}, "jobs"),
+        ({"deadline_rule": "paper"}, "deadline_rule: = 'paper'"),
+        ({"revenue_rule": "flat"}, "revenue_rule: = 'flat'"),
     ],
 )
 def test_bad_parameters(kwargs, needle):
@@ -112,3 +139,30 @@ def test_compare_genai_cli_bad_option(capsys):
         main(["compare", "genai", "--capacity", "tiny"])
     assert err.value.code == 2
     assert "--capacity" in capsys.readouterr().err
+
+
+def test_cell_metrics_report_utilisation_per_algorithm():
+    import aisched
+    from aisched.online.genai import metrics
+
+    inst = genai.generate(seed=3, edges=2, slots=20, jobs=8, dag_source="generator", capacity=16.0)
+    for name in aisched.algorithms("genai"):
+        out = aisched.run(name, inst)
+        row = genai.cell_metrics(inst, out)
+        assert set(row) == {"memory_utilisation", "memory_peak", "compute_load", "compute_utilisation"}
+        assert row == pytest.approx(metrics.utilisation(inst, out), nan_ok=True)
+        assert 0 <= row["memory_utilisation"] <= row["memory_peak"] <= 1 + 1e-9
+        assert (row["memory_utilisation"] > 0) == bool(out.admitted.any())
+
+
+def test_fig3_table_reproduces_the_paper_worked_example(tmp_path):
+    """Golden values printed in the paper's Fig. 3: ranks 16, 7, 11, 4; order 1, 3, 2, 4; task 1 forks."""
+    table = genai.fig3_table().set_index("task")
+    assert table["mean_runtime"].tolist() == [5.0, 3.0, 7.0, 4.0]
+    assert table["rank"].tolist() == [16.0, 7.0, 11.0, 4.0]
+    assert table["order"].tolist() == [1, 3, 2, 4]
+    assert table["options"].tolist() == [4, 1, 1, 1]  # 2 edges x 2 models of task 1
+    assert genai.fig3_table(edges=5)["options"].prod() == 10
+    pytest.importorskip("matplotlib")
+    path = genai.fig3_figure(tmp_path / "fig3.png")
+    assert path.is_file() and path.stat().st_size > 1000

@@ -9,6 +9,6 @@ its plain NumPy oracle is :mod:`~aisched.online.genai.comdos_reference`.
 
 from aisched.online.genai import comdos  # noqa: I001  (registration order = listing order)
 from aisched.online.genai import baselines
-from aisched.online.genai import comdos_kernel, comdos_reference
+from aisched.online.genai import comdos_kernel, comdos_reference, metrics
 
-__all__ = ["baselines", "comdos", "comdos_kernel", "comdos_reference"]
+__all__ = ["baselines", "comdos", "comdos_kernel", "comdos_reference", "metrics"]

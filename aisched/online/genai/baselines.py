@@ -19,8 +19,32 @@ positive, is declined (admission control); nothing of it is committed.
   goes to a uniformly random edge (``seed``), at its earliest feasible start
   there; the first listed model; admission control as above.
 
-The paper says "when the profit for executing a task is negative, the task is
-directly declined"; revenue is earned per job (1), so we read it per job.
+HEFT's rank (``communication=``, reading A5): HEFT's ``c_bar(n, s)`` is the
+mean communication *time* of an edge (startup plus data / bandwidth). IP (5)
+gives transfers no time ((5e) only orders the tasks), so the default
+``"none"`` takes ``c_bar = 0``, HEFT's definition applied to this model.
+``"transfer_cost"``: ``c_bar = h_{jj'}`` times the mean unit transfer cost
+``e^p``, the money a cross-edge transfer costs, read as a weight beside runtimes.
+
+HEFT-A's model (reading A6): the paper gives HEFT-A no model selection
+(HEFT-MA adds it), so each task runs one fixed model; we use the first listed
+candidate, the default model of the task's type in :data:`aisched.scenarios.genai.MODEL_POOLS`.
+
+Admission control (``admission=``, genai reading A3 in ``docs/readings.md``):
+the paper says "when the profit for executing a task is negative, the task is
+directly declined". Default ``"task"``: each task's profit is its share of
+the job's revenue, split in proportion to the task's resource demand (mean
+candidate model size, GB, the demand section IV.A prices revenue by), minus
+the task's weighted computation (2) and hosting (4) costs and the
+communication cost (3) of the DAG edges into it; a task with negative profit
+is declined, and since revenue (1) is earned only when every task of the job
+runs, so is its job. ``"job"`` (before issue #14): the job is declined when
+``b_i`` minus all its costs is not positive.
+
+Random-A's edge (``on_full=``, reading A4): the text only says tasks are
+randomly assigned to edges. Default ``"decline"``: a task whose random edge
+has no feasible start before the deadline is declined (with its job);
+``"redraw"``: draw again among the edges not yet tried, in random order.
 """
 
 from __future__ import annotations
@@ -31,14 +55,21 @@ from typing import Literal
 import numpy as np
 
 from aisched import dag
+from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["heft_a", "heft_ma", "random_a", "earliest_start", "list_schedule"]
+__all__ = ["heft_a", "heft_ma", "random_a", "earliest_start", "list_schedule", "task_profits"]
 
 ModelRule = Literal["first", "fastest"]
 EdgeRule = Literal["eft", "random"]
+Admission = Literal["task", "job"]
+OnFull = Literal["decline", "redraw"]
+Communication = Literal["none", "transfer_cost"]
+ADMISSIONS: tuple[str, ...] = ("task", "job")
+COMMUNICATIONS: tuple[str, ...] = ("none", "transfer_cost")
+ON_FULL: tuple[str, ...] = ("decline", "redraw")
 
 
 def earliest_start(room: np.ndarray, size: float, runtime: int, ready: int, deadline: int) -> int:
@@ -53,7 +84,8 @@ def earliest_start(room: np.ndarray, size: float, runtime: int, ready: int, dead
 
 
 def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: ModelRule,
-                  edge_rule: EdgeRule, priority: str, rng: np.random.Generator | None = None):
+                  edge_rule: EdgeRule, priority: str, rng: np.random.Generator | None = None,
+                  on_full: OnFull = "decline", communication: Communication = "none"):
     """Place job ``i``'s tasks one by one; return ``(edge, choice, start, usage)`` or ``None``."""
     n = int(inst.num_tasks[i])
     g = inst._graphs[i]  # type: ignore[attr-defined]
@@ -65,7 +97,12 @@ def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: 
     f = inst.runtime[i, np.arange(n), choice]
     size = inst.model_size[inst.candidate_model[i, np.arange(n), choice]]
     if priority == "upward":
-        up = dag.upward_rank(g, {j: float(f[j]) for j in g})
+        comm = None
+        if communication == "transfer_cost":
+            src, dst, h = inst.dag_edges(i)
+            mean_ep = float(np.mean(inst.transfer_cost))
+            comm = {(int(a), int(b)): float(x) * mean_ep for a, b, x in zip(src, dst, h, strict=True)}
+        up = dag.upward_rank(g, {j: float(f[j]) for j in g}, comm)
         topo = {j: p for p, j in enumerate(dag.execution_order(g, {j: float(f[j]) for j in g}))}
         order = sorted(g, key=lambda j: (-up[j], topo[j]))
     else:
@@ -76,12 +113,19 @@ def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: 
     usage = np.zeros_like(used)
     for j in order:
         ready = max([int(inst.arrival[i])] + [int(start[p] + f[p]) for p in g.predecessors(j)])
-        edges = [int(rng.integers(inst.num_edges))] if edge_rule == "random" else range(inst.num_edges)
+        if edge_rule == "random" and on_full == "redraw":
+            edges = rng.permutation(inst.num_edges).tolist()
+        elif edge_rule == "random":
+            edges = [int(rng.integers(inst.num_edges))]
+        else:
+            edges = list(range(inst.num_edges))
         best = None
         for k in edges:
             s = earliest_start(room[k], float(size[j]), int(f[j]), ready, int(inst.deadline[i]))
             if s >= 0 and (best is None or s < best[1]):
                 best = (k, s)
+            if s >= 0 and edge_rule == "random":
+                break  # the first random edge that can host the task
         if best is None:
             return None
         k, s = best
@@ -91,8 +135,37 @@ def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: 
     return edge, choice, start, usage
 
 
+def task_profits(inst: GenaiInstance, i: int, edge: np.ndarray, choice: np.ndarray) -> np.ndarray:
+    """Per task of job ``i``: revenue share (by mean candidate model size) minus the task's weighted costs.
+
+    Computation (2) and hosting (4) of the task's own run, plus the
+    communication (3) of each DAG edge into it; the shares sum to ``b_i`` and
+    the profits to the job's profit (:func:`aisched.models.genai.job_profit`).
+    """
+    n = int(inst.num_tasks[i])
+    j = np.arange(n)
+    w = inst.cost_weight
+    valid = inst.candidate_model[i, :n] >= 0
+    mean_size = np.where(valid, inst.model_size[np.maximum(inst.candidate_model[i, :n], 0)], 0.0).sum(axis=1) \
+        / np.maximum(valid.sum(axis=1), 1)
+    share = inst.revenue[i] * (mean_size / mean_size.sum() if mean_size.sum() > 0 else np.full(n, 1.0 / n))
+    f = inst.runtime[i, j, choice]
+    size = inst.model_size[inst.candidate_model[i, j, choice]]
+    cost = w[0] * f * inst.compute[i, j, choice] * inst.compute_cost[edge] + w[2] * f * size * inst.hosting_cost[edge]
+    src, dst, h = inst.dag_edges(i)
+    np.add.at(cost, dst, w[1] * np.where(edge[src] != edge[dst], h * inst.transfer_cost[edge[src]], 0.0))
+    return share - cost
+
+
 def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: EdgeRule, priority: str,
-         seed: int | None = None) -> Outcome:
+         seed: int | None = None, admission: Admission = "task", on_full: OnFull = "decline",
+         communication: Communication = "none") -> Outcome:
+    if admission not in ADMISSIONS:
+        raise InvalidScenarioError("admission", f"= {admission!r}, use one of {ADMISSIONS}")
+    if communication not in COMMUNICATIONS:
+        raise InvalidScenarioError("communication", f"= {communication!r}, use one of {COMMUNICATIONS}")
+    if on_full not in ON_FULL:
+        raise InvalidScenarioError("on_full", f"= {on_full!r}, use one of {ON_FULL}")
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     shape = (inst.num_jobs, inst.max_tasks)
@@ -103,11 +176,16 @@ def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: Ed
     for i in np.lexsort((np.arange(inst.num_jobs), inst.arrival)).tolist():
         t0 = time.perf_counter()
         placed = list_schedule(inst, i, used, model_rule=model_rule, edge_rule=edge_rule,
-                               priority=priority, rng=rng)
+                               priority=priority, rng=rng, on_full=on_full,
+                               communication=communication)
         if placed is not None:
             e, c, s, usage = placed
             rev, c1, c2, c3 = job_profit(inst, i, e, c)
-            if rev - c1 - c2 - c3 > 0:  # admission control
+            if admission == "task":
+                ok = bool(np.all(task_profits(inst, i, e, c) >= 0))  # a task with negative profit is declined
+            else:
+                ok = rev - c1 - c2 - c3 > 0
+            if ok:  # admission control
                 n = int(inst.num_tasks[i])
                 admitted[i] = True
                 used += usage
@@ -117,22 +195,30 @@ def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: Ed
     plan = make_plan(inst, edge, model, start, admitted)
     return Outcome(algorithm=name, family="genai", objective=verify_plan(inst, plan), plan=plan,
                    admitted=admitted, runtime_s=time.perf_counter() - started, decision_s=decision_s,
-                   info={"seed": -1 if seed is None else int(seed)})
+                   info={"seed": -1 if seed is None else int(seed), "admission": admission, "on_full": on_full})
 
 
 @register("genai", "heft_a")
-def heft_a(instance: GenaiInstance) -> Outcome:
-    """HEFT-A: upward-rank priority, earliest-finish edge, first listed model, admission control."""
-    return _run(instance, "heft_a", model_rule="first", edge_rule="eft", priority="upward")
+def heft_a(instance: GenaiInstance, *, admission: Admission = "task", communication: Communication = "none") -> Outcome:
+    """HEFT-A: upward-rank priority, earliest-finish edge, first listed model, admission control (``admission``)."""
+    return _run(instance, "heft_a", model_rule="first", edge_rule="eft", priority="upward", admission=admission,
+                communication=communication)
 
 
 @register("genai", "heft_ma")
-def heft_ma(instance: GenaiInstance) -> Outcome:
+def heft_ma(instance: GenaiInstance, *, admission: Admission = "task",
+            communication: Communication = "none") -> Outcome:
     """HEFT-MA: HEFT-A with the shortest-runtime model per task."""
-    return _run(instance, "heft_ma", model_rule="fastest", edge_rule="eft", priority="upward")
+    return _run(instance, "heft_ma", model_rule="fastest", edge_rule="eft", priority="upward", admission=admission,
+                communication=communication)
 
 
 @register("genai", "random_a")
-def random_a(instance: GenaiInstance, *, seed: int = 0) -> Outcome:
-    """Random-A: rank (10) priority, a random edge per task (``seed``), first listed model, admission control."""
-    return _run(instance, "random_a", model_rule="first", edge_rule="random", priority="rank", seed=seed)
+def random_a(instance: GenaiInstance, *, seed: int = 0, admission: Admission = "task",
+             on_full: OnFull = "decline") -> Outcome:
+    """Random-A: rank (10) priority, a random edge per task (``seed``), first listed model, admission control.
+
+    ``on_full``: ``"decline"`` (default) or ``"redraw"`` when the random edge cannot host the task.
+    """
+    return _run(instance, "random_a", model_rule="first", edge_rule="random", priority="rank", seed=seed,
+                admission=admission, on_full=on_full)

@@ -16,7 +16,9 @@ Jobs are handled one by one in order of arrival (ties by index). For job ``i``:
        lambda_kt <- lambda_kt (1 + r_kt(il) / c^s_k) + alpha * b_bar_il * r_kt(il) / c^s_k,
        b_bar_il = b_il / sum_{k,t} r_kt(il),   alpha = max_i b_i / r_{i,min}
 
-   (``r_{i,min}``: the smallest model size among job ``i``'s candidates, GB);
+   (``r_{i,min}``: the smallest model size among job ``i``'s candidates, GB;
+   by default ``alpha`` is read as a pure number, that ratio over the lowest
+   revenue per GB-slot, see :func:`default_alpha`);
    *then* the resource check (Algorithm 1, line 6) runs, and the job is
    admitted only if every cell still has room. As in Algorithm 1 the prices
    are raised even when the check then declines the job. ``mu_i > 0``
@@ -40,7 +42,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import xarray as xr
@@ -53,17 +55,62 @@ from aisched.online.genai.comdos_reference import backtrack, r_child
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["default_alpha", "job_data", "ComdosState", "Decision", "run"]
+__all__ = ["ALPHA_READINGS", "AlphaReading", "default_alpha", "job_data", "ComdosState", "Decision", "run"]
 
 
-def default_alpha(instance: GenaiInstance) -> float:
-    """(9)'s ``alpha = max_i b_i / r_{i,min}``; ``r_{i,min}`` the smallest candidate model size of job ``i``."""
+AlphaReading = Literal["density_ratio", "gb"]
+ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb")
+
+
+def _revenue_densities(instance: GenaiInstance) -> tuple[np.ndarray, np.ndarray]:
+    """Per job: ``U_i = b_i / r_{i,min}`` (GB) and ``L_i = b_i / R_{i,max}`` (GB-slots).
+
+    ``r_{i,min}`` is the smallest candidate model size of any task of job
+    ``i`` (the least memory a task of the job can hold in one cell (k, t));
+    ``R_{i,max} = sum_j max_m r_m^s f_{m,i,j}`` the most GB-slots a schedule
+    of the job can hold (the largest denominator of ``b_bar_il``).
+    """
+    cand = instance.candidate_model
+    valid = cand >= 0
+    sizes = np.where(valid, instance.model_size[np.maximum(cand, 0)], np.nan)
+    r_min = np.nanmin(sizes.reshape(instance.num_jobs, -1), axis=1)
+    gb_slots = np.where(valid, sizes * instance.runtime, -np.inf).max(axis=2)  # (I, J): max_m r f per task
+    r_max = np.where(np.isfinite(gb_slots), gb_slots, 0.0).sum(axis=1)
+    return instance.revenue / r_min, instance.revenue / r_max
+
+
+def default_alpha(instance: GenaiInstance, reading: AlphaReading = "density_ratio") -> float:
+    """(9)'s ``alpha = max_i b_i / r_{i,min}`` under a reading of its unit (``docs/readings.md``, genai A1).
+
+    Parameters
+    ----------
+    reading
+        ``"density_ratio"`` (default): ``alpha`` is a pure number, the
+        highest revenue per GB of one cell, ``U = max_i b_i / r_{i,min}``
+        (``r_{i,min}`` in GB), measured in units of the lowest revenue per
+        GB-slot ``L = min_i b_i / R_{i,max}``: ``alpha = U / L``. This is
+        what (9) needs: the dual objective grows by ``(1 + alpha) b_il`` per
+        admitted job (ratio ``1 + alpha`` must be unit-free, and ``lambda``
+        keeps the unit of (8), currency per GB-slot), and property (ii)
+        (a full cell takes no more tasks) needs ``lambda_kt >= alpha * L >= U``
+        once ``sum r_kt = c^s_k``. Invariant under a change of currency or memory unit.
+        ``"gb"``: the printed ratio taken as a number in the instance's own
+        units (currency per GB, ``r_{i,min}`` the smallest candidate model in
+        GB): the reading before issue #14; it changes with the units.
+
+    Returns 1.0 for an instance without jobs or without positive revenue.
+    """
+    if reading not in ALPHA_READINGS:
+        raise InvalidScenarioError("alpha_reading", f"= {reading!r}, use one of {ALPHA_READINGS}")
     if instance.num_jobs == 0:
         return 1.0
-    sizes = np.where(instance.candidate_model >= 0, instance.model_size[np.maximum(instance.candidate_model, 0)],
-                     np.inf)
-    r_min = sizes.reshape(instance.num_jobs, -1).min(axis=1)
-    return float(np.max(instance.revenue / r_min))
+    high, low = _revenue_densities(instance)
+    if reading == "gb":
+        return float(np.max(high))
+    positive = low > 0
+    if not positive.any():
+        return 1.0
+    return float(np.max(high) / np.min(low[positive]))
 
 
 def job_data(instance: GenaiInstance, i: int, weights: np.ndarray, max_parents: int):
@@ -149,9 +196,13 @@ class ComdosState:
     """
 
     def __init__(self, instance: GenaiInstance, *, alpha: float | None = None,
-                 cost_weights: Any = None, chunk: int = 8, room_aware: bool = False) -> None:
+                 cost_weights: Any = None, chunk: int = 8, room_aware: bool = False,
+                 alpha_reading: AlphaReading = "density_ratio") -> None:
         self.instance = instance
-        self.alpha = default_alpha(instance) if alpha is None else float(alpha)
+        if alpha_reading not in ALPHA_READINGS:
+            raise InvalidScenarioError("alpha_reading", f"= {alpha_reading!r}, use one of {ALPHA_READINGS}")
+        self.alpha_reading = alpha_reading
+        self.alpha = default_alpha(instance, alpha_reading) if alpha is None else float(alpha)
         if not math.isfinite(self.alpha) or self.alpha < 0:
             raise InvalidScenarioError("alpha", f"= {alpha!r} must be a finite number >= 0")
         w = instance.cost_weight if cost_weights is None else np.asarray(cost_weights, dtype=float)
@@ -233,13 +284,16 @@ class ComdosState:
 
 @register("genai", "comdos")
 def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: Any = None,
-        chunk: int = 8, room_aware: bool = False) -> Outcome:
+        chunk: int = 8, room_aware: bool = False, alpha_reading: AlphaReading = "density_ratio") -> Outcome:
     """ComDOS (Algorithm 1) on ``instance``.
 
     Parameters
     ----------
     alpha
-        (9)'s scale; default :func:`default_alpha`.
+        (9)'s scale; default :func:`default_alpha` under ``alpha_reading``.
+    alpha_reading
+        ``"density_ratio"`` (default, unit-free ``U / L``) or ``"gb"`` (the
+        reading before issue #14); see :func:`default_alpha`.
     cost_weights
         Weights of (computation, communication, hosting) costs ComDOS plans
         with; default the instance's ``cost_weight``.
@@ -257,7 +311,8 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
         ``info["mu"]`` the ``mu_i`` of (8) per job.
     """
     started = time.perf_counter()
-    state = ComdosState(instance, alpha=alpha, cost_weights=cost_weights, chunk=chunk, room_aware=room_aware)
+    state = ComdosState(instance, alpha=alpha, cost_weights=cost_weights, chunk=chunk, room_aware=room_aware,
+                        alpha_reading=alpha_reading)
     inst = instance
     shape = (inst.num_jobs, inst.max_tasks)
     edge, model, start = (np.full(shape, -1, np.int32) for _ in range(3))

@@ -71,3 +71,84 @@ def test_hypothesis_baselines_respect_capacity_and_precedence(seed):
     inst = random_tiny(seed, jobs=4)
     for name in ("heft_a", "heft_ma", "random_a"):
         aisched.run(name, inst).verify(inst)
+
+
+# --- issue #14, point 5: per-task admission control and Random-A's redraw ----------------------------
+
+from genai_tiny import make_instance  # noqa: E402
+
+from aisched.errors import InvalidScenarioError  # noqa: E402
+from aisched.models.genai import job_profit  # noqa: E402
+from aisched.online.genai.baselines import task_profits  # noqa: E402
+
+
+def lopsided_job():
+    """Chain of two tasks: a 1 GB model (share 1/4 of revenue 8 = 2) costing 3, a 3 GB one (share 6) costing 1."""
+    job = {"arrival": 0, "deadline": 3, "revenue": 8.0, "edges": [(0, 1)], "data": [0.0],
+           "models": [[0], [1]], "runtime": [[1], [1]], "compute": [[3.0], [1.0]]}
+    return make_instance(slots=4, capacity=[8.0], model_size=[1.0, 3.0], jobs=[job], cost=(1.0, 0.0, 0.0))
+
+
+def test_task_admission_declines_a_job_with_a_losing_task():
+    inst = lopsided_job()
+    e, c = np.array([0, 0]), np.array([0, 0])
+    np.testing.assert_allclose(task_profits(inst, 0, e, c), [8.0 / 4 - 3.0, 8.0 * 3 / 4 - 1.0])
+    for name in ("heft_a", "heft_ma", "random_a"):
+        assert not aisched.run(name, inst).admitted[0]  # default admission="task": task 0 loses 1
+        job = aisched.run(name, inst, admission="job")  # job profit 8 - 4 = 4 > 0
+        assert job.admitted[0] and job.objective == pytest.approx(4.0)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000))
+def test_task_profits_sum_to_the_job_profit(seed):
+    inst = random_tiny(seed, jobs=3)
+    rng = np.random.default_rng(seed)
+    for i in range(inst.num_jobs):
+        n = int(inst.num_tasks[i])
+        e = rng.integers(0, inst.num_edges, n)
+        c = np.array([rng.choice(np.nonzero(inst.candidate_model[i, j] >= 0)[0]) for j in range(n)])
+        rev, c1, c2, c3 = job_profit(inst, i, e, c)
+        assert task_profits(inst, i, e, c).sum() == pytest.approx(rev - c1 - c2 - c3)
+
+
+def test_task_admission_never_admits_more_than_job_admission_on_one_job():
+    for seed in range(6):
+        inst = random_tiny(seed, jobs=1)
+        for name in ("heft_a", "heft_ma"):
+            assert aisched.run(name, inst).admitted.sum() <= aisched.run(name, inst, admission="job").admitted.sum()
+
+
+def test_random_a_redraw_finds_the_edge_that_can_host():
+    """Edge 0 (1 GB) can never host the 2 GB model: 'decline' loses the job when drawn, 'redraw' never does."""
+    job = {"arrival": 0, "deadline": 3, "revenue": 50.0, "edges": [], "data": [],
+           "models": [[0]], "runtime": [[1]], "compute": [[1.0]]}
+    inst = make_instance(slots=4, capacity=[1.0, 8.0], model_size=[2.0], jobs=[job], cost=(0.1, 0.0, 0.0))
+    declined = [not aisched.run("random_a", inst, seed=s).admitted[0] for s in range(12)]
+    assert any(declined) and not all(declined)
+    for s in range(12):
+        out = aisched.run("random_a", inst, seed=s, on_full="redraw")
+        assert out.admitted[0] and out.plan["edge"].values[0, 0] == 1
+
+
+@pytest.mark.parametrize(("name", "params", "needle"), [
+    ("heft_a", {"admission": "jobs"}, "admission: = 'jobs'"),
+    ("random_a", {"on_full": "retry"}, "on_full: = 'retry'"),
+])
+def test_bad_baseline_options(name, params, needle):
+    with pytest.raises(InvalidScenarioError, match=needle):
+        aisched.run(name, random_tiny(0), **params)
+
+
+def test_heft_communication_option_changes_the_priority():
+    """Upward rank with c_bar = h x mean e^p puts the source with the heavy out-edge first (serial edge of 2 GB)."""
+    job = {"arrival": 0, "deadline": 5, "revenue": 100.0, "edges": [(0, 2), (1, 2)], "data": [5.0, 0.01],
+           "models": [[0], [0], [0]], "runtime": [[1], [2], [1]], "compute": [[1.0], [1.0], [1.0]]}
+    inst = make_instance(slots=6, capacity=[2.0], model_size=[2.0], jobs=[job], cost=(0.1, 1.0, 0.0))
+    for name in ("heft_a", "heft_ma"):
+        plain = aisched.run(name, inst)  # ranks 2 (task 0), 3 (task 1), 1 (task 2): task 1 first
+        assert plain.plan["start"].values[0, :3].tolist() == [2, 0, 3]
+        comm = aisched.run(name, inst, communication="transfer_cost")  # rank(0) = 1 + 5 x 1 + 1 = 7
+        assert comm.plan["start"].values[0, :3].tolist() == [0, 1, 3]
+    with pytest.raises(InvalidScenarioError, match="communication: = 'time'"):
+        aisched.run("heft_a", inst, communication="time")

@@ -35,10 +35,12 @@ def one_task_instance(revenue=20.0):
                          cost=(0.5, 0.0, 0.25))
 
 
-def test_dual_update_9_by_hand():
+@pytest.mark.parametrize(("reading", "alpha"), [("gb", 20.0 / 2.0), ("density_ratio", (20.0 / 2.0) / (20.0 / 4.0))])
+def test_dual_update_9_by_hand(reading, alpha):
+    """``"gb"``: alpha = max_i b_i / r_i,min = 20 / 2 GB; ``"density_ratio"``: that over min_i b_i / R_i,max = 20 / 4."""
     inst = one_task_instance()
-    state = comdos.ComdosState(inst)
-    assert state.alpha == pytest.approx(20.0 / 2.0)  # max_i b_i / r_i,min
+    state = comdos.ComdosState(inst, alpha_reading=reading)
+    assert state.alpha == pytest.approx(alpha)
     d = state.step(0)
     # both edges cost the same: the DP keeps the first (edge 0), the earliest start (slot 0)
     assert (d.edge.tolist(), d.start.tolist()) == ([0], [0])
@@ -89,6 +91,52 @@ def test_mu_is_8_of_the_chosen_schedule():
             c = int(np.nonzero(inst.candidate_model[i, j] == d.model[j])[0][0])
             usage[d.edge[j], d.start[j]: d.start[j] + inst.runtime[i, j, c]] += inst.model_size[d.model[j]]
         assert d.mu == pytest.approx(d.profit - float(np.sum(usage * state.price)))
+
+
+def scaled(inst, money=1.0, memory=1.0):
+    """``inst`` in other units: currency x ``money``, memory x ``memory`` (GB -> MB is 1000)."""
+    import dataclasses
+
+    return dataclasses.replace(
+        inst, revenue=inst.revenue * money, compute_cost=inst.compute_cost * money,
+        transfer_cost=inst.transfer_cost * money, hosting_cost=inst.hosting_cost * money / memory,
+        model_size=inst.model_size * memory, memory_capacity=inst.memory_capacity * memory)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_density_ratio_alpha_is_unit_free_and_gb_is_not(seed):
+    """Issue #14 point 1: decisions under the default alpha do not depend on the currency or memory unit."""
+    inst = random_tiny(seed, jobs=4)
+    base = aisched.run("comdos", inst)
+    for money, memory in ((10.0, 1.0), (1.0, 1000.0), (0.1, 8.0)):
+        other = scaled(inst, money, memory)
+        out = aisched.run("comdos", other)
+        assert out.info["alpha"] == pytest.approx(base.info["alpha"])
+        np.testing.assert_array_equal(out.admitted, base.admitted)
+        np.testing.assert_array_equal(out.plan["edge"].values, base.plan["edge"].values)
+        assert out.objective == pytest.approx(base.objective * money)
+        gb = comdos.default_alpha(other, "gb")
+        assert gb == pytest.approx(comdos.default_alpha(inst, "gb") * money / memory)
+
+
+def test_density_ratio_alpha_blocks_a_full_cell():
+    """Property (ii) of (9): once a cell is full, its price makes every job's use of it unprofitable."""
+    inst = one_task_instance()
+    state = comdos.ComdosState(inst)
+    high, low = comdos._revenue_densities(inst)
+    d = state.step(0)
+    b_bar = d.profit / d.usage.sum()
+    full = d.usage / inst.memory_capacity[:, None]
+    # a single job filling c (usage / c = 1) would push lambda to alpha * b_bar >= alpha * L = U
+    assert state.alpha * low.min() == pytest.approx(high.max())
+    np.testing.assert_allclose(state.price, state.alpha * b_bar * full)
+
+
+def test_bad_alpha_reading():
+    with pytest.raises(InvalidScenarioError, match="alpha_reading: = 'GB'"):
+        aisched.run("comdos", random_tiny(0), alpha_reading="GB")
+    with pytest.raises(InvalidScenarioError, match="alpha_reading"):
+        comdos.default_alpha(random_tiny(0), "x")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,81 @@
+"""Resource metrics of a `genai` outcome: memory and compute utilisation (issue #14, point 2).
+
+IP (5) constrains memory only ((5h): hosted model size per edge and slot
+``<= c^s_k``); computation enters the objective as a cost (2) and has no
+capacity in the model. So memory utilisation is a share of capacity, while
+compute is reported as load (compute units per edge-slot, ``r^f`` of the
+running tasks) and as a share only when the caller names a compute capacity.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from aisched.errors import InvalidScenarioError
+from aisched.models.genai import GenaiInstance, edge_usage
+from aisched.outcome import Outcome
+
+__all__ = ["utilisation", "compute_load"]
+
+
+def compute_load(instance: GenaiInstance, edge: np.ndarray, model: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """(edge, slot) compute units per slot ``sum x_ijkt y_ijm r^f_{m,i,j}`` of the tasks in the arrays."""
+    load = np.zeros((instance.num_edges, instance.num_slots + 1))
+    match = (instance.candidate_model == model[:, :, None]) & (model[:, :, None] >= 0)
+    choice = np.where(match.any(axis=2), np.argmax(match, axis=2), -1)
+    ii, jj = np.nonzero((edge >= 0) & (choice >= 0) & (start >= 0))
+    c = choice[ii, jj]
+    f = instance.runtime[ii, jj, c]
+    rate = instance.compute[ii, jj, c]
+    s = np.clip(start[ii, jj], 0, instance.num_slots)
+    e = np.clip(start[ii, jj] + f, 0, instance.num_slots)
+    np.add.at(load, (edge[ii, jj], s), rate)
+    np.add.at(load, (edge[ii, jj], e), -rate)
+    return np.cumsum(load, axis=1)[:, : instance.num_slots]
+
+
+def utilisation(instance: GenaiInstance, outcome: Outcome, *,
+                compute_capacity: float | np.ndarray | None = None) -> dict[str, float]:
+    """Memory and compute utilisation of ``outcome``'s plan, averaged over every (edge, slot).
+
+    Parameters
+    ----------
+    instance
+        The instance the outcome was computed on.
+    outcome
+        Any `genai` outcome (ComDOS, a baseline or the offline optimum).
+    compute_capacity
+        Compute units per slot of each edge (scalar or (edge,)); the model has
+        none, so without it ``compute_utilisation`` is NaN.
+
+    Returns
+    -------
+    dict
+        ``memory_utilisation``: mean of hosted GB / ``c^s_k`` over edges and
+        slots; ``memory_peak``: its maximum; ``compute_load``: mean compute
+        units per edge-slot; ``compute_utilisation``: mean load / capacity.
+
+    Raises
+    ------
+    InvalidScenarioError
+        If ``compute_capacity`` is not positive and finite, or has the wrong shape.
+    """
+    plan = outcome.plan
+    need = plan["admitted"].values[:, None] & (np.arange(instance.max_tasks)[None, :]
+                                                < instance.num_tasks[:, None])
+    edge, model, start = (np.where(need, plan[v].transpose("job", "task").values, -1).astype(np.int64)
+                          for v in ("edge", "model", "start"))
+    memory = edge_usage(instance, edge, model, start) / instance.memory_capacity[:, None]
+    load = compute_load(instance, edge, model, start)
+    out = {"memory_utilisation": float(memory.mean()) if memory.size else 0.0,
+           "memory_peak": float(memory.max()) if memory.size else 0.0,
+           "compute_load": float(load.mean()) if load.size else 0.0,
+           "compute_utilisation": float("nan")}
+    if compute_capacity is not None:
+        cap = np.broadcast_to(np.asarray(compute_capacity, dtype=float), (instance.num_edges,)) \
+            if np.ndim(compute_capacity) == 0 or np.shape(compute_capacity) == (instance.num_edges,) else None
+        if cap is None or not np.all(np.isfinite(cap)) or np.any(cap <= 0):
+            raise InvalidScenarioError("compute_capacity", f"= {compute_capacity!r} must be a positive number "
+                                       f"or {instance.num_edges} positive numbers (one per edge)")
+        out["compute_utilisation"] = float((load / cap[:, None]).mean()) if load.size else 0.0
+    return out
