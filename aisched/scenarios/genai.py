@@ -63,7 +63,7 @@ from aisched.scenarios._paths import DATA_DIR
 
 __all__ = ["CAPACITY_GB", "MODEL_POOLS", "generate", "task_category", "default_instance",
            "DEFAULT_SCENARIO", "CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli",
-           "describe", "cli_figures", "cell_metrics", "fig3_example", "fig3_table", "fig3_figure", "DeadlineRule", "RevenueRule", "DEADLINE_RULES",
+           "describe", "cli_figures", "fig3_example", "fig3_table", "fig3_figure", "DeadlineRule", "RevenueRule", "DEADLINE_RULES",
            "REVENUE_RULES"]
 
 DeadlineRule = Literal["arrival", "earliest_finish"]
@@ -365,18 +365,6 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
     figures.price_heatmap(outcomes["comdos"].prices, out / "genai_comdos_memory_price.png", variable="memory_price",
                           title="ComDOS final memory price lambda (edge x slot)")
     return ["genai_comdos_memory_price.png"]
-
-
-def cell_metrics(instance: GenaiInstance, outcome: Any) -> dict[str, float]:
-    """Family metrics of one sweep cell (called by :mod:`aisched.scenarios.sweep` when present).
-
-    ``memory_utilisation`` (mean hosted GB / capacity over edge-slots), ``memory_peak``,
-    ``compute_load`` (compute units per edge-slot) and ``compute_utilisation`` (NaN: IP (5)
-    has no compute capacity); see :func:`aisched.online.genai.metrics.utilisation`.
-    """
-    from aisched.online.genai.metrics import utilisation
-
-    return utilisation(instance, outcome)
 
 
 # --- Fig. 3: the worked example of ranks (10), execution order and schedule options H -------------

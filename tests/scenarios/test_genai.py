@@ -141,15 +141,15 @@ def test_compare_genai_cli_bad_option(capsys):
     assert "--capacity" in capsys.readouterr().err
 
 
-def test_cell_metrics_report_utilisation_per_algorithm():
+def test_compare_reports_utilisation_per_algorithm():
     import aisched
     from aisched.online.genai import metrics
 
     inst = genai.generate(seed=3, edges=2, slots=20, jobs=8, dag_source="generator", capacity=16.0)
+    table = aisched.compare(inst, offline=False)  # the registered resource metrics are columns
     for name in aisched.algorithms("genai"):
         out = aisched.run(name, inst)
-        row = genai.cell_metrics(inst, out)
-        assert set(row) == {"memory_utilisation", "memory_peak", "compute_load", "compute_utilisation"}
+        row = table.loc[name, ["memory_utilisation", "memory_peak", "compute_load", "compute_utilisation"]].to_dict()
         assert row == pytest.approx(metrics.utilisation(inst, out), nan_ok=True)
         assert 0 <= row["memory_utilisation"] <= row["memory_peak"] <= 1 + 1e-9
         assert (row["memory_utilisation"] > 0) == bool(out.admitted.any())
