@@ -107,6 +107,8 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
         raise InvalidScenarioError("engine", f"= {engine!r} is not 'batched' or 'vmap'")
     if not jobs:
         raise InvalidScenarioError("jobs", "is empty")
+    if not pool:
+        raise InvalidScenarioError("pool", "is empty")
     d = jobs[0].deadline
     for k, inst in enumerate(jobs):
         if inst.deadline != d:
@@ -281,6 +283,10 @@ def select(jobs: Sequence[SpotInstance], pool: Sequence[Policy] | None = None,
         Pool evaluator, see :func:`evaluate_pool`.
     """
     pool = paper_pool() if pool is None else list(pool)
+    if not pool:
+        raise InvalidScenarioError("pool", "is empty (Algorithm 2 needs at least one policy)")
+    if not jobs:
+        raise InvalidScenarioError("jobs", "is empty")
     if choice not in ("sample", "greedy"):
         raise InvalidScenarioError("choice", f"= {choice!r} is not 'sample' or 'greedy'")
     if phases is not None:
