@@ -165,3 +165,32 @@ def test_fig10_claim_bound_is_computed_from_k_and_m():
     assert (K, M) == (3600, 112)
     assert fig10.claims[0].value == pytest.approx(math.sqrt(2 * K * math.log(M)))
     assert fig10.claims[0].value == pytest.approx(184.3, abs=0.05)  # the paper's figure (Fig. 10 text)
+
+
+def _write_trace(tmp_path, data, gap):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": gap}, "data": list(map(int, data))}))
+    return path
+
+
+@pytest.mark.parametrize("gap", [195, 600, 700, 1800, 2000])
+def test_spot_trace_resampled_by_time(tmp_path, gap):
+    rng = np.random.default_rng(gap)
+    data = rng.integers(0, 9, 60)
+    got = load_spot_trace(_write_trace(tmp_path, data, gap))
+    # oracle: expand to one value per second, take the min over each whole 1800-s slot
+    per_second = np.repeat(data, gap)
+    n = per_second.size // 1800
+    assert got.size == n
+    np.testing.assert_array_equal(got, per_second[: n * 1800].reshape(n, 1800).min(axis=1))
+
+
+def test_spot_trace_by_ticks_is_the_old_reading(tmp_path):
+    data = np.arange(40) % 7
+    path = _write_trace(tmp_path, data, 195)
+    old = load_spot_trace(path, resample="by_ticks")
+    assert old.size == 40 // 9  # round(1800 / 195) = 9 ticks per slot: 29.25 minutes
+    np.testing.assert_array_equal(old, data[:36].reshape(4, 9).min(axis=1))
+    assert load_spot_trace(path).size == int(40 * 195 // 1800)
+    with pytest.raises(InvalidScenarioError, match="^resample: "):
+        load_spot_trace(path, resample="nearest")
