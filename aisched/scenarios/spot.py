@@ -93,8 +93,12 @@ def run_select(args: argparse.Namespace) -> int:
         sigmas = [float(x) for x in str(args.thresholds).split(",") if x.strip()]
     except ValueError:
         raise InvalidScenarioError("--windows/--thresholds", "must be comma-separated numbers") from None
-    if not windows or min(windows) < 1 or not sigmas or min(sigmas) <= 0:
-        raise InvalidScenarioError("--windows/--thresholds", "need windows >= 1 and thresholds > 0")
+    if not windows or min(windows) < 1 or not sigmas or min(sigmas) <= 0 or not all(map(math.isfinite, sigmas)):
+        raise InvalidScenarioError("--windows/--thresholds", "need windows >= 1 and finite thresholds > 0")
+    for flag, values in (("--windows", windows), ("--thresholds", sigmas)):
+        repeated = sorted({x for x in values if values.count(x) > 1})
+        if repeated:
+            raise InvalidScenarioError(flag, f"repeats {repeated[0]:g} (each pool member must be distinct)")
     jobs = workload(seed=args.seed, jobs=args.jobs, deadline=args.deadline, market=args.market)
     pool = paper_pool(windows=windows, sigmas=sigmas)
     res = select(jobs, pool, predictor(args.noise, args.error, args.seed), seed=args.seed)

@@ -132,6 +132,7 @@ def selection_cell(
         "admitted": K, "runtime_s": float(sum(v for k, v in res.info.items() if k.endswith("_s"))),
         "decision_median_s": float("nan"), "best_fixed": float(u[:, res.best_policy].mean()),
         "regret": res.regret, "regret_bound": res.regret_bound,
+        "regret_to_bound": float(res.regret / res.regret_bound) if res.regret_bound > 0 else float("nan"),
         "regret_within_bound": bool(res.regret <= res.regret_bound + 1e-9),
         "best_policy": res.policy_names[res.best_policy], "final_top_policy": res.policy_names[res.most_weighted],
         "policies": len(members), "jobs": K,

@@ -14,16 +14,20 @@ file and what is wrong (missing file, column, bad value) before returning.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from aisched.errors import InvalidScenarioError
 
-__all__ = ["load_market_csv", "load_spot_trace", "load_gcp_ratios", "SLOT_SECONDS"]
+__all__ = ["load_market_csv", "load_spot_trace", "load_gcp_ratios", "SLOT_SECONDS", "Resample"]
 
 SLOT_SECONDS = 1800
+#: Readings of the 30-minute resampling of a tick trace (see :func:`load_spot_trace`).
+Resample = Literal["by_time", "by_ticks"]
 _MARKET_COLUMNS = ("timestamp", "gpu_type", "n_available", "price_median", "price_p90")
 
 
@@ -64,8 +68,18 @@ def load_market_csv(path: str | Path, gpu_type: str = "A100_80GB") -> pd.DataFra
     return grid
 
 
-def load_spot_trace(path: str | Path) -> np.ndarray:
-    """Availability counts of an AWS spot trace, resampled to 30-minute slots (minimum per slot)."""
+def load_spot_trace(path: str | Path, resample: Resample = "by_time") -> np.ndarray:
+    """Availability counts of an AWS spot trace, resampled to 30-minute slots (minimum per slot).
+
+    ``resample``: ``"by_time"`` (default): slot ``k`` is the time
+    ``[1800 k, 1800 (k + 1))`` s and takes the minimum of every tick
+    ``[gap i, gap (i + 1))`` that overlaps it; only whole slots inside the
+    trace are kept. ``"by_ticks"``: the previous reading, groups of
+    ``round(1800 / gap)`` ticks (for 195-s ticks, 9 ticks = 29.25-minute
+    slots, so time runs 2.5 % fast).
+    """
+    if resample not in ("by_time", "by_ticks"):
+        raise InvalidScenarioError("resample", f"= {resample!r} is not 'by_time' or 'by_ticks'")
     path = Path(path)
     if not path.is_file():
         raise InvalidScenarioError("trace", f"{path}: no such file")
@@ -87,11 +101,19 @@ def load_spot_trace(path: str | Path) -> np.ndarray:
     if bad.any():
         i = int(np.argmax(bad))
         raise InvalidScenarioError("trace", f"{path}: data[{i}] = {data[i]!r} is not a count >= 0")
-    per = max(1, int(round(SLOT_SECONDS / gap)))
-    n = arr.size // per
+    if resample == "by_ticks":
+        per = max(1, int(round(SLOT_SECONDS / gap)))
+        n = arr.size // per
+        if n == 0:
+            raise InvalidScenarioError("trace", f"{path}: shorter than one 30-minute slot")
+        return arr[: n * per].reshape(n, per).min(axis=1).astype(np.int64)
+    n = int(math.floor(arr.size * gap / SLOT_SECONDS + 1e-9))
     if n == 0:
         raise InvalidScenarioError("trace", f"{path}: shorter than one 30-minute slot")
-    return arr[: n * per].reshape(n, per).min(axis=1).astype(np.int64)
+    k = np.arange(n)
+    first = np.floor(k * SLOT_SECONDS / gap + 1e-9).astype(np.int64)
+    stop = np.minimum(np.ceil((k + 1) * SLOT_SECONDS / gap - 1e-9).astype(np.int64), arr.size)
+    return np.array([arr[a:b].min() for a, b in zip(first, stop)], np.int64)
 
 
 def load_gcp_ratios(path: str | Path, machine_prefix: str = "a2-") -> np.ndarray:

@@ -39,11 +39,18 @@ from aisched.scenarios._paths import DATA_DIR
 from aisched.scenarios.spot_traces import load_gcp_ratios, load_market_csv, load_spot_trace
 
 __all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market",
-           "predictor", "MARKETS", "NOISE_SETTINGS", "MAX_AVAILABLE", "SLOTS_PER_DAY"]
+           "predictor", "MARKETS", "MAX_SLOTS", "NOISE_SETTINGS", "MAX_AVAILABLE", "SLOTS_PER_DAY"]
 
 SLOTS_PER_DAY = 48
 MAX_AVAILABLE = 16
 MARKETS = ("synthetic", "vast", "aws")
+#: Largest horizon (slots) a generated instance may have; larger works are refused before any work.
+MAX_SLOTS = 10_000
+
+
+def _check_seed(seed: Any) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidScenarioError("seed", f"= {seed!r} must be an integer >= 0")
 
 
 def bandwidth_efficiency(mbps: float) -> float:
@@ -119,11 +126,31 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
         raise InvalidScenarioError("mean_available", f"= {mean_available} must be in [0, {MAX_AVAILABLE}]")
     if market != "synthetic" and (mean_price != 0.55 or mean_available != 8.0):
         raise InvalidScenarioError("mean_price", f"market levels apply to the synthetic market, not {market!r}")
-    if int(deadline) != deadline or deadline < 1:
+    if (isinstance(deadline, bool) or not isinstance(deadline, (int, float, np.integer, np.floating))
+            or not math.isfinite(deadline) or deadline != int(deadline) or deadline < 1):
         raise InvalidScenarioError("deadline", f"= {deadline} must be an integer >= 1")
-    rng = np.random.default_rng(seed) if rng is None else rng
+    if rng is None:
+        _check_seed(seed)
+    if not (isinstance(work, (int, float, np.integer, np.floating)) and math.isfinite(work) and work > 0):
+        raise InvalidScenarioError("work", f"= {work} must be a finite number > 0")
+    for name, val in (("min_gpus", min_gpus), ("max_gpus", max_gpus)):
+        if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 1:
+            raise InvalidScenarioError(name, f"= {val!r} must be an integer >= 1")
+    if min_gpus > max_gpus:
+        raise InvalidScenarioError("min_gpus", f"= {min_gpus} exceeds max_gpus = {max_gpus}")
+    if not (math.isfinite(hard_deadline_factor) and hard_deadline_factor > 1):
+        raise InvalidScenarioError("hard_deadline_factor", f"= {hard_deadline_factor} must be finite and > 1")
     mu = bandwidth_efficiency(bandwidth)
+    if hard_deadline_factor * deadline > MAX_SLOTS:
+        raise InvalidScenarioError("deadline", f"= {deadline} with gamma {hard_deadline_factor} needs more than "
+                                   f"{MAX_SLOTS} slots (size guard)")
+    if float(work) / (mu * max_gpus) > MAX_SLOTS:
+        raise InvalidScenarioError("work", f"= {work:g} with deadline {deadline} and max_gpus {max_gpus} "
+                                   f"needs more than {MAX_SLOTS} slots (size guard)")
+    rng = np.random.default_rng(seed) if rng is None else rng
     slots = _horizon(float(work), int(deadline), int(max_gpus), mu, hard_deadline_factor)
+    if slots > MAX_SLOTS:
+        raise InvalidScenarioError("work", f"= {work:g} needs {slots} slots, more than {MAX_SLOTS} (size guard)")
     if market == "synthetic":
         price, avail = synthetic_market(rng, slots, mean_price=mean_price, mean_available=mean_available)
     else:
@@ -141,6 +168,7 @@ def workload(seed: int = 0, jobs: int = 1000, *, deadline: int = 10, market: str
     """The paper's workload: ``jobs`` jobs, work ``U{70..120}``, ``N_min in 1..4``, ``N_max in 12..16``."""
     if int(jobs) != jobs or jobs < 1:
         raise InvalidScenarioError("jobs", f"= {jobs} must be an integer >= 1")
+    _check_seed(seed)
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(int(jobs)):

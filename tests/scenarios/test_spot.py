@@ -115,3 +115,82 @@ def test_cli_select_bad_error(tmp_path, capsys):
     rc = main(["select", "spot", "--jobs", "2", "--error", "-1", "--out", str(tmp_path)])
     assert rc == 2
     assert "--error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, field", [
+    (["--work", "nan"], "work"), (["--work", "inf"], "work"), (["--work", "-3"], "work"),
+    (["--work", "1e9"], "work"), (["--seed", "-1"], "seed"), (["--deadline", "0"], "deadline"),
+    (["--deadline", "100000"], "deadline"), (["--min-gpus", "5", "--max-gpus", "2"], "min_gpus"),
+], ids=["nan", "inf", "negative", "huge", "seed", "deadline0", "deadline-huge", "gpus"])
+def test_cli_compare_spot_bad_input_exits_2(tmp_path, capsys, argv, field):
+    rc = main(["compare", "spot", *argv, "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and field in err[0], err
+
+
+@pytest.mark.parametrize("argv, field", [
+    (["--windows", "1,1"], "--windows"), (["--thresholds", "0.3,0.6,0.3"], "--thresholds"),
+    (["--seed", "-1"], "seed"), (["--thresholds", "0.3,inf"], "--thresholds"),
+], ids=["windows", "thresholds", "seed", "inf"])
+def test_cli_select_spot_bad_input_exits_2(tmp_path, capsys, argv, field):
+    rc = main(["select", "spot", "--jobs", "2", "--deadline", "4", *argv, "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and field in err[0], err
+
+
+def test_generate_size_guard_and_field_names():
+    with pytest.raises(InvalidScenarioError, match="^work: .*size guard"):
+        spot.generate(work=1e9)
+    with pytest.raises(InvalidScenarioError, match="^seed: "):
+        spot.workload(seed=-1, jobs=2)
+    with pytest.raises(InvalidScenarioError, match="^max_gpus: "):
+        spot.generate(max_gpus=0)
+    with pytest.raises(InvalidScenarioError, match="^hard_deadline_factor: "):
+        spot.generate(hard_deadline_factor=float("inf"))
+    # the largest instance under the guard still builds
+    from aisched.scenarios.spot_workload import MAX_SLOTS
+    inst = spot.generate(work=MAX_SLOTS * 0.9 * 12 * 0.5)
+    assert inst.num_slots <= MAX_SLOTS
+
+
+def test_fig10_claim_bound_is_computed_from_k_and_m():
+    import math
+
+    from aisched.online.spot import paper_pool
+    from aisched.scenarios.paper_scenarios import scenarios
+    from aisched.scenarios.spot_selection import PHASES
+    fig10 = next(s for s in scenarios() if s.name == "spot/fig10-phases")
+    K = sum(n for n, _, _ in PHASES["fig10"])
+    M = len(paper_pool())
+    assert (K, M) == (3600, 112)
+    assert fig10.claims[0].value == pytest.approx(math.sqrt(2 * K * math.log(M)))
+    assert fig10.claims[0].value == pytest.approx(184.3, abs=0.05)  # the paper's figure (Fig. 10 text)
+
+
+def _write_trace(tmp_path, data, gap):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": gap}, "data": list(map(int, data))}))
+    return path
+
+
+@pytest.mark.parametrize("gap", [195, 600, 700, 1800, 2000])
+def test_spot_trace_resampled_by_time(tmp_path, gap):
+    rng = np.random.default_rng(gap)
+    data = rng.integers(0, 9, 60)
+    got = load_spot_trace(_write_trace(tmp_path, data, gap))
+    # oracle: expand to one value per second, take the min over each whole 1800-s slot
+    per_second = np.repeat(data, gap)
+    n = per_second.size // 1800
+    assert got.size == n
+    np.testing.assert_array_equal(got, per_second[: n * 1800].reshape(n, 1800).min(axis=1))
+
+
+def test_spot_trace_by_ticks_is_the_old_reading(tmp_path):
+    data = np.arange(40) % 7
+    path = _write_trace(tmp_path, data, 195)
+    old = load_spot_trace(path, resample="by_ticks")
+    assert old.size == 40 // 9  # round(1800 / 195) = 9 ticks per slot: 29.25 minutes
+    np.testing.assert_array_equal(old, data[:36].reshape(4, 9).min(axis=1))
+    assert load_spot_trace(path).size == int(40 * 195 // 1800)
+    with pytest.raises(InvalidScenarioError, match="^resample: "):
+        load_spot_trace(path, resample="nearest")

@@ -24,20 +24,29 @@ __all__ = ["run"]
 
 
 @register("spot", "ahanp")
-def run(inst: SpotInstance, *, threshold: float = 0.6, engine: str = "kernel") -> Outcome:
-    """Run AHANP (Algorithm 3) with price threshold ``sigma = threshold``."""
+def run(inst: SpotInstance, *, threshold: float = 0.6, engine: str = "kernel",
+        first_slot: wr.FirstSlot = "behind") -> Outcome:
+    """Run AHANP (Algorithm 3) with price threshold ``sigma = threshold``.
+
+    ``first_slot``: how the first slot's ``z^ = Z_0 / Z^exp_0 = 0 / 0`` (line 3)
+    is read: ``"behind"`` (default; nothing is done yet, cases 6-7) or
+    ``"on_schedule"`` (``z^ = 1``; case 3 keeps ``n_0 = 0``, the job idles).
+    """
     if not (np.isfinite(threshold) and threshold > 0):
         raise InvalidScenarioError("threshold", f"= {threshold} must be > 0")
     if engine not in ("kernel", "reference"):
         raise InvalidScenarioError("engine", f"= {engine!r} is not 'kernel' or 'reference'")
+    if first_slot not in ("behind", "on_schedule"):
+        raise InvalidScenarioError("first_slot", f"= {first_slot!r} is not 'behind' or 'on_schedule'")
     started = time.perf_counter()
     if engine == "kernel":
         zeros = np.zeros((inst.deadline, 6))
         job = wk.stack([wk.job_arrays(inst, zeros, zeros, 1.0)])
-        out = wk.ahanp_batch(job, np.array([threshold]))
+        out = wk.ahanp_batch(job, np.array([threshold]), first_slot=first_slot)
         od = out["on_demand"][0, 0].round().astype(np.int64)
         sp = out["spot"][0, 0].round().astype(np.int64)
     else:
-        od, sp = wr.ahanp_reference(inst, threshold)
+        od, sp = wr.ahanp_reference(inst, threshold, first_slot)
     od, sp = finish_plan(inst, od, sp)
-    return outcome("ahanp", inst, od, sp, started, {"threshold": float(threshold), "engine": engine})
+    return outcome("ahanp", inst, od, sp, started, {"threshold": float(threshold), "engine": engine,
+                                                        "first_slot": first_slot})

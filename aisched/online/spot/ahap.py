@@ -62,7 +62,8 @@ def outcome(name: str, inst: SpotInstance, od: np.ndarray, sp: np.ndarray, start
 
 @register("spot", "ahap")
 def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: float = 0.6,
-        predictor: Predictor | None = None, seed: int = 0, engine: str = "kernel") -> Outcome:
+        predictor: Predictor | None = None, seed: int = 0, engine: str = "kernel",
+        sigma_rule: wr.SigmaRule = "every_slot") -> Outcome:
     """Run AHAP (Algorithm 1) on one job.
 
     Parameters
@@ -77,10 +78,16 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
         Passed to the predictor (noise draws).
     engine
         ``"kernel"`` (JAX, exact lattice DP) or ``"reference"`` (NumPy).
+    sigma_rule
+        ``"every_slot"`` (default; section IV-A: "as long as the job has not
+        reached its deadline, all spot instances priced below sigma are
+        utilized") or ``"ahead_only"`` (sigma only in lines 5-11 of Algorithm 1).
     """
     check_policy(window, commitment, threshold)
     if engine not in ("kernel", "reference"):
         raise InvalidScenarioError("engine", f"= {engine!r} is not 'kernel' or 'reference'")
+    if sigma_rule not in ("every_slot", "ahead_only"):
+        raise InvalidScenarioError("sigma_rule", f"= {sigma_rule!r} is not 'every_slot' or 'ahead_only'")
     started = time.perf_counter()
     pred = perfect() if predictor is None else predictor
     price_fc, avail_fc = pred.forecast(inst.spot_price, inst.spot_available, inst.deadline,
@@ -96,15 +103,17 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
     if use_kernel:
         job = wk.stack([wk.job_arrays(inst, price_fc, avail_fc, q, lead=int(window))])
         out = wk.ahap_batch(job, np.array([commitment]), np.array([threshold]), window=int(window),
-                            lattice=wk.lattice_size(inst, int(window), q), shifts=shifts)
+                            lattice=wk.lattice_size(inst, int(window), q), shifts=shifts,
+                            sigma_rule=sigma_rule)
         od = out["on_demand"][0, 0].round().astype(np.int64)
         sp = out["spot"][0, 0].round().astype(np.int64)
         solved = int(out["windows_solved"][0, 0])
     else:
-        od, sp, extra = wr.ahap_reference(inst, price_fc, avail_fc, window, commitment, threshold)
+        od, sp, extra = wr.ahap_reference(inst, price_fc, avail_fc, window, commitment, threshold,
+                                            sigma_rule)
         solved = extra["windows_solved"]
     od, sp = finish_plan(inst, od, sp)
     return outcome("ahap", inst, od, sp, started, {
         "window": int(window), "commitment": int(commitment), "threshold": float(threshold),
         "predictor": pred.name, "engine": "kernel" if use_kernel else "reference",
-        "windows_solved": solved})
+        "windows_solved": solved, "sigma_rule": sigma_rule})

@@ -232,13 +232,14 @@ def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: 
 
 def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np.ndarray,
               threshold: np.ndarray, *, lattice_step: int, shifts: tuple[int, ...],
-              clip: bool = True) -> dict[str, Any]:
+              clip: bool = True, sigma_rule: str = "every_slot") -> dict[str, Any]:
     """AHAP for every job of ``stacked`` x every policy ``(window[m], commitment[m], threshold[m])``.
 
     Same outputs as :func:`~aisched.online.spot.window_kernel.ahap_batch`
     (leading dims ``(job, policy)``), plus ``"stats"``: the (10) solves needed
     (``windows_needed``), distinct (``windows_unique``), padded (``windows_padded``)
-    and the seconds spent in the batched solver (``window_s``).
+    and the seconds spent in the batched solver (``window_s``). ``sigma_rule``: see
+    :func:`~aisched.online.spot.window_reference.ahap_reference`.
 
     ``lattice_step``: lattice steps per window slot (``G = (w + 1) lattice_step``,
     as :func:`~aisched.online.spot.window_kernel.lattice_size`). With ``clip``
@@ -316,7 +317,11 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
         wsum = np.sum(weight, axis=1)
         o = np.floor(np.sum(weight * hist_o[:, ks, ks], axis=1) / wsum + 0.5 + 1e-9)
         s = np.floor(np.sum(weight * hist_s[:, ks, ks], axis=1) / wsum + 0.5 + 1e-9)
-        s = np.minimum(s, stacked["avail"][job, t])
+        now_a = stacked["avail"][job, t]
+        s = np.minimum(s, now_a)
+        if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
+            now_cheap = (stacked["price"][job, t] <= thr * p_o) & (now_a >= nmin)
+            s = np.where(now_cheap, np.maximum(s, np.minimum(now_a, nmax)), s)
         total = o + s
         s2 = np.where(total > nmax, np.minimum(s, nmax), s)
         o2 = np.where(total > nmax, np.maximum(nmax - s2, 0.0),

@@ -38,6 +38,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
 from aisched.online.spot import pool as pk
 from aisched.online.spot import window_kernel as wk
+from aisched.online.spot import window_reference as wr
 from aisched.online.spot.predictors import Predictor, perfect
 
 __all__ = ["Policy", "SelectionResult", "paper_pool", "evaluate_pool", "select", "eg_weights",
@@ -82,7 +83,8 @@ def _forecasts(jobs: Sequence[SpotInstance], predictors: Sequence[Predictor], le
 
 def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
                   predictor: Predictor | Sequence[Predictor] | None = None, *, seed: int = 0,
-                  chunk: int = 250, engine: str = "batched") -> tuple[np.ndarray, dict[str, Any]]:
+                  chunk: int = 250, engine: str = "batched", sigma_rule: wr.SigmaRule = "every_slot",
+                  first_slot: wr.FirstSlot = "behind") -> tuple[np.ndarray, dict[str, Any]]:
     """Utilities ``(job, policy)`` of every policy on every job (the realised utility (9)).
 
     ``predictor`` may be one predictor or one per job (non-stationary runs).
@@ -94,12 +96,19 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     identical results. The returned info has the plans' statistics: the (10)
     solves needed (``windows_solved``) and, for "batched", the distinct ones
     (``windows_unique``), the padded ones (``windows_padded``) and the seconds
-    in the window solver (``window_s``).
+    in the window solver (``window_s``). ``sigma_rule`` (AHAP) and ``first_slot``
+    (AHANP): the readings of :mod:`~aisched.online.spot.window_reference`.
     """
+    if sigma_rule not in ("every_slot", "ahead_only"):
+        raise InvalidScenarioError("sigma_rule", f"= {sigma_rule!r} is not 'every_slot' or 'ahead_only'")
+    if first_slot not in ("behind", "on_schedule"):
+        raise InvalidScenarioError("first_slot", f"= {first_slot!r} is not 'behind' or 'on_schedule'")
     if engine not in ("batched", "vmap"):
         raise InvalidScenarioError("engine", f"= {engine!r} is not 'batched' or 'vmap'")
     if not jobs:
         raise InvalidScenarioError("jobs", "is empty")
+    if not pool:
+        raise InvalidScenarioError("pool", "is empty")
     d = jobs[0].deadline
     for k, inst in enumerate(jobs):
         if inst.deadline != d:
@@ -137,7 +146,8 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
             out = pk.ahap_pool(wk.stack(arrays), np.array([pool[m].window for m in ahap]),
                                np.array([pool[m].commitment for m in ahap]),
                                np.array([pool[m].threshold for m in ahap]),
-                               lattice_step=wk.lattice_size(list(jobs), 0, q), shifts=shifts)
+                               lattice_step=wk.lattice_size(list(jobs), 0, q), shifts=shifts,
+                               sigma_rule=sigma_rule)
             solved[:, ahap] = out["windows_solved"]
             utility[:, ahap] = out["utility"]
             for key in stats:
@@ -151,11 +161,11 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
         for w, members in groups.items():
             thr = np.array([pool[m].threshold for m in members])
             if w == 0:
-                out = wk.ahanp_batch(batch, thr)
+                out = wk.ahanp_batch(batch, thr, first_slot=first_slot)
             else:
                 com = np.array([pool[m].commitment for m in members])
                 out = wk.ahap_batch(batch, com, thr, window=w, lattice=wk.lattice_size(list(jobs), w, q),
-                                    shifts=shifts)
+                                    shifts=shifts, sigma_rule=sigma_rule)
                 solved[start:start + n, members] = out["windows_solved"][:n]
             utility[start:start + n, members] = out["utility"][:n]
     t2 = time.perf_counter()
@@ -273,6 +283,10 @@ def select(jobs: Sequence[SpotInstance], pool: Sequence[Policy] | None = None,
         Pool evaluator, see :func:`evaluate_pool`.
     """
     pool = paper_pool() if pool is None else list(pool)
+    if not pool:
+        raise InvalidScenarioError("pool", "is empty (Algorithm 2 needs at least one policy)")
+    if not jobs:
+        raise InvalidScenarioError("jobs", "is empty")
     if choice not in ("sample", "greedy"):
         raise InvalidScenarioError("choice", f"= {choice!r} is not 'sample' or 'greedy'")
     if phases is not None:

@@ -293,7 +293,8 @@ def _finish(c, job, od, sp, z, prev, done, completion):
     return _value_at(c, T) - cost, T, k
 
 
-def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: bool = False):
+def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: bool = False,
+              sigma_rule: str = "every_slot"):
     c = _unpack(job["scalars"])
     D = job["price"].shape[0]
     w = W - 1
@@ -318,6 +319,9 @@ def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: b
         o = _round_half_up(jnp.sum(weight * hist_o[ks, ks]) / jnp.sum(weight))
         s = _round_half_up(jnp.sum(weight * hist_s[ks, ks]) / jnp.sum(weight))
         s = jnp.minimum(s, job["avail"][t])
+        if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
+            now_cheap = (job["price"][t] <= threshold * c["p_o"]) & (job["avail"][t] >= c["nmin"])
+            s = jnp.where(now_cheap, jnp.maximum(s, jnp.minimum(job["avail"][t], c["nmax"])), s)
         total = o + s
         s2 = jnp.where(total > c["nmax"], jnp.minimum(s, c["nmax"]), s)
         o2 = jnp.where(total > c["nmax"], jnp.maximum(c["nmax"] - s2, 0.0),
@@ -340,16 +344,17 @@ def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: b
             "termination_slots": k, "windows_solved": solved}
 
 
-@partial(jax.jit, static_argnames=("W", "G", "shifts", "skip_window"))
-def _ahap_batch(jobs, commitment, threshold, *, W: int, G: int, shifts, skip_window: bool = False):
-    per_policy = jax.vmap(_ahap_one, in_axes=(None, 0, 0, None, None, None, None))
-    return jax.vmap(per_policy, in_axes=(0, None, None, None, None, None, None))(
-        jobs, commitment, threshold, W, G, shifts, skip_window)
+@partial(jax.jit, static_argnames=("W", "G", "shifts", "skip_window", "sigma_rule"))
+def _ahap_batch(jobs, commitment, threshold, *, W: int, G: int, shifts, skip_window: bool = False,
+                sigma_rule: str = "every_slot"):
+    per_policy = jax.vmap(_ahap_one, in_axes=(None, 0, 0, None, None, None, None, None))
+    return jax.vmap(per_policy, in_axes=(0, None, None, None, None, None, None, None))(
+        jobs, commitment, threshold, W, G, shifts, skip_window, sigma_rule)
 
 
 def ahap_batch(jobs: dict[str, np.ndarray], commitment: np.ndarray, threshold: np.ndarray, *,
                window: int, lattice: int, shifts: tuple[int, ...],
-               skip_window: bool = False) -> dict[str, np.ndarray]:
+               skip_window: bool = False, sigma_rule: str = "every_slot") -> dict[str, np.ndarray]:
     """AHAP for a batch of jobs (stacked :func:`job_arrays`) x policies ``(commitment, threshold)``.
 
     Every output has leading dims ``(job, policy)``; ``on_demand``/``spot``
@@ -359,12 +364,13 @@ def ahap_batch(jobs: dict[str, np.ndarray], commitment: np.ndarray, threshold: n
     """
     with jax.enable_x64(True):
         out = _ahap_batch(jobs, jnp.asarray(commitment, jnp.int32), jnp.asarray(threshold, float),
-                          W=window + 1, G=lattice, shifts=tuple(shifts), skip_window=skip_window)
+                          W=window + 1, G=lattice, shifts=tuple(shifts), skip_window=skip_window,
+                          sigma_rule=sigma_rule)
         return {k: np.asarray(v) for k, v in out.items()}
 
 
 # ----------------------------------------------------------------- Algorithm 3
-def _ahanp_one(job, threshold):
+def _ahanp_one(job, threshold, first_slot: str = "behind"):
     c = _unpack(job["scalars"])
     D = job["price"].shape[0]
     avail, price = job["avail"], job["price"]
@@ -372,7 +378,8 @@ def _ahanp_one(job, threshold):
     def slot(carry, t):
         z, prev, done, completion = carry
         expected = c["work"] / c["d"] * t
-        z_hat = jnp.where(expected == 0, 1.0, z / jnp.where(expected == 0, 1.0, expected))
+        first = 1.0 if first_slot == "on_schedule" else 0.0
+        z_hat = jnp.where(expected == 0, first, z / jnp.where(expected == 0, 1.0, expected))
         before = jnp.where(t > 0, avail[jnp.maximum(t - 1, 0)], avail[0])
         now = avail[t]
         n_hat = jnp.where(before == 0, jnp.where(now == 0, 0.0, jnp.inf), now / jnp.where(before == 0, 1.0, before))
@@ -398,16 +405,21 @@ def _ahanp_one(job, threshold):
     return {"on_demand": od, "spot": sp, "utility": utility, "completion_time": T, "termination_slots": k}
 
 
-@jax.jit
-def _ahanp_batch(jobs, threshold):
-    per_policy = jax.vmap(_ahanp_one, in_axes=(None, 0))
-    return jax.vmap(per_policy, in_axes=(0, None))(jobs, threshold)
+@partial(jax.jit, static_argnames=("first_slot",))
+def _ahanp_batch(jobs, threshold, *, first_slot: str = "behind"):
+    per_policy = jax.vmap(_ahanp_one, in_axes=(None, 0, None))
+    return jax.vmap(per_policy, in_axes=(0, None, None))(jobs, threshold, first_slot)
 
 
-def ahanp_batch(jobs: dict[str, np.ndarray], threshold: np.ndarray) -> dict[str, np.ndarray]:
-    """AHANP for a batch of jobs x thresholds; outputs ``(job, policy, ...)``."""
+def ahanp_batch(jobs: dict[str, np.ndarray], threshold: np.ndarray,
+                first_slot: str = "behind") -> dict[str, np.ndarray]:
+    """AHANP for a batch of jobs x thresholds; outputs ``(job, policy, ...)``.
+
+    ``first_slot``: ``"behind"`` or ``"on_schedule"``, the reading of the first
+    slot's ``z^ = 0 / 0`` (see :func:`~aisched.online.spot.window_reference.ahanp_reference`).
+    """
     with jax.enable_x64(True):
-        out = _ahanp_batch(jobs, jnp.asarray(threshold, float))
+        out = _ahanp_batch(jobs, jnp.asarray(threshold, float), first_slot=first_slot)
         return {k: np.asarray(v) for k, v in out.items()}
 
 

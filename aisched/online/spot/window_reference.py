@@ -26,13 +26,23 @@ Choices where the paper is open (each is tested):
 - **Averaging** (lines 14-15): the pseudocode sums the last ``v`` plans, the
   text says "averaging"; we average over the plans that exist
   (``min(v, t + 1)`` of them) and round half up (``floor(x + 0.5)``).
+- **sigma in every slot** (section IV-A: "as long as the job has not reached
+  its deadline, all spot instances priced below sigma are utilized"): by
+  default (``sigma_rule="every_slot"``) the executed decision of every slot
+  before completion uses at least ``min(n^avail_t, N_max)`` spot GPUs when the
+  slot's spot price is ``<= sigma p_o`` and ``n^avail_t >= N_min`` (line 7's
+  test), whichever branch made the plan; ``sigma_rule="ahead_only"`` applies
+  sigma only in the "ahead" branch (lines 5-11), the old reading.
 - **Limits** (line 16): a total above ``N_max`` drops on-demand GPUs first, then
   spot; a total in ``(0, N_min)`` is topped up with on-demand GPUs; a total of
   0 stays 0 (idling, ``delta_t = 0`` in (5c)-(5d)).
 - **Termination configuration.** If the job is not done by the end of slot
   ``d - 1``, ``N_max`` on-demand GPUs run from slot ``d`` until it is.
-- **AHANP** (Algorithm 3): ``z^ = Z_{t-1} / Z^exp_{t-1}`` is 1 when both are 0
-  (first slot: on schedule); ``n^ = n^avail_t / n^avail_{t-1}`` with
+- **AHANP** (Algorithm 3): ``z^ = Z_{t-1} / Z^exp_{t-1}`` is ``0 / 0`` in the
+  first slot; by default (``first_slot="behind"``) it is read as ``0`` (nothing
+  done, the job is not "ahead of schedule", so cases 6-7 start it at ``N_min``);
+  ``first_slot="on_schedule"`` reads it as 1 (the old reading: case 3 keeps
+  ``n_0 = 0`` and the job idles in its first slot); ``n^ = n^avail_t / n^avail_{t-1}`` with
   ``n^avail_{-1} = n^avail_0``, ``0/0 = 0`` and ``x/0 = inf``; "limit to
   ``[N_min, N_max]``" (line 5) keeps an idle 0 of case 1 (and of cases 2-5 when
   the previous count was 0) and lifts cases 6-7 to at least ``N_min``; case 2's
@@ -41,12 +51,20 @@ Choices where the paper is open (each is tested):
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
 from aisched.models.spot import SpotInstance
 
 __all__ = ["TIE_BREAK", "TOL", "slot_costs", "solve_window", "window_terms", "ahap_reference",
-           "ahanp_reference", "termination", "round_half_up"]
+           "ahanp_reference", "termination", "round_half_up", "FirstSlot", "SigmaRule",
+           "sigma_floor"]
+
+#: Readings of AHANP's first-slot ``z^ = 0 / 0`` (Algorithm 3, line 3).
+FirstSlot = Literal["behind", "on_schedule"]
+#: Readings of sigma in AHAP (section IV-A prose vs Algorithm 1 lines 5-11 only).
+SigmaRule = Literal["every_slot", "ahead_only"]
 
 #: Tolerance of the progress comparisons (work units).
 TOL = 1e-7
@@ -138,9 +156,20 @@ def _clamp(inst: SpotInstance, od: int, sp: int) -> tuple[int, int]:
     return od, sp
 
 
+def sigma_floor(inst: SpotInstance, t: int, spot: int, threshold: float) -> int:
+    """Spot count of slot ``t`` with every spot GPU priced ``<= sigma p_o`` used (section IV-A prose)."""
+    avail = int(inst.spot_available[t])
+    if inst.spot_price[t] <= threshold * inst.on_demand_price and avail >= inst.min_gpus:
+        return max(spot, min(avail, inst.max_gpus))
+    return spot
+
+
 def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, window: int,
-                   commitment: int, threshold: float) -> tuple[np.ndarray, np.ndarray, dict]:
+                   commitment: int, threshold: float,
+                   sigma_rule: SigmaRule = "every_slot") -> tuple[np.ndarray, np.ndarray, dict]:
     """Algorithm 1 (AHAP) in plain NumPy; ``(on_demand, spot, info)`` over all slots.
+
+    ``sigma_rule``: ``"every_slot"`` (default) or ``"ahead_only"`` (see the module doc).
 
     ``price_fc[t, tau]``, ``avail_fc[t, tau]``: forecasts made at ``t`` for
     ``t + tau`` (``tau = 0..window`` at least; column 0 is the truth).
@@ -168,6 +197,8 @@ def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarra
         o = int(round_half_up(np.mean([plans[t - k][0][k] for k in ks])))
         s = int(round_half_up(np.mean([plans[t - k][1][k] for k in ks])))
         s = min(s, int(inst.spot_available[t]))
+        if sigma_rule == "every_slot":
+            s = sigma_floor(inst, t, s, threshold)
         o, s = _clamp(inst, o, s)
         od[t], sp[t] = o, s
         z += float(inst.efficiency(o + s, prev) * inst.throughput(o + s))
@@ -179,8 +210,12 @@ def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarra
     return od, sp, {"windows_solved": solved}
 
 
-def ahanp_reference(inst: SpotInstance, threshold: float) -> tuple[np.ndarray, np.ndarray]:
-    """Algorithm 3 (AHANP) in plain NumPy (its seven cases); ``(on_demand, spot)``."""
+def ahanp_reference(inst: SpotInstance, threshold: float,
+                    first_slot: FirstSlot = "behind") -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 3 (AHANP) in plain NumPy (its seven cases); ``(on_demand, spot)``.
+
+    ``first_slot``: the reading of ``z^ = 0 / 0`` in the first slot (see the module doc).
+    """
     L, d = inst.work, inst.deadline
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
@@ -188,7 +223,7 @@ def ahanp_reference(inst: SpotInstance, threshold: float) -> tuple[np.ndarray, n
     avail, price = inst.spot_available, inst.spot_price
     for t in range(d):
         expected = L / d * t
-        z_hat = 1.0 if expected == 0 else z / expected
+        z_hat = (1.0 if first_slot == "on_schedule" else 0.0) if expected == 0 else z / expected
         before = avail[t - 1] if t > 0 else avail[0]
         n_hat = (0.0 if avail[t] == 0 else np.inf) if before == 0 else avail[t] / before
         p_hat = price[t] / (threshold * inst.on_demand_price)

@@ -10,7 +10,7 @@ from spot_tiny import tiny
 
 import aisched
 from aisched.errors import InvalidScenarioError
-from aisched.models.spot import SpotInstance
+from aisched.models.spot import SpotInstance, progress
 from aisched.online.spot import noisy, perfect
 from aisched.online.spot import window_reference as wr
 
@@ -95,10 +95,39 @@ def test_termination_configuration_after_the_deadline():
 def test_ahanp_cases_first_slot_and_doubling():
     inst = SpotInstance(work=30, deadline=5, min_gpus=1, max_gpus=8, value=60, hard_deadline_factor=2,
                         spot_price=np.full(10, 0.5), spot_available=np.full(10, 3))
-    od, sp = wr.ahanp_reference(inst, 0.6)
+    od, sp = wr.ahanp_reference(inst, 0.6, first_slot="on_schedule")
     n = od + sp
-    # slot 0: on schedule, n^ = 1 -> case 3 keeps n_{-1} = 0; then behind: N_min, doubling (case 7)
+    # old reading: slot 0 on schedule, n^ = 1 -> case 3 keeps n_{-1} = 0; then behind: N_min, doubling (case 7)
     assert list(n[:4]) == [0, 1, 2, 4]
+
+
+def test_ahanp_first_slot_behind_starts_at_once():
+    # default reading: z^ = 0/0 in the first slot is "behind" -> N_min, then doubling (case 7)
+    inst = SpotInstance(work=30, deadline=5, min_gpus=1, max_gpus=8, value=60, hard_deadline_factor=2,
+                        spot_price=np.full(10, 0.5), spot_available=np.full(10, 3))
+    od, sp = wr.ahanp_reference(inst, 0.6)
+    assert list((od + sp)[:4]) == [1, 2, 4, 8]
+    for first in ("behind", "on_schedule"):
+        out = aisched.run("ahanp", inst, first_slot=first)
+        ref_od, ref_sp = wr.ahanp_reference(inst, 0.6, first)
+        d = inst.deadline
+        np.testing.assert_array_equal(out.plan["on_demand"].values[:d], ref_od[:d])
+        np.testing.assert_array_equal(out.plan["spot"].values[:d], ref_sp[:d])
+    with pytest.raises(InvalidScenarioError, match="first_slot"):
+        aisched.run("ahanp", inst, first_slot="late")
+
+
+def test_ahanp_behind_first_slot_meets_more_deadlines():
+    # measured effect on the paper job (8 of 16 seeds with "behind", 0 of 16 with "on_schedule")
+    from aisched.scenarios.spot import generate
+    met = {}
+    for first in ("behind", "on_schedule"):
+        met[first] = 0
+        for seed in range(4):
+            inst = generate(seed=seed)
+            od, sp = wr.ahanp_reference(inst, 0.6, first)
+            met[first] += int(float(np.sum(progress(inst, od + sp)[: inst.deadline])) >= inst.work - 1e-7)
+    assert met["behind"] > met["on_schedule"] == 0
 
 
 def test_bad_policy_parameters():
@@ -107,6 +136,8 @@ def test_bad_policy_parameters():
         aisched.run("ahap", inst, window=2, commitment=3)
     with pytest.raises(InvalidScenarioError, match="threshold"):
         aisched.run("ahanp", inst, threshold=-1)
+    with pytest.raises(InvalidScenarioError, match="sigma_rule"):
+        aisched.run("ahap", inst, sigma_rule="sometimes")
 
 
 def test_averaging_rounds_half_up_and_limits():

@@ -40,23 +40,32 @@ SMALL_POOL = paper_pool(windows=(1, 2), sigmas=(0.3, 0.6, 0.9), ahanp=False)
     pytest.param(noisy(0.5, kind="magnitude", dist="heavy", seed=1), marks=pytest.mark.slow)],
     ids=["perfect", "noisy-fixed", "noisy-heavy"])
 def test_batched_engine_equals_vmap_kernel_and_reference(pred):
+    _check_engines(pred, "every_slot")
+
+
+def test_engines_agree_under_the_ahead_only_sigma_reading():
+    _check_engines(perfect(), "ahead_only")
+
+
+def _check_engines(pred, rule):
     insts = _insts()
     pool = SMALL_POOL
     stacked, fcs, q = _arrays(insts, pred, 2)
     win, com, thr = _pool_arrays(pool)
     step = wk.lattice_size(insts, 0, q)
-    new = pk.ahap_pool(stacked, win, com, thr, lattice_step=step, shifts=wk.shifts_of(insts[0], q))
+    new = pk.ahap_pool(stacked, win, com, thr, lattice_step=step, shifts=wk.shifts_of(insts[0], q),
+                       sigma_rule=rule)
     assert new["stats"]["windows_unique"] < new["stats"]["windows_needed"]  # deduplication happened
     assert new["stats"]["windows_needed"] == new["windows_solved"].sum()
     for w in (1, 2):
         m = np.flatnonzero(win == w)
         old = wk.ahap_batch(stacked, com[m], thr[m], window=w, lattice=wk.lattice_size(insts, w, q),
-                            shifts=wk.shifts_of(insts[0], q))
+                            shifts=wk.shifts_of(insts[0], q), sigma_rule=rule)
         for key in KEYS:
             np.testing.assert_array_equal(new[key][:, m], old[key], err_msg=f"w={w} {key}")
     for k, inst in enumerate(insts):
         for m, p in enumerate(pool):
-            od, sp, info = wr.ahap_reference(inst, *fcs[k], p.window, p.commitment, p.threshold)
+            od, sp, info = wr.ahap_reference(inst, *fcs[k], p.window, p.commitment, p.threshold, rule)
             d = inst.deadline
             np.testing.assert_array_equal(new["on_demand"][k, m], od[:d], err_msg=f"job {k} {p.name}")
             np.testing.assert_array_equal(new["spot"][k, m], sp[:d], err_msg=f"job {k} {p.name}")
@@ -126,3 +135,32 @@ def test_full_paper_pool_on_eight_paper_jobs_identical(pred):
     u1, _ = evaluate_pool(jobs, paper_pool(), pred, seed=1, engine="batched")
     u2, _ = evaluate_pool(jobs, paper_pool(), pred, seed=1, engine="vmap", chunk=8)
     np.testing.assert_array_equal(u1, u2)
+
+
+def test_sigma_gives_the_pool_more_than_15_behaviours():
+    # section IV-A: "all spot instances priced below sigma are utilized" in every slot, so sigma
+    # changes plans in the window branch too; with sigma only in the "ahead" branch the 105 AHAP
+    # policies collapsed to 15 (w, v) behaviours on the paper's workload.
+    from aisched.scenarios.spot import workload
+    jobs = workload(seed=0, jobs=12)
+    pool = paper_pool(ahanp=False)
+    distinct = {}
+    for rule in ("every_slot", "ahead_only"):
+        u, _ = evaluate_pool(jobs, pool, sigma_rule=rule)
+        distinct[rule] = len({tuple(np.round(col, 9)) for col in u.T})
+    assert distinct["ahead_only"] <= 15 < distinct["every_slot"]
+
+
+def test_sigma_floor_uses_every_cheap_spot_gpu():
+    inst = tiny(3, slots=14, deadline=6, work=14.0, nmin=1, nmax=4)
+    for t in range(inst.deadline):
+        for s in range(0, 3):
+            got = wr.sigma_floor(inst, t, s, 0.6)
+            cheap = inst.spot_price[t] <= 0.6 * inst.on_demand_price and inst.spot_available[t] >= inst.min_gpus
+            assert got == (max(s, min(int(inst.spot_available[t]), inst.max_gpus)) if cheap else s)
+    pf, af = perfect().forecast(inst.spot_price, inst.spot_available, inst.deadline, 2, seed=0)
+    od, sp, _ = wr.ahap_reference(inst, pf, af, 2, 1, 0.6)
+    n = od + sp
+    for t in range(inst.deadline):
+        if n[t] > 0 and inst.spot_price[t] <= 0.6 * inst.on_demand_price and inst.spot_available[t] >= inst.min_gpus:
+            assert sp[t] == min(int(inst.spot_available[t]), inst.max_gpus)

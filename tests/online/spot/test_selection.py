@@ -109,3 +109,16 @@ def test_bad_selection_input():
         select(_jobs(3), [Policy("ahanp", 0.5)] * 2, phases=[(2, noisy(0.1))], utilities=np.zeros((3, 2)))
     with pytest.raises(InvalidScenarioError, match="utilities"):
         select(_jobs(3), [Policy("ahanp", 0.5)] * 2, utilities=np.zeros((2, 2)))
+
+
+def test_empty_pool_or_workload_is_refused_by_name():
+    from spot_tiny import tiny
+    jobs = [tiny(0, slots=14, deadline=6, work=12.0, nmin=1, nmax=4)]
+    with pytest.raises(InvalidScenarioError, match="^pool: "):
+        select(jobs, [])
+    with pytest.raises(InvalidScenarioError, match="^pool: "):
+        evaluate_pool(jobs, [])
+    with pytest.raises(InvalidScenarioError, match="^jobs: "):
+        select([], paper_pool(windows=(1,), sigmas=(0.5,)))
+    with pytest.raises(InvalidScenarioError, match="^sigma_rule: "):
+        evaluate_pool(jobs, paper_pool(windows=(1,), sigmas=(0.5,)), sigma_rule="never")
