@@ -245,6 +245,15 @@ def _validate(
         raise _fail("arrival_rate", arrival_rate, "must be a finite number >= 0")
     if tasks is not None and (not _is_int(tasks) or tasks < 0):
         raise _fail("tasks", tasks, "must be None or an integer >= 0")
+    expected = float(tasks) if tasks is not None else float(arrival_rate) * float(slots)
+    if expected > MAX_TASKS:  # a size guard: numpy would try to allocate it all at once
+        what = "tasks" if tasks is not None else "arrival_rate"
+        raise _fail(what, tasks if tasks is not None else arrival_rate,
+                    f"implies about {expected:.3g} tasks, more than the limit MAX_TASKS = {MAX_TASKS} "
+                    "(paper scale is about 11,755; raise aisched.scenarios.lora.MAX_TASKS if you mean it)")
+    if nodes is not None and _is_int(nodes) and _is_int(slots) and int(nodes) * int(slots) > MAX_NODE_SLOTS:
+        raise _fail("nodes", nodes, f"x slots = {int(nodes) * int(slots)} (node, slot) cells, more than the limit "
+                    f"MAX_NODE_SLOTS = {MAX_NODE_SLOTS} (raise aisched.scenarios.lora.MAX_NODE_SLOTS if you mean it)")
     if not _is_int(vendors) or vendors < 0:
         raise _fail("vendors", vendors, "must be an integer >= 0")
     if gpu_mix not in ("a100", "a40", "mixed"):
@@ -293,6 +302,11 @@ def _arrivals(
 
 def _round_down(x: np.ndarray, unit: int) -> np.ndarray:
     return (np.floor(np.asarray(x) / unit) * unit).astype(np.int64)
+
+
+#: Size guards of :func:`generate` (module constants a user may raise): expected tasks, (node, slot) cells.
+MAX_TASKS = 1_000_000
+MAX_NODE_SLOTS = 10_000_000
 
 
 def generate(

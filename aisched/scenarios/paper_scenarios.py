@@ -381,11 +381,12 @@ def _spot(add: Add) -> None:
         name="spot/fig10-phases", family="spot", kind="selection",
         title="Fig. 10: policy weights of Algorithm 2 over 112 policies while the prediction noise "
               "changes in four phases (3600 jobs)",
-        x="phases", values=("fig10",), base={"deadline": 10}, algorithms=("paper",), metric="regret",
+        x="phases", values=("fig10",), base={"deadline": 10}, algorithms=("paper",), metric="regret_to_bound",
         seeds=1, figures=("policy_weights", "convergence"), reduced_values=("fig10-small",),
         claims=(Claim("at_most", "Algorithm 2 adapts to the changing noise: its regret stays within "
-                      f"Theorem 2's sqrt(2 K ln M) = {fig10_bound:.1f} (K = {fig10_jobs}, M = {fig10_pool})",
-                      "paper", value=fig10_bound),),
+                      "Theorem 2's sqrt(2 K ln M) of the run's own K and M (at full size "
+                      f"{fig10_bound:.1f} for K = {fig10_jobs}, M = {fig10_pool}): regret / bound <= 1",
+                      "paper", value=1.0),),
     ))
 
 

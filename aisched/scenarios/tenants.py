@@ -170,6 +170,8 @@ def generate(
     arrival_span
         Synthetic arrivals are uniform over ``0..arrival_span-1``.
     """
+    if rng is None:
+        _check("seed", seed, 0)
     for name, value, low in (("users", users, 1), ("servers", servers, 1), ("jobs", jobs, 0),
                              ("gpus_per_server", gpus_per_server, 1), ("arrival_span", arrival_span, 1)):
         _check(name, value, low)

@@ -338,3 +338,16 @@ def test_invariants_property(
     )
     assert inst.num_nodes == nodes and inst.num_slots == slots and inst.num_vendors == vendors
     check_invariants(inst, work_unit)
+
+
+def test_size_guards_name_the_option_the_size_and_the_limit(monkeypatch) -> None:
+    """Issue 18: `--arrival-rate 1e9` used to try to allocate 179 GiB."""
+    with pytest.raises(InvalidScenarioError, match=r"^arrival_rate: .*2\.4e\+10 tasks, more than the limit MAX_TASKS"):
+        sc.generate(slots=24, arrival_rate=1e9)
+    with pytest.raises(InvalidScenarioError, match=r"^tasks: .*more than the limit MAX_TASKS"):
+        sc.generate(tasks=10**8)
+    with pytest.raises(InvalidScenarioError, match=r"^nodes: .*MAX_NODE_SLOTS"):
+        sc.generate(nodes=100_000, slots=1000)
+    monkeypatch.setattr(sc, "MAX_TASKS", 10)  # overridable where a user means it
+    with pytest.raises(InvalidScenarioError, match="MAX_TASKS = 10"):
+        sc.generate(tasks=11)

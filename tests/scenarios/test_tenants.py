@@ -158,3 +158,8 @@ def test_old_horizon_leaves_jobs_out_that_the_new_one_considers():
     new = sc.generate(seed=0)
     assert (old.fastest_run() > old.num_slots // 4).any()
     assert (new.fastest_run() <= new.num_slots // 4).all()
+
+
+def test_negative_seed_is_named() -> None:
+    with pytest.raises(InvalidScenarioError, match=r"^seed: = -1 must be an integer >= 0"):
+        sc.generate(seed=-1)
