@@ -6,8 +6,9 @@ on one pool of warm workers (a local process pool, or a Dask cluster), with
 one progress bar whose ETA covers the whole run. Finished cells are kept: a
 killed run continues where it stopped when the same command is run again.
 It then writes ``report.md`` over every sweep (each paper claim with "holds",
-"fails" or "not checked: <reason>") and ``reproduce.json`` (date, machine,
-wall time per scenario) beside it.
+"fails" or "not checked: <reason>") and ``reproduce-<family>.json`` (date,
+machine, wall time per scenario) beside it; several families' runs can share
+one folder.
 """
 
 from __future__ import annotations
@@ -25,9 +26,14 @@ from aisched.scenarios import catalog, report
 from aisched.scenarios.scenario import Scenario
 from aisched.scenarios.sweep import cells, finished_cells, folder, open_runner, sweep
 
-__all__ = ["plan", "reproduce"]
+__all__ = ["plan", "record_name", "reproduce"]
 
 FAMILIES = ("lora", "spot", "genai", "tenants")
+
+
+def record_name(families: Sequence[str], reduced: bool = False) -> str:
+    """The run record's file name: ``reproduce-<families>[-reduced].json`` (one per family run)."""
+    return f"reproduce-{'+'.join(families)}{'-reduced' if reduced else ''}.json"
 
 
 def plan(families: Sequence[str], *, reduced: bool = False, names: Sequence[str] | None = None
@@ -133,5 +139,5 @@ def reproduce(
         "machine": {"platform": platform.platform(), "processor": platform.machine(), "cpus": os.cpu_count()},
     }
     Path(out).mkdir(parents=True, exist_ok=True)
-    (Path(out) / "reproduce.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+    (Path(out) / record_name(families, reduced)).write_text(json.dumps(record, indent=1), encoding="utf-8")
     return report.report(out, figures=figures)

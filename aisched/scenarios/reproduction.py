@@ -62,8 +62,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     Parameters
     ----------
     directory
-        A results root (``aisched reproduce ... --out DIR``); its ``reproduce.json``
-        (date, machine, wall time) is quoted when present.
+        A results root (``aisched reproduce ... --out DIR``); its ``reproduce-*.json`` records
+        (date, machine, wall time) are quoted when present.
     path
         The page to write.
     readings
@@ -82,7 +82,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     readings_path = None if readings is None else Path(readings)
     links = _reading_links(readings_path)
     link_base = "" if readings_path is None else os.path.relpath(readings_path, out.parent)
-    run = json.loads((top / "reproduce.json").read_text()) if (top / "reproduce.json").is_file() else {}
+    runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(top.glob("reproduce-*.json"))]
     counts = {"holds": 0, "fails": 0, "not checked": 0}
     body: list[str] = []
     for root in roots:
@@ -121,13 +121,17 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
             f"`{top}`; do not edit by hand. Each claim is checked for its direction (not its size) "
             "against the mean over seeds of our generated instances, under the readings of "
             "`docs/readings.md`.", ""]
-    if run:
+    for run in runs:
         machine = run.get("machine", {})
-        head += [f"Run: `aisched reproduce {' '.join(run.get('families', []))}`"
+        seeds = f" --seeds {run['seeds']}" if run.get("seeds") else ""
+        head += [f"- Run: `aisched reproduce {' '.join(run.get('families', []))}{seeds}`"
                  + (" --reduced" if run.get("reduced") else "")
                  + f", finished {run.get('finished', '?')}, {run.get('wall_s', 0) / 60:.1f} min wall on "
                  f"{machine.get('cpus', '?')} CPUs ({machine.get('platform', '?')}), executor "
-                 f"{run.get('executor', '?')}; {run.get('cells_total', '?')} cells.", ""]
+                 f"{run.get('executor', '?')} with {run.get('workers', '?')} worker(s); "
+                 f"{run.get('cells_total', '?')} cells ({run.get('cells_already_done', 0)} kept from an earlier run)."]
+    if runs:
+        head.append("")
     head += [f"Claims: {sum(counts.values())} in all: {counts['holds']} hold, {counts['fails']} fail, "
              f"{counts['not checked']} not checked.", ""]
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -47,7 +47,7 @@ def test_reduced_form_is_small_and_keeps_every_claim() -> None:
     full = catalog.get("lora/fig8-load")
     s = full.reduced()
     assert s.seeds == 1 and s.values == (0.5, 1.5)
-    assert s.point_params(0)["slots"] == 12
+    assert s.point_params(0)["slots"] == 36
     assert s.claims == full.claims and s.full_values == full.values  # made at 80 tasks a slot
     assert s.reduced().full_values == full.values
 

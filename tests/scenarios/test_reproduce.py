@@ -38,7 +38,7 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     claims = [c for n in SMALL for c in catalog.get(n).claims]
     assert f"Claims: {len(claims)} in all:" in text
     assert all(f"| {c.text} |" in text for c in claims)
-    record = json.loads((tmp_path / "reproduce.json").read_text())
+    record = json.loads((tmp_path / reproduce.record_name(["spot"], True)).read_text())
     cells = sum(len(sweep.cells(catalog.get(n).reduced())) for n in SMALL)
     assert record["cells_total"] == cells and record["cells_already_done"] == 0
     assert set(record["wall_s_per_scenario"]) == set(SMALL) and record["machine"]["cpus"] >= 1
@@ -46,7 +46,7 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     assert len(first) == cells
     reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial", progress=False,
                         outcomes=False, figures=False)
-    again = json.loads((tmp_path / "reproduce.json").read_text())
+    again = json.loads((tmp_path / reproduce.record_name(["spot"], True)).read_text())
     assert again["cells_already_done"] == cells  # a second run redoes nothing
     pd.testing.assert_frame_equal(_tables(tmp_path), first)
     readings = tmp_path / "docs" / "readings.md"
