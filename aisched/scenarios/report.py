@@ -49,6 +49,10 @@ class ClaimCheck:
     holds: bool | None  # None: not checked (a point not in the run, missing cells, non-finite means)
     detail: str
 
+    def __post_init__(self) -> None:  # numpy comparisons give np.bool_: keep a plain True / False / None
+        if self.holds is not None:
+            object.__setattr__(self, "holds", bool(self.holds))
+
     @property
     def verdict(self) -> str:
         """"holds", "fails" or "not checked: <reason>"."""

@@ -258,3 +258,9 @@ def test_variant_errors_name_the_field() -> None:
     toml = MINI_TOML + '\n[variants.strict.eft]\nrequire_positive_welfare = true\n'
     s = catalog.from_mapping(__import__("tomllib").loads(toml))
     assert s.variants == {"strict": {"eft": {"require_positive_welfare": True}}}
+
+
+def test_claim_verdicts_are_plain_booleans() -> None:
+    """A numpy comparison must not leak np.bool_ into the verdict (the page bolds `holds is False`)."""
+    chk = report.ClaimCheck(Claim("at_most", "", "us", value=1.0), 2.0, np.float64(2.0) <= 1.0, "")
+    assert chk.holds is False and chk.verdict == "fails"
