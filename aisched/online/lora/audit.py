@@ -16,24 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance
-from aisched.online.lora.pdftsp import run
+from aisched.online.lora.pdftsp import audit_bids, run
 
 __all__ = ["audit_reruns", "best_misreport"]
-
-
-def _check(instance: LoraInstance, task: int, bids: Any) -> np.ndarray:
-    if isinstance(task, (bool, np.bool_)) or not isinstance(task, (int, np.integer)):
-        raise InvalidScenarioError("task", f"must be an integer, got {task!r}")
-    if not 0 <= int(task) < instance.num_tasks:
-        raise InvalidScenarioError("task", f"= {task} is outside 0..{instance.num_tasks - 1}")
-    values = np.atleast_1d(np.asarray(bids, dtype=float))
-    bad = ~np.isfinite(values) | (values < 0)
-    if bad.any():
-        j = int(np.argmax(bad))
-        raise InvalidScenarioError("bids", f"[{j}] = {values[j]} must be finite and >= 0")
-    return values
 
 
 def audit_reruns(instance: LoraInstance, task: int, bids: Any, **options: Any) -> pd.DataFrame:
@@ -58,7 +44,7 @@ def audit_reruns(instance: LoraInstance, task: int, bids: Any, **options: Any) -
         (15): ``v_i - p_i`` if admitted, else 0), ``alpha``, ``beta`` (those of
         that run).
     """
-    values = _check(instance, task, bids)
+    values = audit_bids(instance, task, bids)
     true_value = float(instance.bid[int(task)])
     rows = []
     for value in values:

@@ -75,10 +75,11 @@ def _units(instance: LoraInstance) -> tuple[float, bool]:
 
 def _options(instance: LoraInstance, i: int) -> list[tuple[int, int, float]]:
     """(vendor, first usable slot, fee) of task ``i``: one per vendor, or (-1, arrival, 0)."""
+    arrival = int(instance.arrival[i])
     if not instance.needs_preprocessing[i]:
-        return [(-1, int(instance.arrival[i]), 0.0)]
-    start = instance.earliest_start()
-    return [(n, int(start[i, n]), float(instance.vendor_price[i, n])) for n in range(instance.num_vendors)]
+        return [(-1, arrival, 0.0)]
+    return [(n, arrival + int(instance.vendor_delay[i, n]), float(instance.vendor_price[i, n]))  # (4c)
+            for n in range(instance.num_vendors)]
 
 
 def price_task(instance: LoraInstance, i: int, compute_price: np.ndarray, memory_price: np.ndarray,
@@ -98,7 +99,8 @@ def price_task(instance: LoraInstance, i: int, compute_price: np.ndarray, memory
         return -math.inf, None
     energy = instance.energy_cost(i)  # e_ikt, (K, T)
     cost = energy + compute_price * s[:, None] + memory_price * instance.memory_need[i]  # (K, T)
-    first = min(o[1] for o in _options(instance, i))
+    options = _options(instance, i)
+    first = min((o[1] for o in options), default=deadline + 1)
     if first > deadline:
         return -math.inf, None
     slots = np.arange(first, deadline + 1)
@@ -114,7 +116,7 @@ def price_task(instance: LoraInstance, i: int, compute_price: np.ndarray, memory
             best, pick = np.where(better, cand, best), np.where(better, k, pick)
         g[j], choice[j] = np.minimum(best, np.inf), pick
     top, column = -math.inf, None
-    for vendor, start, fee in _options(instance, i):
+    for vendor, start, fee in options:
         j0 = start - first
         if start > deadline or not math.isfinite(g[j0, need]):
             continue

@@ -68,6 +68,7 @@ __all__ = [
     "work_unit_of",
     "run",
     "audit",
+    "audit_bids",
     "individual_rationality",
 ]
 
@@ -492,6 +493,29 @@ def run(
     )
 
 
+def audit_bids(instance: LoraInstance, task: Any, bids: Any) -> np.ndarray:
+    """The bids of an audit as a float array, after checking ``task`` (an index) and ``bids`` (finite, >= 0).
+
+    Raises
+    ------
+    InvalidScenarioError
+        Naming ``task`` or ``bids`` (and the bad entry).
+    """
+    if isinstance(task, (bool, np.bool_)) or not isinstance(task, (int, np.integer)):
+        raise InvalidScenarioError("task", f"must be an integer, got {task!r}")
+    if not 0 <= int(task) < instance.num_tasks:
+        raise InvalidScenarioError("task", f"= {task} is outside 0..{instance.num_tasks - 1}")
+    try:
+        values = np.atleast_1d(np.asarray(bids, dtype=float))
+    except (TypeError, ValueError):
+        raise InvalidScenarioError("bids", f"must be numbers, got {bids!r}") from None
+    bad = ~np.isfinite(values) | (values < 0)
+    if bad.any():
+        j = int(np.argmax(bad))
+        raise InvalidScenarioError("bids", f"[{j}] = {values[j]} must be finite and >= 0")
+    return values
+
+
 def audit(
     instance: LoraInstance,
     task: int,
@@ -520,13 +544,7 @@ def audit(
         the true value (the instance's bid) minus the payment if admitted,
         else 0 (eq. (15)).
     """
-    if not 0 <= int(task) < instance.num_tasks:
-        raise InvalidScenarioError("task", f"= {task} is outside 0..{instance.num_tasks - 1}")
-    values = np.atleast_1d(np.asarray(bids, dtype=float))
-    bad = ~np.isfinite(values) | (values < 0)
-    if bad.any():
-        j = int(np.argmax(bad))
-        raise InvalidScenarioError("bids", f"[{j}] = {values[j]} must be finite and >= 0")
+    values = audit_bids(instance, task, bids)
     params, _ = _params(instance, alpha, beta, selection=selection, payment=payment,
                         beta_unit=beta_unit, parameters=parameters)
     state = PdftspState(instance, params)
