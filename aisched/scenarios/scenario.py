@@ -20,7 +20,7 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,11 +29,13 @@ from aisched.errors import InvalidScenarioError
 
 __all__ = [
     "CLAIM_KINDS",
+    "Add",
     "FAMILY_METRICS",
     "KINDS",
     "METRICS",
     "Claim",
     "Scenario",
+    "improvement_claims",
     "from_mapping",
     "load",
 ]
@@ -499,3 +501,16 @@ def load(path: str | os.PathLike[str]) -> Scenario:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InvalidScenarioError("scenario", f"{str(p)!r} is not valid TOML ({exc})") from None
     return from_mapping(data, source=str(p))
+
+
+Add = Callable[[Scenario], object]
+"""How a family module hands its scenarios to :func:`aisched.scenarios.paper_scenarios.scenarios`."""
+
+
+def improvement_claims(algorithm: str, point: str, figures: dict[str, float], where: str) -> tuple[Claim, ...]:
+    """One ``improvement`` claim per baseline: ``algorithm`` beats ``base`` by ``value`` at ``point``."""
+    return tuple(
+        Claim("improvement", f"{where} {algorithm} improves over {base} by {value:.2%}", algorithm,
+              baseline=base, point=point, value=value)
+        for base, value in figures.items()
+    )

@@ -1,0 +1,104 @@
+"""`lora`'s paper figures as named scenarios (Zheng et al., ICPP'24, section 5).
+
+One day of 144 ten-minute slots, mixed A100/A40 nodes, Poisson arrivals of 50
+tasks a slot ("medium") unless a figure varies it, 3 labour vendors, "slack"
+deadlines. Titan solves one MILP per slot (20 s limit each). At paper scale these
+days hold thousands of tasks: the full-size runs take long (see the README's
+"Reproducing the papers").
+"""
+
+from __future__ import annotations
+
+from aisched.scenarios.scenario import Add, Claim, Scenario
+
+__all__ = ["add_scenarios"]
+
+_LORA_ALGOS = ("pdftsp", "titan", "eft", "ntm")
+_LORA_DAY = {"slots": 144, "arrival_rate": 50.0, "vendors": 3, "gpu_mix": "mixed", "deadline": "slack"}
+_LORA_SMALL = {"slots": 36, "arrival_rate": 1.0, "nodes": 2}  # 80 % of tasks can finish alone; capacity binds
+_TITAN = {"titan": {"slot_time_limit": 20.0}}
+
+
+def add_scenarios(add: Add) -> None:
+    add(Scenario(
+        name="lora/fig4-scale", family="lora",
+        title="Fig. 4: social welfare vs number of compute nodes (50..200)",
+        x="nodes", values=(50, 100, 150, 200), base=_LORA_DAY, algorithms=_LORA_ALGOS, params=_TITAN,
+        reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "nodes"}, reduced_values=(2, 3),
+        claims=(
+            Claim("improvement", "at 50 nodes pdFTSP improves welfare over Titan by 30.78%", "pdftsp",
+                  baseline="titan", point="50", value=0.3078),
+            Claim("improvement", "at 50 nodes pdFTSP improves welfare over EFT by 137.35%", "pdftsp",
+                  baseline="eft", point="50", value=1.3735),
+            Claim("improvement", "at 50 nodes pdFTSP improves welfare over NTM by 155.84%", "pdftsp",
+                  baseline="ntm", point="50", value=1.5584),
+            Claim("increasing", "as the number of nodes increases, social welfare grows", "pdftsp"),
+        ),
+    ))
+    add(Scenario(
+        name="lora/fig5-vendors", family="lora",
+        title="Fig. 5: social welfare vs number of labour vendors (values chosen: 1..7)",
+        x="vendors", values=(1, 3, 5, 7), base={**_LORA_DAY, "nodes": 100}, algorithms=_LORA_ALGOS,
+        params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=(1, 3),
+        claims=(Claim("increasing", "welfare increases slightly as the number of vendors increases", "pdftsp"),),
+    ))
+    add(Scenario(
+        name="lora/fig6-capacity", family="lora",
+        title="Fig. 6: social welfare with A100-80GB, A40-48GB and mixed nodes",
+        x="gpu_mix", values=("a100", "a40", "mixed"), base={**_LORA_DAY, "nodes": 100},
+        algorithms=_LORA_ALGOS, params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=("a100", "a40"),
+        claims=(
+            Claim("greater", "A100 nodes achieve higher social welfare than A40 nodes", "pdftsp",
+                  point="a100", other_point="a40"),
+            Claim("best", "with mixed GPUs pdFTSP consistently achieves the best social welfare", "pdftsp"),
+        ),
+    ))
+    add(Scenario(
+        name="lora/fig7-traces", family="lora",
+        title="Fig. 7: social welfare under real arrival traces (Alibaba for MLaaS, Philly, Helios)",
+        x="trace", values=("alibaba", "philly", "helios"), base={**_LORA_DAY, "nodes": 100},
+        algorithms=_LORA_ALGOS, params=_TITAN, reduced_base={**_LORA_SMALL, "trace_start": 84},
+        claims=(Claim("best", "pdFTSP consistently outperforms the baselines on the three real traces",
+                      "pdftsp"),),
+    ))
+    add(Scenario(
+        name="lora/fig8-load", family="lora",
+        title="Fig. 8: social welfare under light / medium / high Poisson load (30, 50, 80 a slot)",
+        x="arrival_rate", values=(30.0, 50.0, 80.0), base={**_LORA_DAY, "nodes": 100},
+        algorithms=_LORA_ALGOS, params=_TITAN,
+        reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "arrival_rate"},
+        reduced_values=(0.5, 1.5),
+        claims=(
+            Claim("improvement", "under high load pdFTSP improves welfare over Titan by 48.99%", "pdftsp",
+                  baseline="titan", point="80.0", value=0.4899),
+            Claim("improvement", "under high load pdFTSP improves welfare over EFT by 151.57%", "pdftsp",
+                  baseline="eft", point="80.0", value=1.5157),
+            Claim("improvement", "under high load pdFTSP improves welfare over NTM by 184.94%", "pdftsp",
+                  baseline="ntm", point="80.0", value=1.8494),
+        ),
+    ))
+    add(Scenario(
+        name="lora/fig9-deadlines", family="lora",
+        title="Fig. 9: social welfare under four deadline-generation methods",
+        x="deadline", values=("tight", "slack", "loose", "uniform"), base={**_LORA_DAY, "nodes": 100},
+        algorithms=_LORA_ALGOS, params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=("tight", "loose"),
+        claims=(Claim("best", "pdFTSP still achieves the best performance under every deadline method",
+                      "pdftsp"),),
+    ))
+    add(Scenario(
+        name="lora/fig12-competitive", family="lora",
+        title="Fig. 12: empirical competitive ratio OPT / pdFTSP on instances the MILP solves (sizes chosen)",
+        x="nodes", values=(4, 6, 8), base={"slots": 24, "arrival_rate": 1.5, "vendors": 2},
+        algorithms=("pdftsp",), metric="competitive_ratio", offline=True, time_limit=60.0,
+        reduced_base={"slots": 30, "arrival_rate": 0.5}, reduced_values=(2,),  # MILP proven in < 1 s
+        claims=(Claim("at_most", "pdFTSP's empirical competitive ratio is no more than 3", "pdftsp",
+                      value=3.0),),
+    ))
+    add(Scenario(
+        name="lora/fig13-runtime", family="lora",
+        title="Fig. 13: seconds per task decision, pdFTSP vs Titan (Titan's per-slot MILP time / tasks)",
+        x="nodes", values=(50, 100, 150, 200), base={**_LORA_DAY, "arrival_rate": 5.0},
+        algorithms=("pdftsp", "titan"), metric="decision_median_s", params=_TITAN,
+        reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "nodes"}, reduced_values=(2, 3),
+        claims=(Claim("best", "pdFTSP has a shorter algorithm runtime than Titan", "pdftsp"),),
+    ))
