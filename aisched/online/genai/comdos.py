@@ -50,16 +50,19 @@ import xarray as xr
 from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
+from aisched.online.genai import comdos_exact
 from aisched.online.genai import comdos_kernel as kernel
 from aisched.online.genai.comdos_reference import backtrack, r_child
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["ALPHA_READINGS", "AlphaReading", "default_alpha", "job_data", "ComdosState", "Decision", "run"]
+__all__ = ["ALPHA_READINGS", "AlphaReading", "SELECTIONS", "Selection", "default_alpha", "job_data", "ComdosState", "Decision", "run"]
 
 
 AlphaReading = Literal["density_ratio", "gb"]
 ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb")
+Selection = Literal["algorithm2", "exact"]
+SELECTIONS: tuple[str, ...] = ("algorithm2", "exact")
 
 
 def _revenue_densities(instance: GenaiInstance) -> tuple[np.ndarray, np.ndarray]:
@@ -197,8 +200,11 @@ class ComdosState:
 
     def __init__(self, instance: GenaiInstance, *, alpha: float | None = None,
                  cost_weights: Any = None, chunk: int = 8, room_aware: bool = False,
-                 alpha_reading: AlphaReading = "density_ratio") -> None:
+                 alpha_reading: AlphaReading = "density_ratio", selection: Selection = "algorithm2") -> None:
         self.instance = instance
+        if selection not in SELECTIONS:
+            raise InvalidScenarioError("selection", f"= {selection!r}, use one of {SELECTIONS}")
+        self.selection = selection
         if alpha_reading not in ALPHA_READINGS:
             raise InvalidScenarioError("alpha_reading", f"= {alpha_reading!r}, use one of {ALPHA_READINGS}")
         self.alpha_reading = alpha_reading
@@ -224,6 +230,8 @@ class ComdosState:
         inst = self.instance
         job, order, opt_edge, opt_choice = job_data(inst, i, self.weights, self.max_parents)
         n_opt = opt_edge.shape[0]
+        if self.selection == "exact":
+            return self._decide_exact(i, job, order, n_opt)
         size = 1 if n_opt == 1 else self.chunk  # two compiled variants per instance at most
         best_p, best_o, best_table = -math.inf, -1, None
         room = (inst.memory_capacity[:, None] - self.used) if self.room_aware else np.full_like(self.price, np.inf)
@@ -239,15 +247,34 @@ class ComdosState:
                 best_p, best_o, best_table = p, lo + res.best, res.table
         return self._finish(i, order, best_p, best_o, n_opt, best_table)
 
+    def _decide_exact(self, i: int, job: kernel.JobData, order: list[int], n_opt: int) -> Decision:
+        """``selection="exact"``: the schedule maximising (8) (:mod:`aisched.online.genai.comdos_exact`)."""
+        inst = self.instance
+        room = (inst.memory_capacity[:, None] - self.used) if self.room_aware else None
+        profit, by_pos = comdos_exact.select(job, self.price, room)
+        sched = None
+        if by_pos is not None:
+            n = len(order)
+            sched = tuple(np.zeros(n, np.int64) for _ in range(3))
+            for p, j in enumerate(order):
+                for arr, val in zip(sched, by_pos, strict=True):
+                    arr[j] = val[p]
+        return self._decision(i, profit, -1, n_opt, sched)
+
     def _finish(self, i: int, order: list[int], dp_profit: float, option: int, n_opt: int,
                 table: np.ndarray | None) -> Decision:
         inst = self.instance
-        K, T, n = inst.num_edges, inst.num_slots, int(inst.num_tasks[i])
-        none = np.full(n, -1, np.int64)
         sched = None
         if table is not None and math.isfinite(dp_profit):
             pos = {j: p for p, j in enumerate(order)}
             sched = backtrack(inst, i, order, {j: table[pos[j]] for j in order}, self.weights)
+        return self._decision(i, dp_profit, option, n_opt, sched)
+
+    def _decision(self, i: int, dp_profit: float, option: int, n_opt: int, sched) -> Decision:
+        """Score a schedule ``(edge, choice, start)`` (or ``None``) by (8) and the resource check."""
+        inst = self.instance
+        K, T, n = inst.num_edges, inst.num_slots, int(inst.num_tasks[i])
+        none = np.full(n, -1, np.int64)
         if sched is None:
             return Decision(i, -math.inf, dp_profit, -1, n_opt, none, none, none, 0.0, np.zeros((K, T)),
                             False, False)
@@ -284,7 +311,8 @@ class ComdosState:
 
 @register("genai", "comdos")
 def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: Any = None,
-        chunk: int = 8, room_aware: bool = False, alpha_reading: AlphaReading = "density_ratio") -> Outcome:
+        chunk: int = 8, room_aware: bool = False, alpha_reading: AlphaReading = "density_ratio",
+        selection: Selection = "algorithm2") -> Outcome:
     """ComDOS (Algorithm 1) on ``instance``.
 
     Parameters
@@ -299,6 +327,11 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
         with; default the instance's ``cost_weight``.
     chunk
         Options per kernel call (static shape).
+    selection
+        ``"algorithm2"`` (default, the paper's DP over options ``H``) or
+        ``"exact"`` (beside the paper: the schedule maximising (8) over edges,
+        models and starts, :mod:`aisched.online.genai.comdos_exact`;
+        ``docs/readings.md`` genai A8).
     room_aware
         Beside the paper: the DP skips starts whose run meets a cell without
         room for the model (Algorithm 2 as printed ignores capacity and
@@ -312,7 +345,7 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     """
     started = time.perf_counter()
     state = ComdosState(instance, alpha=alpha, cost_weights=cost_weights, chunk=chunk, room_aware=room_aware,
-                        alpha_reading=alpha_reading)
+                        alpha_reading=alpha_reading, selection=selection)
     inst = instance
     shape = (inst.num_jobs, inst.max_tasks)
     edge, model, start = (np.full(shape, -1, np.int32) for _ in range(3))
