@@ -50,7 +50,7 @@ import xarray as xr
 from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
-from aisched.online.genai import comdos_exact
+from aisched.online.genai import comdos_batched, comdos_exact
 from aisched.online.genai import comdos_kernel as kernel
 from aisched.online.genai.comdos_reference import backtrack, r_child
 from aisched.outcome import Outcome
@@ -63,6 +63,8 @@ AlphaReading = Literal["density_ratio", "gb"]
 ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb")
 Selection = Literal["algorithm2", "exact"]
 SELECTIONS: tuple[str, ...] = ("algorithm2", "exact")
+OptionEval = Literal["shared", "chunks"]
+OPTION_EVALS: tuple[str, ...] = ("shared", "chunks")
 
 
 def _revenue_densities(instance: GenaiInstance) -> tuple[np.ndarray, np.ndarray]:
@@ -200,8 +202,12 @@ class ComdosState:
 
     def __init__(self, instance: GenaiInstance, *, alpha: float | None = None,
                  cost_weights: Any = None, chunk: int = 8, room_aware: bool = False,
-                 alpha_reading: AlphaReading = "density_ratio", selection: Selection = "algorithm2") -> None:
+                 alpha_reading: AlphaReading = "density_ratio", selection: Selection = "algorithm2",
+                 option_eval: OptionEval = "shared") -> None:
         self.instance = instance
+        if option_eval not in OPTION_EVALS:
+            raise InvalidScenarioError("option_eval", f"= {option_eval!r}, use one of {OPTION_EVALS}")
+        self.option_eval = option_eval
         if selection not in SELECTIONS:
             raise InvalidScenarioError("selection", f"= {selection!r}, use one of {SELECTIONS}")
         self.selection = selection
@@ -232,9 +238,17 @@ class ComdosState:
         n_opt = opt_edge.shape[0]
         if self.selection == "exact":
             return self._decide_exact(i, job, order, n_opt)
+        room = (inst.memory_capacity[:, None] - self.used) if self.room_aware else np.full_like(self.price, np.inf)
+        if self.option_eval == "shared" and n_opt > self.chunk:
+            profits = comdos_batched.evaluate_options(job, self.price, room, opt_edge, opt_choice)
+            best_o = int(np.argmax(profits))  # the first maximum, as over chunks
+            if not math.isfinite(profits[best_o]):
+                return self._finish(i, order, -math.inf, -1, n_opt, None)
+            res = kernel.evaluate_chunk(job, self.price, room, opt_edge[best_o: best_o + 1],
+                                        opt_choice[best_o: best_o + 1], np.ones(1, bool))
+            return self._finish(i, order, float(profits[best_o]), best_o, n_opt, res.table)
         size = 1 if n_opt == 1 else self.chunk  # two compiled variants per instance at most
         best_p, best_o, best_table = -math.inf, -1, None
-        room = (inst.memory_capacity[:, None] - self.used) if self.room_aware else np.full_like(self.price, np.inf)
         for lo in range(0, n_opt, size):
             e = np.full((size, inst.max_tasks), -1, np.int32)
             c = np.full((size, inst.max_tasks), -1, np.int32)
@@ -312,7 +326,7 @@ class ComdosState:
 @register("genai", "comdos")
 def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: Any = None,
         chunk: int = 8, room_aware: bool = False, alpha_reading: AlphaReading = "density_ratio",
-        selection: Selection = "algorithm2") -> Outcome:
+        selection: Selection = "algorithm2", option_eval: OptionEval = "shared") -> Outcome:
     """ComDOS (Algorithm 1) on ``instance``.
 
     Parameters
@@ -326,7 +340,14 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
         Weights of (computation, communication, hosting) costs ComDOS plans
         with; default the instance's ``cost_weight``.
     chunk
-        Options per kernel call (static shape).
+        Options per kernel call (static shape) under ``option_eval="chunks"``,
+        and for jobs with at most ``chunk`` options.
+    option_eval
+        How Algorithm 2 evaluates a job with more than ``chunk`` options:
+        ``"shared"`` (default; each task once per distinct fixing of its
+        fan-out ancestors, :mod:`aisched.online.genai.comdos_batched`) or
+        ``"chunks"`` (every option's full DP, ``chunk`` at a time). Both give
+        the same ``P`` bit for bit, hence the same decisions.
     selection
         ``"algorithm2"`` (default, the paper's DP over options ``H``) or
         ``"exact"`` (beside the paper: the schedule maximising (8) over edges,
@@ -345,7 +366,7 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     """
     started = time.perf_counter()
     state = ComdosState(instance, alpha=alpha, cost_weights=cost_weights, chunk=chunk, room_aware=room_aware,
-                        alpha_reading=alpha_reading, selection=selection)
+                        alpha_reading=alpha_reading, selection=selection, option_eval=option_eval)
     inst = instance
     shape = (inst.num_jobs, inst.max_tasks)
     edge, model, start = (np.full(shape, -1, np.int32) for _ in range(3))

@@ -186,9 +186,19 @@ def _dp_one_option(job: JobData, own_all, opt_edge, opt_choice):
 
 
 @jax.jit
-def _chunk(job: JobData, price, room, opt_edge, opt_choice, opt_valid):
+def own_costs(job: JobData, price, room):
+    """(J, K, C, T) option-free own costs (:func:`_own_costs`), one jitted call per job.
+
+    Kept apart from the DP so that every evaluation of a job's options (chunks
+    here, shared keys in :mod:`aisched.online.genai.comdos_batched`) reads the
+    same values bit for bit (a fused compilation may round differently).
+    """
     cum = jnp.concatenate([jnp.zeros((price.shape[0], 1)), jnp.cumsum(price, axis=1)], axis=1)
-    own_all = _own_costs(job, cum, room)
+    return _own_costs(job, cum, room)
+
+
+@jax.jit
+def _chunk(job: JobData, own_all, opt_edge, opt_choice, opt_valid):
     profit, tables = jax.vmap(_dp_one_option, in_axes=(None, None, 0, 0))(job, own_all, opt_edge, opt_choice)
     profit = jnp.where(opt_valid, profit, -_INF)
     best = jnp.argmax(profit).astype(jnp.int32)
@@ -226,12 +236,12 @@ def evaluate_chunk(job: JobData, price: Any, room: Any, opt_edge: Any, opt_choic
     """
     args = JobData(*(np.asarray(v, dtype=d) for v, d in zip(job, _DTYPES, strict=True)))
     with jax.enable_x64(True):
-        out = _chunk(args, np.asarray(price, dtype=np.float64), np.asarray(room, dtype=np.float64),
-                     np.asarray(opt_edge, dtype=np.int32),
+        own_all = own_costs(args, np.asarray(price, dtype=np.float64), np.asarray(room, dtype=np.float64))
+        out = _chunk(args, own_all, np.asarray(opt_edge, dtype=np.int32),
                      np.asarray(opt_choice, dtype=np.int32), np.asarray(opt_valid, dtype=np.bool_))
         return ChunkResult(np.asarray(out.profit), int(out.best), np.asarray(out.table))
 
 
 def cache_size() -> int:
     """Compiled variants of the jitted kernel (for no-recompile tests)."""
-    return _chunk._cache_size()
+    return _chunk._cache_size() + own_costs._cache_size()
