@@ -68,13 +68,17 @@ def _fanout_rows(table_f, key, fix_edge, fix_choice, runtime, is_r):
     return _carry(shifted, is_r)
 
 
-def _single_contrib(table_f, runtime, is_r, comm):
-    """(K, T): a one-child task's term for its child (the kernel's ``via_parent`` on one key)."""
-    n_edges, n_choices, n_slots = table_f.shape
-    padded = jnp.concatenate([jnp.full_like(table_f, _INF), table_f], axis=2)
-    shifted = jnp.stack([jax.lax.dynamic_slice_in_dim(padded[:, c], n_slots - runtime[c], n_slots, axis=1)
-                         for c in range(n_choices)], axis=1)
-    best = jnp.min(_carry(shifted, is_r), axis=1)
+def _single_contrib(table_e, runtime, is_r, comm):
+    """(K, T): a one-child task's term for its child (the kernel's ``via_parent`` on one key).
+
+    Reads ``E`` (K, C, T), not ``F``: ``min_c F_c[s - f_c] = cummin_s(min_c E_c[s - f_c])``
+    (minima only, so the same values bit for bit), one prefix minimum over (K, T).
+    """
+    n_edges, n_choices, n_slots = table_e.shape
+    padded = jnp.concatenate([jnp.full_like(table_e, _INF), table_e], axis=2)
+    shifted = jnp.min(jnp.stack([jax.lax.dynamic_slice_in_dim(padded[:, c], n_slots - runtime[c], n_slots, axis=1)
+                                 for c in range(n_choices)], axis=1), axis=1)  # (K, T)
+    best = _carry(jax.lax.cummin(shifted, axis=1), is_r)
     edge_ids = jnp.arange(n_edges)
     moved = best + comm[:, None]
     first = jnp.argmin(moved, axis=0)
@@ -85,16 +89,17 @@ def _single_contrib(table_f, runtime, is_r, comm):
 
 
 @partial(jax.jit, static_argnames=("role", "kinds"))
-def _task(own_p, parents, child, *, role: str, kinds: tuple[str, ...]):
+def _task(own_all, position, parents, child, *, role: str, kinds: tuple[str, ...]):
     """One task over its keys: ``E = own + arrive`` (U, K, C, T) and what its children need.
 
     ``parents``: per real parent (in the kernel's parent order), for ``kinds[q] ==
     "fanout"`` a tuple (parent F (Uq, K, C, T), parent key (U,), fixed edge (U,),
     fixed choice (U,), parent runtime (C,), is_r, comm (K,)) and for ``"single"``
-    the parent's term gathered per key (U, K, T). ``role``: ``"sink"`` -> (U,)
+    (the parent's term per parent key (Uq, K, T), parent key (U,)). ``role``: ``"sink"`` -> (U,)
     ``min E``; ``"fanout"`` -> (U, K, C, T) ``F``; ``"single"`` -> (U, K, T) the term
     for the only child (``child`` = its (runtime, is_r, comm)).
     """
+    own_p = jax.lax.dynamic_index_in_dim(own_all, position, axis=0, keepdims=False)  # (K, C, T)
     n_edges = own_p.shape[0]
     if role == "sink" and kinds == ("fanout",):  # one fan-out parent: O(U T) instead of O(U K C T)
         table_f, key, fix_edge, fix_choice, runtime, is_r, comm = parents[0]
@@ -113,7 +118,7 @@ def _task(own_p, parents, child, *, role: str, kinds: tuple[str, ...]):
             same = jnp.arange(n_edges)[None, :] == fix_edge[:, None]  # (U, K)
             term = jnp.where(same[:, :, None], g[:, None, :], (g + comm[fix_edge][:, None])[:, None, :])
         else:
-            term = par
+            term = par[0][par[1]]
         arrive = (0.0 + term) if arrive is None else arrive + term
     if role == "sink":  # min_c (own_c + a) = min_c own_c + a exactly (rounding is monotone)
         own_min = jnp.min(own_p, axis=1)  # (K, T)
@@ -121,10 +126,9 @@ def _task(own_p, parents, child, *, role: str, kinds: tuple[str, ...]):
             return jnp.min(own_min)[None]
         return jnp.min(own_min[None] + arrive, axis=(1, 2))
     e = own_p[None] if arrive is None else own_p[None] + arrive[:, :, None, :]
-    table_f = jax.lax.cummin(e, axis=3)
     if role == "fanout":
-        return table_f
-    return jax.vmap(_single_contrib, in_axes=(0, None, None, None))(table_f, *child)
+        return jax.lax.cummin(e, axis=3)
+    return jax.vmap(_single_contrib, in_axes=(0, None, None, None))(e, *child)
 
 
 @jax.jit
@@ -194,7 +198,7 @@ def evaluate_options(job: kernel.JobData, price: Any, room: Any, opt_edge: np.nd
                                     args.parent_is_r[p, q], args.comm[p, q]))
                 else:
                     kinds.append("single")
-                    parents.append(out[pq][pkey])
+                    parents.append((out[pq], pkey))
             role = "sink" if args.sink[p] else "fanout" if fanout[p] else "single"
             child = (args.runtime[p], False, np.zeros(K))
             if role == "single":
@@ -202,7 +206,7 @@ def evaluate_options(job: kernel.JobData, price: Any, room: Any, opt_edge: np.nd
                 q = int(np.nonzero(args.parent[c] == p)[0][0])
                 child = (args.runtime[p], args.parent_is_r[c, q], args.comm[c, q])
             # a fan-out task's F stays unmasked: its children read it at the option's fixing only
-            out[p] = _task(own[p], tuple(parents), child, role=role, kinds=tuple(kinds))
+            out[p] = _task(own, p, tuple(parents), child, role=role, kinds=tuple(kinds))
             if role == "sink":
                 lasts[:, p] = np.asarray(out[p])[index[p]]
         return np.asarray(_profits(lasts, args.sink, float(args.revenue)))
