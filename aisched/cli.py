@@ -161,8 +161,11 @@ def _compare(args: argparse.Namespace) -> int:
     inst = module.instance_from_cli(args)
     print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
+    params = None
+    if hasattr(module, "cli_params"):  # the family's algorithm options, for the algorithms compared
+        params = {name: opts for name, opts in module.cli_params(args).items() if name in names}
     table = aisched.compare(
-        inst, names, offline=not args.no_offline, time_limit=args.time_limit, outcomes=outcomes
+        inst, names, offline=not args.no_offline, time_limit=args.time_limit, outcomes=outcomes, params=params
     )
     print(_fmt_table(table))
     if "offline" in outcomes:

@@ -59,9 +59,10 @@ import pandas as pd
 from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance
+from aisched.online.genai import baselines, comdos
 from aisched.scenarios._paths import DATA_DIR
 
-__all__ = ["CAPACITY_GB", "MODEL_POOLS", "generate", "task_category", "default_instance",
+__all__ = ["cli_params", "CAPACITY_GB", "MODEL_POOLS", "generate", "task_category", "default_instance",
            "DEFAULT_SCENARIO", "CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli",
            "describe", "cli_figures", "fig3_example", "fig3_table", "fig3_figure", "DeadlineRule", "RevenueRule", "DEADLINE_RULES",
            "REVENUE_RULES"]
@@ -338,6 +339,35 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dag-source", choices=("taskbench", "hugginggpt", "generator"),
                         default=d["dag_source"])
     parser.add_argument("--seed", type=int, default=d["seed"])
+    parser.add_argument("--deadline-rule", choices=DEADLINE_RULES, default="arrival",
+                        help="deadline draw (docs/readings.md genai A2; default %(default)s)")
+    parser.add_argument("--revenue-rule", choices=REVENUE_RULES, default="proportional",
+                        help="revenue rule (docs/readings.md genai A2; default %(default)s)")
+    parser.add_argument("--alpha-reading", choices=comdos.ALPHA_READINGS, default="density_ratio",
+                        help="ComDOS: unit of (9)'s alpha (genai A1; default %(default)s)")
+    parser.add_argument("--selection", choices=comdos.SELECTIONS, default="algorithm2",
+                        help="ComDOS: per-job selection, the paper's DP or the exact maximiser of (8) "
+                             "(genai A8; default %(default)s)")
+    parser.add_argument("--option-eval", choices=comdos.OPTION_EVALS, default="shared",
+                        help="ComDOS: how Algorithm 2 evaluates many options (same decisions; default %(default)s)")
+    parser.add_argument("--admission", choices=baselines.ADMISSIONS, default="task",
+                        help="baselines: admission control per task or per job (genai A3; default %(default)s)")
+    parser.add_argument("--communication", choices=baselines.COMMUNICATIONS, default="none",
+                        help="HEFT-A/HEFT-MA: communication in the rank and finish times (genai A4; "
+                             "default %(default)s)")
+    parser.add_argument("--on-full", choices=baselines.ON_FULL, default="decline",
+                        help="Random-A when its edge cannot host the task (genai A6; default %(default)s)")
+
+
+def cli_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Per-algorithm options of ``aisched compare genai`` (passed to :func:`aisched.compare`)."""
+    return {
+        "comdos": {"alpha_reading": args.alpha_reading, "selection": args.selection,
+                   "option_eval": args.option_eval},
+        "heft_a": {"admission": args.admission, "communication": args.communication},
+        "heft_ma": {"admission": args.admission, "communication": args.communication},
+        "random_a": {"admission": args.admission, "on_full": args.on_full},
+    }
 
 
 def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
@@ -347,7 +377,8 @@ def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
         jobs = DEFAULT_SCENARIO["jobs"]
     return generate(seed=args.seed, edges=args.edges, slots=args.slots,
                     arrival_rate=1.0 if args.arrival_rate is None else args.arrival_rate,
-                    capacity=args.capacity, dag_source=args.dag_source, jobs=jobs)
+                    capacity=args.capacity, dag_source=args.dag_source, jobs=jobs,
+                    deadline_rule=args.deadline_rule, revenue_rule=args.revenue_rule)
 
 
 def describe(inst: GenaiInstance, args: argparse.Namespace) -> str:

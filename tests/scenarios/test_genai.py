@@ -141,6 +141,37 @@ def test_compare_genai_cli_bad_option(capsys):
     assert "--capacity" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flag", ["--selection", "--alpha-reading", "--deadline-rule", "--revenue-rule",
+                                  "--admission", "--communication", "--on-full", "--option-eval"])
+def test_compare_genai_cli_bad_algorithm_option_value(flag, capsys):
+    with pytest.raises(SystemExit) as err:
+        main(["compare", "genai", flag, "nonsense"])
+    assert err.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and flag in lines[0]
+
+
+def test_compare_genai_cli_options_reach_the_algorithms(tmp_path, capsys, monkeypatch):
+    import aisched
+
+    seen = {}
+
+    def spy(instance, names, **kwargs):
+        seen.update(kwargs["params"])
+        return real(instance, names, **kwargs)
+
+    real = aisched.compare
+    monkeypatch.setattr(aisched, "compare", spy)
+    code = main(["compare", "genai", "--dag-source", "generator", "--jobs", "3", "--edges", "2", "--slots", "12",
+                 "--no-offline", "--no-figures", "--algorithms", "comdos,random_a", "--selection", "exact",
+                 "--alpha-reading", "gb", "--on-full", "redraw", "--admission", "job",
+                 "--deadline-rule", "earliest_finish", "--out", str(tmp_path)])
+    assert code == 0
+    assert seen == {"comdos": {"alpha_reading": "gb", "selection": "exact", "option_eval": "shared"},
+                    "random_a": {"admission": "job", "on_full": "redraw"}}
+    assert "comdos" in capsys.readouterr().out
+
+
 def test_compare_reports_utilisation_per_algorithm():
     import aisched
     from aisched.online.genai import metrics
