@@ -178,7 +178,7 @@ def _check(name: str, value: Any, low: float, *, integer: bool = True) -> None:
 def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: float = 5.0, *,
              capacity: str | float = "homo-M", dag_source: str = "taskbench", jobs: int | None = None,
              cost_weights: Any = (1.0, 1.0, 1.0), deadline_rule: DeadlineRule = "arrival",
-             revenue_rule: RevenueRule = "proportional") -> GenaiInstance:
+             revenue_rule: RevenueRule = "proportional", term_weights: Any = None) -> GenaiInstance:
     """A seeded `genai` instance with section IV-A's settings (see the module docstring).
 
     Parameters
@@ -203,6 +203,11 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     revenue_rule
         ``"proportional"`` (default, section IV.A): ``REVENUE_RATE`` x demand x
         reference completion time; ``"random_factor"``: times ``U(0.5, 3)`` (before issue #14).
+    term_weights
+        Fig. 8 read as weighting the four terms of section II.E, 1)-4): (revenue (1),
+        computation (2), communication (3), hosting (4)); the revenues ``b_i`` are
+        multiplied by the first, the rest become ``cost_weights`` (``docs/readings.md``
+        genai A9). Exclusive with a non-default ``cost_weights``.
 
     Raises
     ------
@@ -229,6 +234,14 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     weights = np.asarray(cost_weights, dtype=float)
     if weights.shape != (3,) or not np.all(np.isfinite(weights)) or np.any(weights < 0):
         raise InvalidScenarioError("cost_weights", f"= {cost_weights!r} must be 3 numbers >= 0")
+    revenue_weight = 1.0
+    if term_weights is not None:
+        terms = np.asarray(term_weights, dtype=float) if np.ndim(term_weights) == 1 else np.zeros(0)
+        if terms.shape != (4,) or not np.all(np.isfinite(terms)) or np.any(terms < 0):
+            raise InvalidScenarioError("term_weights", f"= {term_weights!r} must be 4 numbers >= 0")
+        if not np.array_equal(weights, np.ones(3)):
+            raise InvalidScenarioError("term_weights", "and cost_weights are exclusive: give one")
+        revenue_weight, weights = float(terms[0]), terms[1:]
     rng = np.random.default_rng(seed)
     K, T = int(edges), int(slots)
     if isinstance(capacity, str) and capacity == "hetero":
@@ -293,7 +306,7 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     return GenaiInstance(
         num_slots=T, memory_capacity=cap, compute_cost=cost["compute"], transfer_cost=cost["transfer"],
         hosting_cost=cost["hosting"], model_size=np.array(sizes), model_name=np.array(names),
-        arrival=arrival, deadline=deadline, revenue=np.round(revenue, 6),
+        arrival=arrival, deadline=deadline, revenue=np.round(revenue, 6) * revenue_weight,
         num_tasks=np.array([len(t) for t, _ in graphs], dtype=np.int64), task_type=types.astype(str),
         candidate_model=cand, runtime=run, compute=comp, dag_edge=dag_edge, data_size=data,
         cost_weight=weights,

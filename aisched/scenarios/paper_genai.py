@@ -9,7 +9,19 @@ __all__ = ["add_scenarios"]
 
 _GENAI_ALGOS = ("comdos", "heft_ma", "heft_a", "random_a")
 _GENAI_BASE = {"edges": 10, "slots": 200, "arrival_rate": 5.0, "capacity": "homo-M"}
-_GENAI_SMALL = {"edges": 2, "slots": 12, "jobs": 4, "capacity": 8.0}
+#: Reduced form: 2 edges of 8 GB, 30 slots, Poisson(1.2) (~44 jobs): most jobs fit their windows and
+#: the baselines reach full memory (peak use 1.0) -- capacity binds; ~3 s per cell.
+_GENAI_SMALL = {"edges": 2, "slots": 30, "arrival_rate": 1.2, "capacity": 8.0}
+
+
+#: Fig. 8's five tests as its text lists them: every weight 0.1, then each of the four terms of
+#: section II.E (revenue (1), computation (2), communication (3), hosting (4)) dominant at 0.5.
+FIG8_TERM_WEIGHTS = ((0.1, 0.1, 0.1, 0.1), (0.5, 0.1, 0.1, 0.1), (0.1, 0.5, 0.1, 0.1), (0.1, 0.1, 0.5, 0.1),
+                     (0.1, 0.1, 0.1, 0.5))
+
+#: The readings' alternatives of ComDOS's options (docs/readings.md genai A1, A8), drawn beside the default.
+_VARIANTS = {"alpha-gb": {"comdos": {"alpha_reading": "gb"}}}
+_VARIANTS_EXACT = {**_VARIANTS, "exact": {"comdos": {"selection": "exact"}}}
 
 
 def _genai_small(x: str) -> dict:
@@ -18,12 +30,27 @@ def _genai_small(x: str) -> dict:
 
 
 
+#: Measured wall time of one full-size seed per scenario (default readings, 4 algorithms, no variants),
+#: seconds on the project's 2-core machine with 2 workers (docs/reproduction.md, run of 2026-11-23;
+#: Fig. 8 was then 4 settings, 53 s; five settings ~66 s). Each variant adds a ComDOS run per cell.
+FULL_RUN_SECONDS = {"genai/fig4-slots": 88, "genai/fig5-edges": 73, "genai/fig6-capacity": 53,
+                    "genai/fig7-workload": 47, "genai/fig8-weights": 66, "genai/fig9-competitive": 7}
+
+
 def add_scenarios(add: Add) -> None:
-    """ComDOS (section IV): 5-second slots, 10 edges, Poisson(5), homo-M capacities unless varied."""
+    """ComDOS (section IV): 5-second slots, 10 edges, Poisson(5), homo-M capacities unless varied.
+
+    Full-size cost per seed: :data:`FULL_RUN_SECONDS`. Variants: ``alpha-gb`` (A1's
+    alternative) everywhere, ``exact`` selection (A8) on Fig. 9 only -- its cycle-cutset
+    enumeration makes the ~4 % of TaskBench jobs whose DAG skeleton has a cycle cost
+    seconds each at 10 edges and 200 slots. The workload readings (A2: ``deadline_rule``,
+    ``revenue_rule``) are generator options, not algorithm options, so they are not variants.
+    """
     add(Scenario(
         name="genai/fig4-slots", family="genai", title="Fig. 4: profit vs number of time slots (100, 200, 500)",
         x="slots", values=(100, 200, 500), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
-        reduced_base=_genai_small("slots"), reduced_values=(8, 12),
+        reduced_base=_genai_small("slots"), reduced_values=(20, 30),
+        variants=_VARIANTS,
         claims=(*improvement_claims("comdos", "500", {"heft_ma": 0.412, "heft_a": 1.0078, "random_a": 3.1551},
                                "with 500 slots"),
                 Claim("best", "ComDOS consistently achieves the highest profit", "comdos")),
@@ -32,6 +59,7 @@ def add_scenarios(add: Add) -> None:
         name="genai/fig5-edges", family="genai", title="Fig. 5: profit vs number of edge clouds (5, 10, 20)",
         x="edges", values=(5, 10, 20), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("edges"), reduced_values=(2, 3),
+        variants=_VARIANTS,
         claims=(*improvement_claims("comdos", "5", {"heft_ma": 0.3895, "heft_a": 0.9495}, "with 5 edges"),
                 *improvement_claims("comdos", "10", {"heft_ma": 0.3976, "heft_a": 0.9560}, "with 10 edges"),
                 *improvement_claims("comdos", "20", {"heft_ma": 0.3894, "heft_a": 0.9444}, "with 20 edges"),
@@ -43,12 +71,14 @@ def add_scenarios(add: Add) -> None:
         x="capacity", values=("homo-S", "homo-M", "homo-L", "hetero"), base=_GENAI_BASE,
         algorithms=_GENAI_ALGOS, reduced_base=_genai_small("capacity"),
         reduced_values=("homo-S", "homo-M", "homo-L", "hetero"),
+        variants=_VARIANTS,
         claims=(Claim("best", "ComDOS achieves the best performance in all tests", "comdos"),),
     ))
     add(Scenario(
         name="genai/fig7-workload", family="genai", title="Fig. 7: profit under Poisson(3, 5, 7) arrivals",
         x="arrival_rate", values=(3.0, 5.0, 7.0), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
-        reduced_base={k: v for k, v in _GENAI_SMALL.items() if k != "jobs"}, reduced_values=(0.3, 0.6),
+        reduced_base=_genai_small("arrival_rate"), reduced_values=(0.6, 1.2),
+        variants=_VARIANTS,
         claims=(*improvement_claims("comdos", "3.0", {"heft_ma": 0.3267, "heft_a": 0.9238, "random_a": 2.9028},
                                "under light load (Poisson 3)"),
                 *improvement_claims("comdos", "7.0", {"heft_ma": 0.3544, "heft_a": 0.8587, "random_a": 1.9816},
@@ -56,12 +86,11 @@ def add_scenarios(add: Add) -> None:
     ))
     add(Scenario(
         name="genai/fig8-weights", family="genai",
-        title="Fig. 8: profit under cost weights (all 0.1, then one cost term at 0.5); "
-              "our model has three cost terms (computation, communication, hosting), the paper's text four",
-        x="cost_weights", values=((0.1, 0.1, 0.1), (0.5, 0.1, 0.1), (0.1, 0.5, 0.1), (0.1, 0.1, 0.5)),
-        base=_GENAI_BASE, algorithms=_GENAI_ALGOS, reduced_base=_GENAI_SMALL,
-        reduced_values=((0.1, 0.1, 0.1), (0.5, 0.1, 0.1)),
-        claims=(Claim("best", "ComDOS achieves the best performance across the weight settings", "comdos"),),
+        title="Fig. 8: profit under weights of (revenue, computation, communication, hosting): all 0.1, "
+              "then each of the four terms at 0.5 (section II.E's four terms; docs/readings.md genai A9)",
+        x="term_weights", values=FIG8_TERM_WEIGHTS, base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
+        reduced_base=_GENAI_SMALL, reduced_values=FIG8_TERM_WEIGHTS, variants=_VARIANTS,
+        claims=(Claim("best", "ComDOS achieves the best performance across various weight settings", "comdos"),),
     ))
     add(Scenario(
         name="genai/fig9-competitive", family="genai",
@@ -69,5 +98,6 @@ def add_scenarios(add: Add) -> None:
         x="edges", values=(2, 3, 4), base={"slots": 12, "jobs": 6, "capacity": 8.0},
         algorithms=("comdos",), metric="competitive_ratio", offline=True, time_limit=60.0,
         reduced_base={"jobs": 4}, reduced_values=(2,),
+        variants=_VARIANTS_EXACT,
         claims=(Claim("at_most", "ComDOS's empirical competitive ratio is no more than 2", "comdos", value=2.0),),
     ))

@@ -81,6 +81,26 @@ def test_seeded_and_sources():
     np.testing.assert_array_equal(w.cost_weight, [0.5, 0.1, 0.1])
 
 
+def test_term_weights_scale_revenue_and_weight_costs():
+    """Fig. 8 (readings A9): (revenue, computation, communication, hosting) weights of section II.E."""
+    base = genai.generate(seed=2, edges=2, slots=30, jobs=5, dag_source="generator")
+    w = genai.generate(seed=2, edges=2, slots=30, jobs=5, dag_source="generator", term_weights=(0.5, 0.1, 0.2, 0.3))
+    np.testing.assert_allclose(w.revenue, 0.5 * base.revenue)
+    np.testing.assert_array_equal(w.cost_weight, [0.1, 0.2, 0.3])
+    np.testing.assert_array_equal(w.deadline, base.deadline)  # the same workload, only the weights differ
+
+
+def test_fig8_lists_the_five_tests_of_its_text():
+    from aisched.scenarios import catalog
+
+    fig8 = catalog.get("genai/fig8-weights")
+    assert fig8.x == "term_weights" and len(fig8.values) == 5
+    assert fig8.values[0] == (0.1,) * 4
+    assert sorted(int(np.argmax(v)) for v in fig8.values[1:]) == [0, 1, 2, 3]
+    assert all(sorted(v)[-1] == 0.5 and sorted(v)[:3] == [0.1] * 3 for v in fig8.values[1:])
+    assert len(catalog.get("genai/fig6-capacity").values) == 4
+
+
 def test_task_categories():
     assert genai.task_category("Text-to-Image") == "text-to-image"
     assert genai.task_category("openpose-control") == "image-to-image"
@@ -105,6 +125,8 @@ def test_task_categories():
         ({"jobs": -1}, "jobs"),
         ({"deadline_rule": "paper"}, "deadline_rule: = 'paper'"),
         ({"revenue_rule": "flat"}, "revenue_rule: = 'flat'"),
+        ({"term_weights": (1, 1, 1)}, "term_weights"),
+        ({"term_weights": (1, 1, 1, 1), "cost_weights": (2, 1, 1)}, "term_weights"),
     ],
 )
 def test_bad_parameters(kwargs, needle):
