@@ -240,12 +240,12 @@ class ComdosState:
             return self._decide_exact(i, job, order, n_opt)
         room = (inst.memory_capacity[:, None] - self.used) if self.room_aware else np.full_like(self.price, np.inf)
         if self.option_eval == "shared" and n_opt > self.chunk:
-            profits = comdos_batched.evaluate_options(job, self.price, room, opt_edge, opt_choice)
+            profits, own = comdos_batched.evaluate_options(job, self.price, room, opt_edge, opt_choice)
             best_o = int(np.argmax(profits))  # the first maximum, as over chunks
             if not math.isfinite(profits[best_o]):
                 return self._finish(i, order, -math.inf, -1, n_opt, None)
             res = kernel.evaluate_chunk(job, self.price, room, opt_edge[best_o: best_o + 1],
-                                        opt_choice[best_o: best_o + 1], np.ones(1, bool))
+                                        opt_choice[best_o: best_o + 1], np.ones(1, bool), own_all=own)
             return self._finish(i, order, float(profits[best_o]), best_o, n_opt, res.table)
         size = 1 if n_opt == 1 else self.chunk  # two compiled variants per instance at most
         best_p, best_o, best_table = -math.inf, -1, None

@@ -165,11 +165,12 @@ def _keys(job: kernel.JobData, opt_edge: np.ndarray, opt_choice: np.ndarray):
 
 
 def evaluate_options(job: kernel.JobData, price: Any, room: Any, opt_edge: np.ndarray,
-                     opt_choice: np.ndarray) -> np.ndarray:
+                     opt_choice: np.ndarray) -> tuple[np.ndarray, Any]:
     """``P`` of every option (|H|,), equal bit for bit to :func:`comdos_kernel.evaluate_chunk`'s.
 
     Parameters as :func:`aisched.online.genai.comdos_kernel.evaluate_chunk`
-    (options unpadded, ``(|H|, J)``).
+    (options unpadded, ``(|H|, J)``). Returns ``(P, own costs)``; the own costs
+    (a device array) can be handed back to ``evaluate_chunk`` for the chosen option.
     """
     args = kernel.JobData(*(np.asarray(v, dtype=d) for v, d in zip(job, kernel._DTYPES, strict=True)))
     n, fanout, tasks, keys, index = _keys(args, opt_edge, opt_choice)
@@ -209,7 +210,7 @@ def evaluate_options(job: kernel.JobData, price: Any, room: Any, opt_edge: np.nd
             out[p] = _task(own, p, tuple(parents), child, role=role, kinds=tuple(kinds))
             if role == "sink":
                 lasts[:, p] = np.asarray(out[p])[index[p]]
-        return np.asarray(_profits(lasts, args.sink, float(args.revenue)))
+        return np.asarray(_profits(lasts, args.sink, float(args.revenue))), own
 
 
 def cache_size() -> int:

@@ -210,7 +210,7 @@ _DTYPES = (np.bool_, np.bool_, np.int32, np.float64, np.float64, np.int32, np.bo
 
 
 def evaluate_chunk(job: JobData, price: Any, room: Any, opt_edge: Any, opt_choice: Any,
-                   opt_valid: Any) -> ChunkResult:
+                   opt_valid: Any, own_all: Any = None) -> ChunkResult:
     """Algorithm 2's DP for one chunk of options (vmapped), returning ``P`` per option.
 
     Parameters
@@ -229,6 +229,9 @@ def evaluate_chunk(job: JobData, price: Any, room: Any, opt_edge: Any, opt_choic
     opt_valid
         (O,) bool: padding options are invalid.
 
+    own_all
+        The job's :func:`own_costs` at ``price`` and ``room`` if already computed (the same values).
+
     Returns
     -------
     ChunkResult
@@ -236,7 +239,8 @@ def evaluate_chunk(job: JobData, price: Any, room: Any, opt_edge: Any, opt_choic
     """
     args = JobData(*(np.asarray(v, dtype=d) for v, d in zip(job, _DTYPES, strict=True)))
     with jax.enable_x64(True):
-        own_all = own_costs(args, np.asarray(price, dtype=np.float64), np.asarray(room, dtype=np.float64))
+        if own_all is None:
+            own_all = own_costs(args, np.asarray(price, dtype=np.float64), np.asarray(room, dtype=np.float64))
         out = _chunk(args, own_all, np.asarray(opt_edge, dtype=np.int32),
                      np.asarray(opt_choice, dtype=np.int32), np.asarray(opt_valid, dtype=np.bool_))
         return ChunkResult(np.asarray(out.profit), int(out.best), np.asarray(out.table))

@@ -39,7 +39,7 @@ def test_shared_profits_equal_the_kernel_bit_for_bit(seed):
         price = rng.exponential(0.2, (inst.num_edges, inst.num_slots)) * (rng.random() < 0.8)
         room = np.full_like(price, np.inf) if i % 2 else rng.uniform(0, 8, price.shape)
         want = chunked(job, price, room, oe, oc)
-        got = batched.evaluate_options(job, price, room, oe, oc)
+        got, _ = batched.evaluate_options(job, price, room, oe, oc)
         assert np.array_equal(got, want)  # bit for bit, -inf where infeasible
         checked += len(oe) > 1 and np.isfinite(want).any()
     assert checked >= 2  # some jobs with several options and a finite P
