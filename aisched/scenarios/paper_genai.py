@@ -30,11 +30,12 @@ def _genai_small(x: str) -> dict:
 
 
 
-#: Measured wall time of one full-size seed per scenario (default readings, 4 algorithms, no variants),
-#: seconds on the project's 2-core machine with 2 workers (docs/reproduction.md, run of 2026-11-23;
-#: Fig. 8 was then 4 settings, 53 s; five settings ~66 s). Each variant adds a ComDOS run per cell.
+#: Measured wall time of one full-size seed per scenario, seconds on the project's 2-core machine with
+#: 2 workers: Figs. 4-7 from docs/reproduction.md (run of 2026-11-23, default readings, no variants; each
+#: variant adds one ComDOS run per cell); Fig. 8 (five settings + the alpha-gb variant) 160 s and Fig. 9
+#: (both variants, MILP) ~53 s per seed, both measured at load ~16 from other sessions.
 FULL_RUN_SECONDS = {"genai/fig4-slots": 88, "genai/fig5-edges": 73, "genai/fig6-capacity": 53,
-                    "genai/fig7-workload": 47, "genai/fig8-weights": 66, "genai/fig9-competitive": 7}
+                    "genai/fig7-workload": 47, "genai/fig8-weights": 160, "genai/fig9-competitive": 53}
 
 
 def add_scenarios(add: Add) -> None:
