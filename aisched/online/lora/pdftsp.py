@@ -53,7 +53,7 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
-from aisched.online.lora import pdftsp_faithful as faithful_kernel
+from aisched.online.lora import pdftsp_fronts as fronts
 from aisched.online.lora import pdftsp_kernel as kernel
 from aisched.outcome import Outcome
 from aisched.registry import register
@@ -283,6 +283,11 @@ class PdftspState:
         self._start, self._fee, self._valid = start, fee, valid
         self._room_memory = inst.memory_capacity - inst.base_memory
         self._energy_use, self._energy_price = inst.energy_factors()
+        self._fronts = None
+        if self.params.selection == "faithful":  # undominated nodes per slot, kept as prices rise
+            classes = fronts.node_classes(inst.throughput, self._energy_use)
+            self._fronts = fronts.Fronts(self._compute_price, self._memory_price, self._energy_price,
+                                         classes)
 
     # -------------------------------------------------------------- Algorithm 1
     def decide(self, task: int, bid: float | None = None) -> Decision:
@@ -297,13 +302,23 @@ class PdftspState:
         """
         inst = self.instance
         b = float(inst.bid[task] if bid is None else bid)
+        if self._fronts is not None:
+            choice = fronts.select_with_fronts(
+                self._fronts, self._energy_use[task], inst.throughput[task], self._units[task],
+                float(inst.memory_need[task]), int(self._work_units[task]), self._start[task],
+                int(inst.deadline[task]), self._fee[task], self._valid[task], b,
+                max_groups=self._max_groups,
+                max_levels=fronts.level_width(self._max_work_units))[0]
+        else:
+            choice = self._select_dense(task, b)
+        return self._decision(task, b, choice)
+
+    def _select_dense(self, task: int, b: float) -> kernel.ScheduleChoice:
+        inst = self.instance
         group, group_units = kernel.node_groups(self._units[task], self._max_groups)
-        select = {
-            "faithful": faithful_kernel.select_faithful,
-            "cell_prices": kernel.select_cell_prices,
-            "exact": kernel.select_exact,
-        }[self.params.selection]
-        choice = select(
+        select = {"cell_prices": kernel.select_cell_prices, "exact": kernel.select_exact}[
+            self.params.selection]
+        return select(
             self._compute_price,
             self._memory_price,
             self._energy_price,
@@ -321,6 +336,9 @@ class PdftspState:
             b,
             max_work_units=self._max_work_units,
         )
+
+    def _decision(self, task: int, b: float, choice: kernel.ScheduleChoice) -> Decision:
+        inst = self.instance
         option = int(choice.option)
         surplus = float(choice.surplus)
         assignment = np.asarray(choice.assignment, dtype=np.int32)
@@ -380,6 +398,8 @@ class PdftspState:
         lam, phi = self._compute_price, self._memory_price
         lam[nodes, slots] = lam[nodes, slots] * (1 + share_c) + self.params.alpha * per_unit * share_c
         phi[nodes, slots] = phi[nodes, slots] * (1 + share_m) + self.params.beta * per_unit * share_m
+        if self._fronts is not None:
+            self._fronts.update(slots)
         if decision.admitted:
             self.used_compute[nodes, slots] += s
             self.used_memory[nodes, slots] += r
