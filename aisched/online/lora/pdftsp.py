@@ -435,6 +435,7 @@ def run(
     payment: Payment = "corrected",
     beta_unit: BetaUnit = "gb_slot",
     parameters: Parameters = "declared",
+    audit_tasks: int = 0,
 ) -> Outcome:
     """Run pdFTSP (Algorithm 1) on ``instance``.
 
@@ -454,14 +455,21 @@ def run(
     parameters
         ``"declared"`` (default: the instance's bounds, fixed before bids) or
         ``"from_bids"`` (maxima over the bids; not truthful).
+    audit_tasks
+        After the run, audit that many tasks by full re-runs (the paper's Fig. 10,
+        :func:`aisched.online.lora.audit.audit_summary`; ``info["misreport_gain"]``
+        and the curves). 0 (default): no audit.
 
     Returns
     -------
     Outcome
-        ``plan`` (assignment, vendor, admitted, plus ``surplus`` F(il) and
-        ``fits``), ``prices`` (final ``compute_price``, ``memory_price``),
+        ``plan`` (assignment, vendor, admitted, plus ``surplus`` F(il), ``fits``
+        and ``bid``), ``prices`` (final ``compute_price``, ``memory_price``),
         ``payments``, per-task ``decision_s``.
     """
+    if isinstance(audit_tasks, (bool, np.bool_)) or not isinstance(audit_tasks, (int, np.integer)) \
+            or audit_tasks < 0:
+        raise InvalidScenarioError("audit_tasks", f"= {audit_tasks!r} must be an integer >= 0")
     params, source = _params(instance, alpha, beta, selection=selection, payment=payment,
                              beta_unit=beta_unit, parameters=parameters)
     started = time.perf_counter()
@@ -489,8 +497,9 @@ def run(
     plan = make_plan(instance, assignment, vendor, admitted)
     plan["surplus"] = ("task", surplus)
     plan["fits"] = ("task", fits)
+    plan["bid"] = ("task", np.asarray(instance.bid, float))
     welfare = float(instance.verify_plan(plan))
-    return Outcome(
+    outcome = Outcome(
         algorithm="pdftsp",
         family="lora",
         objective=welfare,
@@ -511,6 +520,13 @@ def run(
             "work_unit_exact": int(state.work_unit_exact),
         },
     )
+    if audit_tasks:
+        from aisched.online.lora.audit import audit_summary  # audit re-runs this function
+
+        outcome.info.update(audit_summary(instance, outcome, audit_tasks, alpha=alpha, beta=beta,
+                                          selection=selection, payment=payment,
+                                          beta_unit=beta_unit, parameters=parameters))
+    return outcome
 
 
 def audit_bids(instance: LoraInstance, task: Any, bids: Any) -> np.ndarray:

@@ -171,8 +171,10 @@ def reachable_levels(need: int, units) -> np.ndarray:
 
 
 #: Work levels per block of the DP's inner loop (static): a task with ``|R|`` levels runs
-#: ``ceil(|R| / LEVEL_BLOCK)`` blocks per slot, so one compilation serves every ``|R|``.
+#: at most ``ceil(|R| / LEVEL_BLOCK)`` blocks per slot, so one compilation serves every ``|R|``.
 LEVEL_BLOCK = 64
+#: Front nodes per chunk (static): a slot whose front has ``m`` nodes runs ``ceil(m / 8)`` chunks.
+NODE_CHUNK = 8
 
 
 def level_width(max_work_units: int) -> int:
@@ -180,14 +182,21 @@ def level_width(max_work_units: int) -> int:
     return -(-(int(max_work_units) + 1) // LEVEL_BLOCK) * LEVEL_BLOCK
 
 
-def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, need_i, n_blocks):
-    """DP (13) with line 13's running maxima on levels ``R`` from ``start``; (cost, node per slot and level)."""
+def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i, u_max):
+    """DP (13) with line 13's running maxima on levels ``R`` from ``start``.
+
+    Returns ``dp[hi, W_i]`` and the front position chosen per (slot, level index), -1 idle.
+    In slot ``t`` only the levels ``w`` with ``W_i - (hi - t) u_max <= w <= (t - start + 1) u_max``
+    are computed: a larger ``w`` cannot be reached by slot ``t`` (its value stays ``inf``,
+    as computing it would give), and a smaller one is never read on the way to
+    ``dp[hi, W_i]``. Within a slot, the front's nodes run in chunks, in index order.
+    """
     n_slots, width = fnodes.shape
     n_nodes, n_levels = s.shape[0], nxt.shape[1]
+    chunk = min(NODE_CHUNK, width)
     dp0 = jnp.full(n_levels, _INF).at[0].set(0.0)
     zeros = jnp.zeros(n_levels)
-    # the front position chosen per (slot, level), -1 idle; narrow ints keep the table small
-    small = jnp.int8 if width < 128 else jnp.int32
+    small = jnp.int8 if width < 128 else jnp.int32  # narrow ints keep the choice table small
     choice0 = jnp.full((n_slots, n_levels), -1, small)
 
     def body(t, carry):
@@ -198,6 +207,10 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, nee
         ok, s_c, g_c = real & usable[fn], s[fn], group[fn]
         e_c = eu[fn] * fep[t]
         cp_c, mp_c = fcp[t], fmp[t]
+        n_chunks = (jnp.sum(real) + chunk - 1) // chunk
+        first = jnp.searchsorted(levels, levels[need_i] - (hi - t) * u_max) // LEVEL_BLOCK
+        last = jnp.minimum(jnp.searchsorted(levels, (t - start + 1) * u_max, side="right") - 1,
+                           need_i) // LEVEL_BLOCK
 
         def block(b, new):  # levels b*B .. b*B+B-1 of slot t; they read slot t-1 only
             dp_new, l_new, p_new, row = new
@@ -205,26 +218,32 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, nee
             idx = lax.dynamic_slice_in_dim(nxt, at, LEVEL_BLOCK, axis=1)  # (G, B)
             # per group, the level max(0, w - u): one gather per group, not per node
             shifted = [(dp[idx[g]], lhat[idx[g]], phat[idx[g]]) for g in range(idx.shape[0])]
-            old = [lax.dynamic_slice_in_dim(x, at, LEVEL_BLOCK) for x in (dp, lhat, phat)]
-            best, lam_best, phi_best = old
-            k = jnp.full(LEVEL_BLOCK, -1, small)
-            for c in range(width):  # nodes in index order; strict < keeps the lowest on ties
-                d, lh, ph = shifted[0]
-                for g in range(1, len(shifted)):
-                    pick = g_c[c] == g
-                    d, lh, ph = (jnp.where(pick, x, y) for x, y in zip(shifted[g], (d, lh, ph)))
-                lam = jnp.maximum(lh, cp_c[c])  # line 13
-                phi = jnp.maximum(ph, mp_c[c])
-                cand = d + s_c[c] * lam + r * phi + e_c[c]
-                better = ok[c] & (cand < best)  # idle (dp[t-1, w]) first: idle on ties
-                best = jnp.where(better, cand, best)
-                k = jnp.where(better, jnp.asarray(c, small), k)
-                lam_best = jnp.where(better, lam, lam_best)
-                phi_best = jnp.where(better, phi, phi_best)
+            old = tuple(lax.dynamic_slice_in_dim(x, at, LEVEL_BLOCK) for x in (dp, lhat, phat))
+
+            def nodes(j, acc):  # front positions j*chunk .. j*chunk+chunk-1, in index order
+                best, k, lam_best, phi_best = acc
+                for c in range(chunk):
+                    pos = j * chunk + c
+                    d, lh, ph = shifted[0]
+                    for g in range(1, len(shifted)):
+                        pick = g_c[pos] == g
+                        d, lh, ph = (jnp.where(pick, x, y) for x, y in zip(shifted[g], (d, lh, ph)))
+                    lam = jnp.maximum(lh, cp_c[pos])  # line 13
+                    phi = jnp.maximum(ph, mp_c[pos])
+                    cand = d + s_c[pos] * lam + r * phi + e_c[pos]
+                    better = ok[pos] & (cand < best)  # strict: idle, then the lowest node, on ties
+                    best = jnp.where(better, cand, best)
+                    k = jnp.where(better, pos.astype(small), k)
+                    lam_best = jnp.where(better, lam, lam_best)
+                    phi_best = jnp.where(better, phi, phi_best)
+                return best, k, lam_best, phi_best
+
+            init = (*old[:1], jnp.full(LEVEL_BLOCK, -1, small), *old[1:])
+            best, k, lam_best, phi_best = lax.fori_loop(0, n_chunks, nodes, init)
             put = lambda arr, x: lax.dynamic_update_slice_in_dim(arr, x, at, 0)  # noqa: E731
             return put(dp_new, best), put(l_new, lam_best), put(p_new, phi_best), put(row, k)
 
-        dp, lhat, phat, row = lax.fori_loop(0, n_blocks, block, (dp, lhat, phat, choice[t]))
+        dp, lhat, phat, row = lax.fori_loop(first, last + 1, block, (dp, lhat, phat, choice[t]))
         return dp, lhat, phat, lax.dynamic_update_index_in_dim(choice, row, t, 0)
 
     dp, _, _, choice = lax.fori_loop(start, jnp.maximum(hi + 1, start), body,
@@ -233,14 +252,14 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, nee
 
 
 @jax.jit
-def _select(fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, need_i, starts, n_starts, hi):
+def _select(fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i, u_max, starts,
+            n_starts, hi):
     n_slots = fnodes.shape[0]
-    n_blocks = need_i // LEVEL_BLOCK + 1
 
     def one_start(i, carry):
         costs, assigns = carry
         cost, choice = _forward(starts[i], hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r,
-                                nxt, need_i, n_blocks)
+                                nxt, levels, need_i, u_max)
 
         def back(j, inner):  # line 16: the schedule achieving dp[d_i, W_i]
             level, assign = inner
@@ -249,7 +268,7 @@ def _select(fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, need_i, starts,
             k = fnodes[t, jnp.maximum(c, 0)]
             run = (level > 0) & (c >= 0)
             assign = assign.at[t].set(jnp.where(run, k, -1))
-            return jnp.where(run, nxt[group[jnp.maximum(k, 0)], level], level), assign
+            return jnp.where(run, nxt[group[k], level], level), assign
 
         feasible = jnp.isfinite(cost)
         init = (jnp.where(feasible, need_i, 0), jnp.full(n_slots, -1, jnp.int32))
@@ -302,6 +321,8 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
     after = np.searchsorted(levels, np.maximum(levels[None, :] - positive[:, None], 0))
     nxt = np.zeros((max_groups, width), np.int32)
     nxt[: positive.size, : levels.size] = after
+    padded = np.full(width, np.iinfo(np.int32).max, np.int32)  # sorted: searchsorted in the kernel
+    padded[: levels.size] = levels
     group = np.zeros(n_nodes, np.int32)
     group[usable] = np.searchsorted(positive, np.minimum(units[usable], need))
     hi = min(int(deadline), n_slots - 1)
@@ -314,8 +335,9 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
     if distinct.size and positive.size:
         with jax.enable_x64(True):
             c, a = _select(fronts.nodes, fronts.compute_price, fronts.memory_price,
-                           fronts.energy_price, s, eu, usable, group, float(memory_need), nxt,
-                           np.int32(levels.size - 1), starts, np.int32(distinct.size), np.int32(hi))
+                           fronts.energy_price, s, eu, usable, group, np.float64(memory_need), nxt,
+                           padded, np.int32(levels.size - 1), np.int32(positive.max()), starts,
+                           np.int32(distinct.size), np.int32(hi))
         c, a = np.asarray(c), np.asarray(a)
         where = np.searchsorted(distinct, st)
         costs = np.where(valid, c[np.minimum(where, distinct.size - 1)], _INF)
