@@ -208,9 +208,9 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, lev
         e_c = eu[fn] * fep[t]
         cp_c, mp_c = fcp[t], fmp[t]
         n_chunks = (jnp.sum(real) + chunk - 1) // chunk
-        first = jnp.searchsorted(levels, levels[need_i] - (hi - t) * u_max) // LEVEL_BLOCK
-        last = jnp.minimum(jnp.searchsorted(levels, (t - start + 1) * u_max, side="right") - 1,
-                           need_i) // LEVEL_BLOCK
+        find = lambda w, side: jnp.searchsorted(levels, w, side=side, method="compare_all")  # noqa: E731
+        first = find(levels[need_i] - (hi - t) * u_max, "left") // LEVEL_BLOCK
+        last = jnp.minimum(find((t - start + 1) * u_max, "right") - 1, need_i) // LEVEL_BLOCK
 
         def block(b, new):  # levels b*B .. b*B+B-1 of slot t; they read slot t-1 only
             dp_new, l_new, p_new, row = new
@@ -220,23 +220,27 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, lev
             shifted = [(dp[idx[g]], lhat[idx[g]], phat[idx[g]]) for g in range(idx.shape[0])]
             old = tuple(lax.dynamic_slice_in_dim(x, at, LEVEL_BLOCK) for x in (dp, lhat, phat))
 
+            stacked = [jnp.stack(x) for x in zip(*shifted)]  # 3 x (G, B)
+
             def nodes(j, acc):  # front positions j*chunk .. j*chunk+chunk-1, in index order
                 best, k, lam_best, phi_best = acc
-                for c in range(chunk):
-                    pos = j * chunk + c
-                    d, lh, ph = shifted[0]
-                    for g in range(1, len(shifted)):
-                        pick = g_c[pos] == g
-                        d, lh, ph = (jnp.where(pick, x, y) for x, y in zip(shifted[g], (d, lh, ph)))
-                    lam = jnp.maximum(lh, cp_c[pos])  # line 13
-                    phi = jnp.maximum(ph, mp_c[pos])
-                    cand = d + s_c[pos] * lam + r * phi + e_c[pos]
-                    better = ok[pos] & (cand < best)  # strict: idle, then the lowest node, on ties
-                    best = jnp.where(better, cand, best)
-                    k = jnp.where(better, pos.astype(small), k)
-                    lam_best = jnp.where(better, lam, lam_best)
-                    phi_best = jnp.where(better, phi, phi_best)
-                return best, k, lam_best, phi_best
+                at_j = j * chunk
+                take = lambda x: lax.dynamic_slice_in_dim(x, at_j, chunk)  # noqa: E731
+                g = take(g_c)
+                d, lh, ph = (x[g] for x in stacked)  # (chunk, B): each node's group's row
+                lam = jnp.maximum(lh, take(cp_c)[:, None])  # line 13
+                phi = jnp.maximum(ph, take(mp_c)[:, None])
+                cand = d + take(s_c)[:, None] * lam + r * phi + take(e_c)[:, None]
+                cand = jnp.where(take(ok)[:, None], cand, _INF)
+                low = jnp.min(cand, axis=0)
+                first = jnp.argmin(cand, axis=0)  # the lowest position (node index) on ties
+                one = jnp.arange(chunk)[:, None] == first[None, :]
+                better = low < best  # strict: idle (and earlier chunks) win ties
+                pick = lambda x: jnp.sum(jnp.where(one, x, 0.0), axis=0)  # noqa: E731  exact: one term
+                return (jnp.where(better, low, best),
+                        jnp.where(better, (first + at_j).astype(small), k),
+                        jnp.where(better, pick(lam), lam_best),
+                        jnp.where(better, pick(phi), phi_best))
 
             init = (*old[:1], jnp.full(LEVEL_BLOCK, -1, small), *old[1:])
             best, k, lam_best, phi_best = lax.fori_loop(0, n_chunks, nodes, init)
