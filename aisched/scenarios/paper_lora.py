@@ -24,7 +24,11 @@ VARIANTS = {
 #: Scenarios meant to be capacity-bound, and at which points of their REDUCED form compute
 #: capacity binds (EFT, which admits whatever fits, fills >= 10 % of node-slots to >= 99 %;
 #: tests/scenarios/test_paper_scenarios.py checks it). Prices only matter where capacity binds.
-CAPACITY_BOUND: dict[str, tuple[str, ...]] = {}
+CAPACITY_BOUND: dict[str, tuple[str, ...]] = {
+    "lora/fig4-scale": ("3",),
+    "lora/fig8-load": ("0.5", "1.5"),
+    "lora/fig9-deadlines": ("tight",),
+}
 
 _LORA_ALGOS = ("pdftsp", "titan", "eft", "ntm")
 _LORA_DAY = {"slots": 144, "arrival_rate": 50.0, "vendors": 3, "gpu_mix": "mixed", "deadline": "slack"}
@@ -35,7 +39,8 @@ _TITAN = {"titan": {"slot_time_limit": 20.0}}
 def add_scenarios(add: Add) -> None:
     add(Scenario(
         name="lora/fig4-scale", family="lora",
-        title="Fig. 4: social welfare vs number of compute nodes (50..200)",
+        title="Fig. 4: social welfare vs number of compute nodes (50..200); capacity-bound (compute) "
+              "at few nodes",
         x="nodes", values=(50, 100, 150, 200), base=_LORA_DAY, algorithms=_LORA_ALGOS, params=_TITAN,
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "nodes"}, reduced_values=(2, 3),
         claims=(
@@ -47,6 +52,7 @@ def add_scenarios(add: Add) -> None:
                   baseline="ntm", point="50", value=1.5584),
             Claim("increasing", "as the number of nodes increases, social welfare grows", "pdftsp"),
         ),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig5-vendors", family="lora",
@@ -54,6 +60,7 @@ def add_scenarios(add: Add) -> None:
         x="vendors", values=(1, 3, 5, 7), base={**_LORA_DAY, "nodes": 100}, algorithms=_LORA_ALGOS,
         params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=(1, 3),
         claims=(Claim("increasing", "welfare increases slightly as the number of vendors increases", "pdftsp"),),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig6-capacity", family="lora",
@@ -65,6 +72,7 @@ def add_scenarios(add: Add) -> None:
                   point="a100", other_point="a40"),
             Claim("best", "with mixed GPUs pdFTSP consistently achieves the best social welfare", "pdftsp"),
         ),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig7-traces", family="lora",
@@ -73,10 +81,12 @@ def add_scenarios(add: Add) -> None:
         algorithms=_LORA_ALGOS, params=_TITAN, reduced_base={**_LORA_SMALL, "trace_start": 84},
         claims=(Claim("best", "pdFTSP consistently outperforms the baselines on the three real traces",
                       "pdftsp"),),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig8-load", family="lora",
-        title="Fig. 8: social welfare under light / medium / high Poisson load (30, 50, 80 a slot)",
+        title="Fig. 8: social welfare under light / medium / high Poisson load (30, 50, 80 a slot); "
+              "capacity-bound (compute) at high load",
         x="arrival_rate", values=(30.0, 50.0, 80.0), base={**_LORA_DAY, "nodes": 100},
         algorithms=_LORA_ALGOS, params=_TITAN,
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "arrival_rate"},
@@ -89,14 +99,17 @@ def add_scenarios(add: Add) -> None:
             Claim("improvement", "under high load pdFTSP improves welfare over NTM by 184.94%", "pdftsp",
                   baseline="ntm", point="80.0", value=1.8494),
         ),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig9-deadlines", family="lora",
-        title="Fig. 9: social welfare under four deadline-generation methods",
+        title="Fig. 9: social welfare under four deadline-generation methods; capacity-bound (compute) "
+              "with tight deadlines",
         x="deadline", values=("tight", "slack", "loose", "uniform"), base={**_LORA_DAY, "nodes": 100},
         algorithms=_LORA_ALGOS, params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=("tight", "loose"),
         claims=(Claim("best", "pdFTSP still achieves the best performance under every deadline method",
                       "pdftsp"),),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig10-truthfulness", family="lora",
@@ -130,6 +143,7 @@ def add_scenarios(add: Add) -> None:
         reduced_base={"slots": 30, "arrival_rate": 0.5}, reduced_values=(2,),  # MILP proven in < 1 s
         claims=(Claim("at_most", "pdFTSP's empirical competitive ratio is no more than 3", "pdftsp",
                       value=3.0),),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig13-runtime", family="lora",
