@@ -19,6 +19,7 @@ import pandas as pd
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance
+from aisched.online.lora import pdftsp
 from aisched.online.lora.pdftsp import audit_bids, run
 
 __all__ = ["audit_reruns", "best_misreport", "audit_summary", "audited_tasks", "AUDIT_FACTORS"]
@@ -124,3 +125,6 @@ def audit_summary(instance: LoraInstance, outcome: Any, count: int, **options: A
             "misreport_gain": float(max(rel)) if rel else float("nan"),
             "misreport_gain_abs": float(max(gains)) if gains else float("nan"),
             "audit_curves": json.dumps(curves)}
+
+
+pdftsp.AUDIT_SUMMARY[:] = [audit_summary]  # run(audit_tasks=n) calls it

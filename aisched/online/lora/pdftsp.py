@@ -78,6 +78,10 @@ BetaUnit = Literal["gb_slot", "gb"]
 Parameters = Literal["declared", "from_bids"]
 _SELECTIONS = ("faithful", "cell_prices", "exact")
 
+#: ``[audit.audit_summary]``, installed by :mod:`aisched.online.lora.audit` when imported (as the
+#: package does): ``run(audit_tasks=n)`` calls it without this module importing that one.
+AUDIT_SUMMARY: list[Any] = []
+
 #: Largest number of work units the dynamic program's table may have.
 MAX_WORK_UNITS = 8192
 
@@ -520,12 +524,10 @@ def run(
             "work_unit_exact": int(state.work_unit_exact),
         },
     )
-    if audit_tasks:
-        from aisched.online.lora.audit import audit_summary  # audit re-runs this function
-
-        outcome.info.update(audit_summary(instance, outcome, audit_tasks, alpha=alpha, beta=beta,
-                                          selection=selection, payment=payment,
-                                          beta_unit=beta_unit, parameters=parameters))
+    if audit_tasks:  # the hook :mod:`aisched.online.lora.audit` installs (it imports this module)
+        outcome.info.update(AUDIT_SUMMARY[0](instance, outcome, audit_tasks, alpha=alpha, beta=beta,
+                                             selection=selection, payment=payment,
+                                             beta_unit=beta_unit, parameters=parameters))
     return outcome
 
 
