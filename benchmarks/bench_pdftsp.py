@@ -5,7 +5,10 @@
 95th-percentile per-task decision time, peak resident memory, the NumPy
 reference DP's speed on the same tasks (ratio to the jitted kernel), the
 kernel's compile count, and Titan's per-task time at 100 nodes (the paper's
-Fig. 13), EFT and NTM for context.
+Fig. 13), EFT and NTM for context. Algorithm 2 as printed (the default
+``selection="faithful"``) runs on :mod:`aisched.online.lora.pdftsp_fronts`; the
+dense kernel it replaced (``pdftsp_faithful.faithful_options_dense``) and the
+NumPy oracle are timed beside it on a sample of tasks at the day's final prices.
 
 Usage: ``python benchmarks/bench_pdftsp.py [--quick]`` (``--quick``: 50 nodes,
 Poisson(20), for a smoke run).
@@ -14,13 +17,14 @@ Poisson(20), for a smoke run).
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import time
 
 import numpy as np
 
 import aisched
-from aisched.online.lora import pdftsp, pdftsp_faithful, pdftsp_kernel, pdftsp_reference
+from aisched.online.lora import pdftsp, pdftsp_faithful, pdftsp_fronts, pdftsp_kernel, pdftsp_reference
 from aisched.scenarios.lora import generate
 
 
@@ -28,11 +32,15 @@ def _peak_rss_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2  # Linux: KiB
 
 
-def reference_ratio(inst, state: pdftsp.PdftspState, tasks: np.ndarray) -> tuple[float, float]:
-    """Median seconds per task of the NumPy reference and of the kernel, same tasks and prices."""
-    ref_s, jax_s = [], []
-    for task in tasks:
-        task = int(task)
+def per_task_times(inst, state: pdftsp.PdftspState, tasks: np.ndarray, *, reference: int = 3) -> dict[str, float]:
+    """Median seconds per task of Algorithm 2 as printed, three ways, same tasks and prices.
+
+    ``fronts``: the default (pdftsp_fronts, the state's fronts); ``dense``: the dense
+    jitted kernel over every node and work level (before this change); ``numpy``:
+    the NumPy oracle, on the first ``reference`` tasks only.
+    """
+    out: dict[str, list[float]] = {"fronts": [], "dense": [], "numpy": []}
+    for j, task in enumerate(int(t) for t in tasks):
         args = (
             state._compute_price, state._memory_price, state._energy_price, state._energy_use[task],
             inst.throughput[task], state._units[task],
@@ -42,16 +50,19 @@ def reference_ratio(inst, state: pdftsp.PdftspState, tasks: np.ndarray) -> tuple
             int(inst.deadline[task]), state._fee[task], state._valid[task], float(inst.bid[task]),
         )
         tic = time.perf_counter()
-        pdftsp_reference.select_faithful_reference(*args, *tail)
-        ref_s.append(time.perf_counter() - tic)
+        state.decide(task)
+        out["fronts"].append(time.perf_counter() - tic)
         group, gunits = pdftsp_kernel.node_groups(state._units[task], state._max_groups)
         tic = time.perf_counter()
-        out = pdftsp_faithful.select_faithful(
-            *args, group, gunits, *tail, max_work_units=state._max_work_units
-        )
-        np.asarray(out.assignment)
-        jax_s.append(time.perf_counter() - tic)
-    return float(np.median(ref_s)), float(np.median(jax_s))
+        dense = pdftsp_faithful.faithful_options_dense(*args, group, gunits, *tail,
+                                                       max_work_units=state._max_work_units)
+        np.asarray(dense[0].assignment)
+        out["dense"].append(time.perf_counter() - tic)
+        if j < reference:
+            tic = time.perf_counter()
+            pdftsp_reference.select_faithful_reference(*args, *tail)
+            out["numpy"].append(time.perf_counter() - tic)
+    return {k: float(np.median(v)) for k, v in out.items()}
 
 
 def main() -> None:
@@ -59,6 +70,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--titan-slots", type=int, default=2, help="slots of Titan to time at 100 nodes")
+    parser.add_argument("--sample", type=int, default=10, help="tasks timed three ways (fronts, dense, NumPy)")
+    parser.add_argument("--no-titan", action="store_true", help="skip Titan (being reworked)")
     args = parser.parse_args()
     nodes, rate = (50, 20.0) if args.quick else (200, 80.0)
 
@@ -67,6 +80,7 @@ def main() -> None:
     print(f"instance: {inst.num_tasks} tasks, {inst.num_nodes} nodes, {inst.num_slots} slots, "
           f"{inst.num_vendors} vendors (generated in {time.perf_counter() - tic:.2f} s)")
 
+    print(f"load average before the run: {os.getloadavg()[0]:.2f} (2 cores shared: timings scale with it)")
     compiles_before = pdftsp_kernel.cache_size() + pdftsp_faithful.cache_size()
     out = aisched.run("pdftsp", inst)
     compiles = pdftsp_kernel.cache_size() + pdftsp_faithful.cache_size() - compiles_before
@@ -85,15 +99,26 @@ def main() -> None:
     state = pdftsp.PdftspState(inst, pdftsp.PdftspParams(out.info["alpha"], out.info["beta"]))
     state._compute_price[:] = out.prices["compute_price"].values  # realistic, non-zero prices
     state._memory_price[:] = out.prices["memory_price"].values
-    sample = np.random.default_rng(1).choice(inst.num_tasks, size=3, replace=False)
-    ref, ker = reference_ratio(inst, state, sample)
-    print(f"NumPy reference DP (Algorithm 2 as printed): median {1e3 * ref:.1f} ms/task vs kernel "
-          f"{1e3 * ker:.3f} ms/task on the same 3 tasks: {ref / ker:.0f}x")
+    state._fronts = pdftsp_fronts.Fronts(state._compute_price, state._memory_price,
+                                         state._energy_price, state._fronts.cls)
+    counts = (state._fronts.nodes < inst.num_nodes).sum(axis=1)
+    print(f"  fronts at the day's final prices: width {state._fronts.width}, nodes per slot "
+          f"median {np.median(counts):.0f}, max {counts.max()} (of {inst.num_nodes})")
+    sample = np.random.default_rng(1).choice(inst.num_tasks, size=args.sample, replace=False)
+    state.decide(int(sample[0]))  # compile at the new front width, if it changed
+    times = per_task_times(inst, state, sample)
+    print(f"Algorithm 2 as printed on {args.sample} tasks at those prices (median per task): fronts "
+          f"{1e3 * times['fronts']:.2f} ms, dense kernel {1e3 * times['dense']:.1f} ms "
+          f"({times['dense'] / times['fronts']:.0f}x), NumPy oracle {1e3 * times['numpy']:.0f} ms "
+          f"(first 3 tasks)")
 
     for name in ("eft", "ntm"):
         other = aisched.run(name, inst)
         print(f"{name}: {other.runtime_s:.2f} s, welfare {other.objective:.4g}, admitted {other.num_admitted}")
 
+    if args.no_titan:
+        print(f"peak RSS: {_peak_rss_gb():.2f} GB")
+        return
     big = generate(seed=args.seed, nodes=100, slots=144, arrival_rate=rate, vendors=5, gpu_mix="mixed")
     first = np.nonzero(big.arrival < args.titan_slots)[0]
     sub = big.subset(first)

@@ -96,8 +96,11 @@ import pandas as pd
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora.instance import LoraInstance
 from aisched.scenarios import _paths, traces
+from aisched.scenarios.lora_figures import FIGURES, cell_metrics
 
 __all__ = [
+    "FIGURES",
+    "cell_metrics",
     "A40_A100_RATIO",
     "BASE_MODELS",
     "DATA_DIR",

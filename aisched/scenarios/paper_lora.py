@@ -5,13 +5,50 @@ tasks a slot ("medium") unless a figure varies it, 3 labour vendors, "slack"
 deadlines. Titan solves one MILP per slot (20 s limit each). At paper scale these
 days hold thousands of tasks: the full-size runs take long (see the README's
 "Reproducing the papers").
+
+Regime. Prices only matter where capacity binds. :data:`CAPACITY_BOUND` names
+the scenarios meant to be capacity-bound (compute) and the reduced points where
+they are (tested); their titles say so. At full size (one seed, 100 nodes, 50 or
+80 tasks a slot) EFT runs compute at 0.93-0.95 mean utilisation with 27-28 % of
+node-slots full: every paper-scale day of Figs. 5-9 is capacity-bound; pdFTSP
+(defaults) keeps compute at 0.54-0.55 mean, 1.00 peak (its prices reject tasks
+before capacity does); memory never binds (peak 0.62 pdFTSP, 0.77 EFT).
+
+Cost of a full-size cell (one seed, one algorithm; measured 2026-11-23 on the
+shared 2-core machine at load average 14-17, so several times a quiet
+machine's): at 100 nodes, 50 tasks a slot (7,388 tasks) pdFTSP 60 s (median
+decision 2.3 ms), its variants cell-prices 23 s, beta-per-gb 28 s, from-bids
+46 s; EFT 0.9 s, NTM 0.5 s. At 80 tasks a slot (11,755 tasks) pdFTSP 90 s, EFT
+1.4 s, NTM 0.6 s. pdFTSP's cost grows with tasks x window x work levels (the
+long tasks dominate). Titan is being reworked (issue 12, point 5); its cost at
+full size is not stated here. Fig. 10 re-runs the whole day 36 times per cell
+(3 tasks x 12 bids): at 20 nodes, 10 tasks a slot (1,523 tasks) a cell took
+307 s, hence its smaller day (10 nodes, 5 tasks a slot: 764 tasks, 132 s a cell,
+so 3 seeds x 3 runs (default, from-bids, paper-payment) about 20 min).
 """
 
 from __future__ import annotations
 
 from aisched.scenarios.scenario import Add, Claim, Scenario
 
-__all__ = ["add_scenarios"]
+__all__ = ["add_scenarios", "CAPACITY_BOUND", "VARIANTS"]
+
+#: The readings' alternatives (docs/readings.md, section lora), run beside the defaults so the
+#: report shows which readings carry each claim.
+VARIANTS = {
+    "cell-prices": {"pdftsp": {"selection": "cell_prices"}},  # line 13: each cell at its own duals
+    "beta-per-gb": {"pdftsp": {"beta_unit": "gb"}},  # Lemma 2's beta as printed (per GB)
+    "from-bids": {"pdftsp": {"parameters": "from_bids"}},  # Lemma 2's maxima over the bids
+}
+
+#: Scenarios meant to be capacity-bound, and at which points of their REDUCED form compute
+#: capacity binds (EFT, which admits whatever fits, fills >= 5 % of node-slots to >= 99 %;
+#: tests/scenarios/test_lora.py checks it). Prices only matter where capacity binds.
+CAPACITY_BOUND: dict[str, tuple[str, ...]] = {
+    "lora/fig4-scale": ("3",),
+    "lora/fig8-load": ("0.5", "1.5"),
+    "lora/fig9-deadlines": ("tight",),
+}
 
 _LORA_ALGOS = ("pdftsp", "titan", "eft", "ntm")
 _LORA_DAY = {"slots": 144, "arrival_rate": 50.0, "vendors": 3, "gpu_mix": "mixed", "deadline": "slack"}
@@ -22,7 +59,8 @@ _TITAN = {"titan": {"slot_time_limit": 20.0}}
 def add_scenarios(add: Add) -> None:
     add(Scenario(
         name="lora/fig4-scale", family="lora",
-        title="Fig. 4: social welfare vs number of compute nodes (50..200)",
+        title="Fig. 4: social welfare vs number of compute nodes (50..200); capacity-bound (compute) "
+              "at few nodes",
         x="nodes", values=(50, 100, 150, 200), base=_LORA_DAY, algorithms=_LORA_ALGOS, params=_TITAN,
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "nodes"}, reduced_values=(2, 3),
         claims=(
@@ -34,6 +72,7 @@ def add_scenarios(add: Add) -> None:
                   baseline="ntm", point="50", value=1.5584),
             Claim("increasing", "as the number of nodes increases, social welfare grows", "pdftsp"),
         ),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig5-vendors", family="lora",
@@ -41,6 +80,7 @@ def add_scenarios(add: Add) -> None:
         x="vendors", values=(1, 3, 5, 7), base={**_LORA_DAY, "nodes": 100}, algorithms=_LORA_ALGOS,
         params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=(1, 3),
         claims=(Claim("increasing", "welfare increases slightly as the number of vendors increases", "pdftsp"),),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig6-capacity", family="lora",
@@ -52,6 +92,7 @@ def add_scenarios(add: Add) -> None:
                   point="a100", other_point="a40"),
             Claim("best", "with mixed GPUs pdFTSP consistently achieves the best social welfare", "pdftsp"),
         ),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig7-traces", family="lora",
@@ -60,10 +101,12 @@ def add_scenarios(add: Add) -> None:
         algorithms=_LORA_ALGOS, params=_TITAN, reduced_base={**_LORA_SMALL, "trace_start": 84},
         claims=(Claim("best", "pdFTSP consistently outperforms the baselines on the three real traces",
                       "pdftsp"),),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig8-load", family="lora",
-        title="Fig. 8: social welfare under light / medium / high Poisson load (30, 50, 80 a slot)",
+        title="Fig. 8: social welfare under light / medium / high Poisson load (30, 50, 80 a slot); "
+              "capacity-bound (compute) at high load",
         x="arrival_rate", values=(30.0, 50.0, 80.0), base={**_LORA_DAY, "nodes": 100},
         algorithms=_LORA_ALGOS, params=_TITAN,
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "arrival_rate"},
@@ -76,14 +119,41 @@ def add_scenarios(add: Add) -> None:
             Claim("improvement", "under high load pdFTSP improves welfare over NTM by 184.94%", "pdftsp",
                   baseline="ntm", point="80.0", value=1.8494),
         ),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig9-deadlines", family="lora",
-        title="Fig. 9: social welfare under four deadline-generation methods",
+        title="Fig. 9: social welfare under four deadline-generation methods; capacity-bound (compute) "
+              "with tight deadlines",
         x="deadline", values=("tight", "slack", "loose", "uniform"), base={**_LORA_DAY, "nodes": 100},
         algorithms=_LORA_ALGOS, params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=("tight", "loose"),
         claims=(Claim("best", "pdFTSP still achieves the best performance under every deadline method",
                       "pdftsp"),),
+        variants=VARIANTS,
+    ))
+    add(Scenario(
+        name="lora/fig10-truthfulness", family="lora",
+        title="Fig. 10: utility against bid of 3 audited tasks per run, each bid a full re-run of the day "
+              "(10 nodes, 5 tasks a slot: 37 full re-runs per cell make bigger days slow)",
+        x="arrival_rate", values=(5.0,), base={**_LORA_DAY, "nodes": 10},
+        algorithms=("pdftsp",), metric="misreport_gain", params={"pdftsp": {"audit_tasks": 3}},
+        reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "arrival_rate"}, reduced_values=(1.0,),
+        claims=(Claim("at_most", "bidding the true valuation always yields the maximum utility "
+                      "(largest misreport gain / true value <= 1e-9)", "pdftsp", value=1e-9),),
+        figures=("utility_vs_bid",),
+        variants={"from-bids": VARIANTS["from-bids"], "paper-payment": {"pdftsp": {"payment": "paper"}}},
+    ))
+    add(Scenario(
+        name="lora/fig11-rationality", family="lora",
+        title="Fig. 11: payment against bid of every admitted task (individual rationality: payment <= bid)",
+        x="arrival_rate", values=(30.0, 50.0, 80.0), base={**_LORA_DAY, "nodes": 100},
+        algorithms=("pdftsp",), metric="payment_to_bid",
+        reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "arrival_rate"},
+        reduced_values=(0.5, 1.5),
+        claims=(Claim("at_most", "the bid is always higher than its payment (largest payment / bid <= 1)",
+                      "pdftsp", value=1.0),),
+        figures=("payment_vs_bid",),
+        variants={**VARIANTS, "paper-payment": {"pdftsp": {"payment": "paper"}}},
     ))
     add(Scenario(
         name="lora/fig12-competitive", family="lora",
@@ -93,6 +163,7 @@ def add_scenarios(add: Add) -> None:
         reduced_base={"slots": 30, "arrival_rate": 0.5}, reduced_values=(2,),  # MILP proven in < 1 s
         claims=(Claim("at_most", "pdFTSP's empirical competitive ratio is no more than 3", "pdftsp",
                       value=3.0),),
+        variants=VARIANTS,
     ))
     add(Scenario(
         name="lora/fig13-runtime", family="lora",

@@ -52,6 +52,8 @@ METRICS: dict[str, bool] = {
     # family metrics, from ``aisched.scenarios.<family>.cell_metrics(instance, outcome)``
     "alpha_variance": False,      # tenants: variance of the revenue-fairness ratios alpha_u (Fig. 8)
     "min_surplus": True,          # tenants: least ideal revenue - resource cost of a job that paid (Fig. 12)
+    "misreport_gain": False,      # lora: largest utility gain of a misreport / true value (full re-runs, Fig. 10)
+    "payment_to_bid": False,      # lora: largest payment / bid of an admitted task (Fig. 11; <= 1 is IR)
     # policy selection (kind "selection", spot Figs. 9-10); objective = mean realised utility per job
     "best_fixed": True,           # mean utility per job of the best fixed policy in hindsight
     "regret": False,              # regret of Algorithm 2 (normalised utilities), vs the bound sqrt(2 K ln M)
@@ -60,6 +62,7 @@ METRICS: dict[str, bool] = {
 
 #: Metrics that only one family computes.
 FAMILY_METRICS: dict[str, str] = {"alpha_variance": "tenants", "min_surplus": "tenants",
+                                  "misreport_gain": "lora", "payment_to_bid": "lora",
                                   "best_fixed": "spot", "regret": "spot", "regret_to_bound": "spot"}
 
 #: Scenario kinds: what a cell runs.

@@ -351,3 +351,61 @@ def test_size_guards_name_the_option_the_size_and_the_limit(monkeypatch) -> None
     monkeypatch.setattr(sc, "MAX_TASKS", 10)  # overridable where a user means it
     with pytest.raises(InvalidScenarioError, match="MAX_TASKS = 10"):
         sc.generate(tasks=11)
+
+
+# --------------------------------------------------------------------------- Figs. 10-11, regime
+
+
+def test_cell_metrics_individual_rationality_and_audit() -> None:
+    import aisched
+
+    inst = sc.generate(seed=1, nodes=2, slots=12, arrival_rate=1.5, vendors=2)
+    out = aisched.run("pdftsp", inst, audit_tasks=2)
+    metrics = sc.cell_metrics(inst, out)
+    won = out.admitted
+    assert won.any()
+    assert metrics["payment_to_bid"] == pytest.approx(float(np.max(out.payments[won] / inst.bid[won])))
+    assert metrics["payment_to_bid"] <= 1.0  # Theorem 4
+    assert out.info["audit_tasks"] == 2
+    assert metrics["misreport_gain"] <= 1e-9  # Theorem 3 under the default readings
+    assert "payment_to_bid" not in sc.cell_metrics(inst, aisched.run("eft", inst))
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
+def test_audit_tasks_checked_before_the_run(bad) -> None:
+    import aisched
+
+    inst = sc.generate(seed=1, nodes=2, slots=12, arrival_rate=1.5, vendors=2)
+    with pytest.raises(InvalidScenarioError, match="^audit_tasks"):
+        aisched.run("pdftsp", inst, audit_tasks=bad)
+
+
+def capacity_points():
+    from aisched.scenarios.paper_lora import CAPACITY_BOUND
+
+    return [(name, label) for name, labels in CAPACITY_BOUND.items() for label in labels]
+
+
+@pytest.mark.parametrize(("name", "label"), capacity_points())
+def test_capacity_bound_scenarios_bind_compute_where_claimed(name: str, label: str) -> None:
+    """paper_lora.CAPACITY_BOUND: at these reduced points EFT (which admits whatever fits)
+    fills compute to capacity, on >= 5 % of node-slots: capacity binds, prices matter."""
+    import aisched
+    from aisched.scenarios import catalog
+
+    scenario = catalog.get(name).reduced()
+    point = scenario.labels.index(label)
+    inst = sc.generate(seed=0, **scenario.point_params(point))
+    table = aisched.compare(inst, ["eft", "pdftsp"], offline=False)
+    assert table.loc["eft", "compute_util_peak"] >= 0.99
+    assert table.loc["eft", "compute_util_binding"] >= 0.05
+
+
+def test_every_capacity_claim_names_real_points() -> None:
+    from aisched.scenarios import catalog
+    from aisched.scenarios.paper_lora import CAPACITY_BOUND
+
+    assert CAPACITY_BOUND  # some lora scenarios are meant to be capacity-bound
+    for name, labels in CAPACITY_BOUND.items():
+        assert set(labels) <= set(catalog.get(name).reduced().labels), name
+        assert "capacity-bound" in catalog.get(name).title, name

@@ -53,7 +53,7 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
-from aisched.online.lora import pdftsp_faithful as faithful_kernel
+from aisched.online.lora import pdftsp_fronts as fronts
 from aisched.online.lora import pdftsp_kernel as kernel
 from aisched.outcome import Outcome
 from aisched.registry import register
@@ -77,6 +77,10 @@ Payment = Literal["corrected", "paper"]
 BetaUnit = Literal["gb_slot", "gb"]
 Parameters = Literal["declared", "from_bids"]
 _SELECTIONS = ("faithful", "cell_prices", "exact")
+
+#: ``[audit.audit_summary]``, installed by :mod:`aisched.online.lora.audit` when imported (as the
+#: package does): ``run(audit_tasks=n)`` calls it without this module importing that one.
+AUDIT_SUMMARY: list[Any] = []
 
 #: Largest number of work units the dynamic program's table may have.
 MAX_WORK_UNITS = 8192
@@ -283,6 +287,11 @@ class PdftspState:
         self._start, self._fee, self._valid = start, fee, valid
         self._room_memory = inst.memory_capacity - inst.base_memory
         self._energy_use, self._energy_price = inst.energy_factors()
+        self._fronts = None
+        if self.params.selection == "faithful":  # undominated nodes per slot, kept as prices rise
+            classes = fronts.node_classes(inst.throughput, self._energy_use)
+            self._fronts = fronts.Fronts(self._compute_price, self._memory_price, self._energy_price,
+                                         classes)
 
     # -------------------------------------------------------------- Algorithm 1
     def decide(self, task: int, bid: float | None = None) -> Decision:
@@ -297,13 +306,23 @@ class PdftspState:
         """
         inst = self.instance
         b = float(inst.bid[task] if bid is None else bid)
+        if self._fronts is not None:
+            choice = fronts.select_with_fronts(
+                self._fronts, self._energy_use[task], inst.throughput[task], self._units[task],
+                float(inst.memory_need[task]), int(self._work_units[task]), self._start[task],
+                int(inst.deadline[task]), self._fee[task], self._valid[task], b,
+                max_groups=self._max_groups,
+                max_levels=fronts.level_width(self._max_work_units))[0]
+        else:
+            choice = self._select_dense(task, b)
+        return self._decision(task, b, choice)
+
+    def _select_dense(self, task: int, b: float) -> kernel.ScheduleChoice:
+        inst = self.instance
         group, group_units = kernel.node_groups(self._units[task], self._max_groups)
-        select = {
-            "faithful": faithful_kernel.select_faithful,
-            "cell_prices": kernel.select_cell_prices,
-            "exact": kernel.select_exact,
-        }[self.params.selection]
-        choice = select(
+        select = {"cell_prices": kernel.select_cell_prices, "exact": kernel.select_exact}[
+            self.params.selection]
+        return select(
             self._compute_price,
             self._memory_price,
             self._energy_price,
@@ -321,6 +340,9 @@ class PdftspState:
             b,
             max_work_units=self._max_work_units,
         )
+
+    def _decision(self, task: int, b: float, choice: kernel.ScheduleChoice) -> Decision:
+        inst = self.instance
         option = int(choice.option)
         surplus = float(choice.surplus)
         assignment = np.asarray(choice.assignment, dtype=np.int32)
@@ -380,6 +402,8 @@ class PdftspState:
         lam, phi = self._compute_price, self._memory_price
         lam[nodes, slots] = lam[nodes, slots] * (1 + share_c) + self.params.alpha * per_unit * share_c
         phi[nodes, slots] = phi[nodes, slots] * (1 + share_m) + self.params.beta * per_unit * share_m
+        if self._fronts is not None:
+            self._fronts.update(slots)
         if decision.admitted:
             self.used_compute[nodes, slots] += s
             self.used_memory[nodes, slots] += r
@@ -415,6 +439,7 @@ def run(
     payment: Payment = "corrected",
     beta_unit: BetaUnit = "gb_slot",
     parameters: Parameters = "declared",
+    audit_tasks: int = 0,
 ) -> Outcome:
     """Run pdFTSP (Algorithm 1) on ``instance``.
 
@@ -434,14 +459,21 @@ def run(
     parameters
         ``"declared"`` (default: the instance's bounds, fixed before bids) or
         ``"from_bids"`` (maxima over the bids; not truthful).
+    audit_tasks
+        After the run, audit that many tasks by full re-runs (the paper's Fig. 10,
+        :func:`aisched.online.lora.audit.audit_summary`; ``info["misreport_gain"]``
+        and the curves). 0 (default): no audit.
 
     Returns
     -------
     Outcome
-        ``plan`` (assignment, vendor, admitted, plus ``surplus`` F(il) and
-        ``fits``), ``prices`` (final ``compute_price``, ``memory_price``),
+        ``plan`` (assignment, vendor, admitted, plus ``surplus`` F(il), ``fits``
+        and ``bid``), ``prices`` (final ``compute_price``, ``memory_price``),
         ``payments``, per-task ``decision_s``.
     """
+    if isinstance(audit_tasks, (bool, np.bool_)) or not isinstance(audit_tasks, (int, np.integer)) \
+            or audit_tasks < 0:
+        raise InvalidScenarioError("audit_tasks", f"= {audit_tasks!r} must be an integer >= 0")
     params, source = _params(instance, alpha, beta, selection=selection, payment=payment,
                              beta_unit=beta_unit, parameters=parameters)
     started = time.perf_counter()
@@ -469,8 +501,9 @@ def run(
     plan = make_plan(instance, assignment, vendor, admitted)
     plan["surplus"] = ("task", surplus)
     plan["fits"] = ("task", fits)
+    plan["bid"] = ("task", np.asarray(instance.bid, float))
     welfare = float(instance.verify_plan(plan))
-    return Outcome(
+    outcome = Outcome(
         algorithm="pdftsp",
         family="lora",
         objective=welfare,
@@ -491,6 +524,11 @@ def run(
             "work_unit_exact": int(state.work_unit_exact),
         },
     )
+    if audit_tasks:  # the hook :mod:`aisched.online.lora.audit` installs (it imports this module)
+        outcome.info.update(AUDIT_SUMMARY[0](instance, outcome, audit_tasks, alpha=alpha, beta=beta,
+                                             selection=selection, payment=payment,
+                                             beta_unit=beta_unit, parameters=parameters))
+    return outcome
 
 
 def audit_bids(instance: LoraInstance, task: Any, bids: Any) -> np.ndarray:

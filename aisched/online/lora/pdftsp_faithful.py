@@ -31,8 +31,12 @@ same arguments). Tie-breaking (the NumPy oracle
 idle when idling costs no more than running; among nodes of equal cost the
 lowest index; among options the largest F, then the lowest index.
 
-Cost: O(N * window * K * W) per task (no grouping of nodes: the running
-maxima make each node's cost depend on the predecessor state).
+Two implementations compute the same DP entries with the same operations:
+:func:`faithful_options_dense` (this module's kernel) over every node and
+every work level, O(N * window * K * W) per task; and the default
+:func:`select_faithful` / :func:`faithful_options`, which run
+:mod:`aisched.online.lora.pdftsp_fronts` (undominated nodes only, reachable
+work levels only; exact, see there). Both are tested against the oracle.
 """
 
 from __future__ import annotations
@@ -44,9 +48,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from aisched.online.lora import pdftsp_fronts as fronts
 from aisched.online.lora.pdftsp_kernel import ScheduleChoice, _arrays, _choose, _prepare, _Task
 
-__all__ = ["select_faithful", "faithful_options", "cache_size"]
+__all__ = ["select_faithful", "faithful_options", "faithful_options_dense", "cache_size"]
 
 _INF = np.inf
 
@@ -110,20 +115,32 @@ def select_faithful(compute_price, memory_price, energy_price, energy_use, throu
                     deadline, fee, valid, bid, *, max_work_units: int) -> ScheduleChoice:
     """Algorithm 2 as printed (line 13's running maxima), then the option of largest F (10).
 
-    Same arguments as :func:`aisched.online.lora.pdftsp_kernel.select_cell_prices`.
+    Same arguments as :func:`aisched.online.lora.pdftsp_kernel.select_cell_prices`;
+    computed on the fronts of :mod:`~aisched.online.lora.pdftsp_fronts` (NumPy values).
     """
     return faithful_options(compute_price, memory_price, energy_price, energy_use, throughput,
                             throughput_units, group, group_units, memory_need, work_units, start,
                             deadline, fee, valid, bid, max_work_units=max_work_units)[0]
 
 
-def faithful_options(*args, max_work_units: int) -> tuple[ScheduleChoice, jax.Array, jax.Array]:
-    """``select_faithful`` plus every option's DP cost ``dp[d_i, W_i]`` and schedule (N, T)."""
+def faithful_options(*args, max_work_units: int) -> tuple[ScheduleChoice, np.ndarray, np.ndarray]:
+    """``select_faithful`` plus every option's DP cost ``dp[d_i, W_i]`` (N,) and schedule (N, T)."""
+    task = _arrays(*args, max_work_units=max_work_units)
+    classes = fronts.node_classes(task.s, task.eu)  # one task: its own throughput and energy use
+    front = fronts.Fronts(task.cp, task.mp, task.ep, classes)
+    return fronts.select_with_fronts(
+        front, task.eu, task.s, np.minimum(task.su, max_work_units), task.r, int(task.need),
+        task.start, int(task.deadline), task.fee, task.valid, float(task.bid),
+        max_groups=task.gunits.shape[0], max_levels=fronts.level_width(max_work_units))
+
+
+def faithful_options_dense(*args, max_work_units: int) -> tuple[ScheduleChoice, jax.Array, jax.Array]:
+    """The same over every node and work level (the dense kernel; JAX values)."""
     task = _arrays(*args, max_work_units=max_work_units)
     with jax.enable_x64(True):
         return _faithful(task, max_work_units=max_work_units)
 
 
 def cache_size() -> int:
-    """Compiled variants held by this module's jitted kernel (for no-recompile tests)."""
-    return _faithful._cache_size()
+    """Compiled variants held by both kernels (for no-recompile tests)."""
+    return _faithful._cache_size() + fronts.cache_size()

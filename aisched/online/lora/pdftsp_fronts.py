@@ -1,0 +1,366 @@
+"""Algorithm 2 as printed (line 13's running maxima) at paper scale: two exact reductions of DP (13).
+
+:mod:`aisched.online.lora.pdftsp_faithful` runs DP (13) with the running maxima
+``lambda-hat``, ``phi-hat`` of (12c)-(12d) over every node ``k`` and every work
+level ``w = 0..W_i``: ``O(N * window * K * W_i)`` per task (a 200-node,
+1,000-unit task took ~0.1 s). This module computes the SAME table entries,
+with the same floating-point operations in the same order, on fewer of them:
+
+1. **Node fronts.** Call two nodes of one *class* when they have the same
+   throughput ``s_ik`` and energy use for every task (so the same units and
+   the same ``s_ik``, ``e_ikt = energy_use_ik * energy_price_kt``). In slot
+   ``t``, node ``j`` is *dominated* when a node ``k < j`` of its class has
+   ``lambda_kt <= lambda_jt``, ``phi_kt <= phi_jt`` and ``energy_price_kt <=
+   energy_price_jt``. From any DP state, line 13's cost through ``k``,
+   ``dp[t-1, p] + s max(lhat, lambda_kt) + r max(phat, phi_kt) + e_kt``, is then
+   ``<=`` that through ``j`` (floating-point rounding is monotone), and on a tie
+   the lower index ``k`` wins; so ``j`` is never the node the DP picks and can
+   be left out. The front (the undominated nodes) is kept per slot and updated
+   only where Algorithm 1 raised prices (prices only rise, (7)-(8)).
+2. **Reachable work.** ``dp[t, w]`` reads only ``dp[t-1, max(0, w - u)]`` for
+   the task's units values ``u``, so ``dp[d_i, W_i]`` depends only on the
+   levels ``R = {max(0, W_i - sum of units)}``: with two GPU kinds about 50
+   levels instead of ``W_i + 1 = 1,000``. The DP runs on ``R``.
+
+Together: ``O(distinct starts * window * |front| * |R|)`` per task. F (10) of
+each option's schedule and the option choice (line 5) are computed in NumPy
+exactly as the oracle :func:`aisched.online.lora.pdftsp_reference.select_faithful_reference`
+does, so plans and payments are bit-identical to it (tests). The DP values
+themselves may differ from the oracle's in the last bit: XLA:CPU contracts
+``a * b + c`` into a fused multiply-add (so does the dense kernel); on
+integer-valued prices (exact products) they are identical, ties included.
+
+Static shapes: the kernel compiles once per (T, front width ``C``, ``|R|``
+bucket, ``G``, ``N``); ``C`` only grows (doubling) during a run and ``|R|`` is
+padded to a power of two, so a paper-scale day compiles a handful of variants.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from aisched.online.lora.pdftsp_kernel import ScheduleChoice
+
+__all__ = ["node_classes", "Fronts", "reachable_levels", "level_width", "select_with_fronts",
+           "cache_size"]
+
+_INF = np.inf
+
+
+def node_classes(throughput: np.ndarray, energy_use: np.ndarray) -> np.ndarray:
+    """Class id (K,) int32: nodes with the same throughput and energy use for every task.
+
+    ``throughput`` and ``energy_use`` are (tasks, K) or (K,) for one task.
+    """
+    s = np.atleast_2d(np.asarray(throughput, float))
+    e = np.atleast_2d(np.asarray(energy_use, float))
+    cols = np.concatenate([s.T, e.T], axis=1)
+    if cols.shape[1] == 0:
+        return np.zeros(cols.shape[0], np.int32)
+    return np.unique(cols, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int32)
+
+
+def _dominated(cp, mp, ep, cls, cand, nodes):
+    """``dominated[i]``: some candidate ``j < nodes[i]`` of its class has all three values ``<=``.
+
+    ``cp``, ``mp``, ``ep`` are (K,) values of one slot; ``cand`` and ``nodes`` index arrays.
+    """
+    c = cand[None, :]
+    n = nodes[:, None]
+    dom = ((c < n) & (cls[c] == cls[n]) & (cp[c] <= cp[n]) & (mp[c] <= mp[n]) & (ep[c] <= ep[n]))
+    return dom.any(axis=1)
+
+
+class Fronts:
+    """Per-slot fronts of undominated nodes (reduction 1), sorted by node index.
+
+    Attributes
+    ----------
+    nodes : (T, C) int32 -- front nodes per slot, ascending, padded with ``K``.
+    compute_price, memory_price, energy_price : (T, C) float64 -- their prices (0 on padding).
+    """
+
+    def __init__(self, compute_price, memory_price, energy_price, node_class, width: int = 32) -> None:
+        self.cp, self.mp, self.ep = compute_price, memory_price, energy_price  # (K, T), live views
+        self.cls = np.asarray(node_class, np.int32)
+        n_nodes, n_slots = self.cp.shape
+        self.n_nodes = n_nodes
+        width = min(width, 1 << max(0, int(n_nodes - 1).bit_length()))  # a front has <= K nodes
+        self.width = width
+        self.nodes = np.full((n_slots, width), n_nodes, np.int32)
+        self.compute_price = np.zeros((n_slots, width))
+        self.memory_price = np.zeros((n_slots, width))
+        self.energy_price = np.zeros((n_slots, width))
+        everyone = np.arange(n_nodes)
+        for t in range(n_slots):
+            cp, mp, ep = self.cp[:, t], self.mp[:, t], self.ep[:, t]
+            # a node equal to a lower one of its class is dominated: test against the
+            # first node of each distinct (class, prices) first, then the survivors
+            key = np.stack([self.cls, cp, mp, ep], axis=1)
+            first = np.unique(key, axis=0, return_index=True)[1]
+            keep = np.zeros(n_nodes, bool)
+            keep[first] = True
+            alive = everyone[keep]
+            alive = alive[~_dominated(cp, mp, ep, self.cls, alive, alive)]
+            self._store(t, alive)
+
+    def _store(self, t: int, alive: np.ndarray) -> None:
+        if alive.size > self.width:
+            width = 1 << int(alive.size - 1).bit_length()
+            grow = width - self.width
+            self.nodes = np.pad(self.nodes, ((0, 0), (0, grow)), constant_values=self.n_nodes)
+            for name in ("compute_price", "memory_price", "energy_price"):
+                setattr(self, name, np.pad(getattr(self, name), ((0, 0), (0, grow))))
+            self.width = width
+        m = alive.size
+        self.nodes[t, :m] = alive
+        self.nodes[t, m:] = self.n_nodes
+        self.compute_price[t, :m] = self.cp[alive, t]
+        self.memory_price[t, :m] = self.mp[alive, t]
+        self.energy_price[t, :m] = self.ep[alive, t]
+        self.compute_price[t, m:] = self.memory_price[t, m:] = self.energy_price[t, m:] = 0.0
+
+    def update(self, slots) -> None:
+        """Recompute the fronts of ``slots`` after their prices rose (any prices may have changed).
+
+        Nodes not dominated by the old front's members (a subset of all nodes) are a
+        superset of the new front; the new front is that superset less the nodes a
+        lower member of it dominates (a dominated node is dominated by a front node).
+        """
+        everyone = np.arange(self.n_nodes)
+        for t in np.unique(np.asarray(slots)):
+            t = int(t)
+            cp, mp, ep = self.cp[:, t], self.mp[:, t], self.ep[:, t]
+            old = self.nodes[t][self.nodes[t] < self.n_nodes]
+            superset = everyone[~_dominated(cp, mp, ep, self.cls, old, everyone)]
+            self._store(t, superset[~_dominated(cp, mp, ep, self.cls, superset, superset)])
+
+
+@lru_cache(maxsize=65536)
+def _levels(need: int, units: tuple[int, ...]) -> tuple[int, ...]:
+    seen = {need, 0}
+    stack = [need]
+    while stack:
+        w = stack.pop()
+        for u in units:
+            v = w - u if w > u else 0
+            if v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return tuple(sorted(seen))
+
+
+def reachable_levels(need: int, units) -> np.ndarray:
+    """Work levels ``R`` that ``dp[., need]`` depends on (reduction 2), ascending, with 0 and ``need``.
+
+    ``units``: the task's positive units values. Falls back to ``0..need`` when
+    the levels could be nearly all of them anyway.
+    """
+    units = tuple(sorted({min(int(u), need) for u in units if u > 0}))
+    estimate = 1
+    for u in units:
+        estimate *= need // u + 1
+    if not units or estimate > need + 1:
+        return np.arange(need + 1)
+    return np.asarray(_levels(int(need), units))
+
+
+#: Work levels per block of the DP's inner loop (static): a task with ``|R|`` levels runs
+#: at most ``ceil(|R| / LEVEL_BLOCK)`` blocks per slot, so one compilation serves every ``|R|``.
+LEVEL_BLOCK = 64
+#: Front nodes per chunk (static): a slot whose front has ``m`` nodes runs ``ceil(m / 8)`` chunks.
+NODE_CHUNK = 8
+
+
+def level_width(max_work_units: int) -> int:
+    """Static length of the DP's level arrays: ``max_work_units + 1`` rounded up to whole blocks."""
+    return -(-(int(max_work_units) + 1) // LEVEL_BLOCK) * LEVEL_BLOCK
+
+
+def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i, u_max):
+    """DP (13) with line 13's running maxima on levels ``R`` from ``start``.
+
+    Returns ``dp[hi, W_i]`` and the front position chosen per (slot, level index), -1 idle.
+    In slot ``t`` only the levels ``w`` with ``W_i - (hi - t) u_max <= w <= (t - start + 1) u_max``
+    are computed: a larger ``w`` cannot be reached by slot ``t`` (its value stays ``inf``,
+    as computing it would give), and a smaller one is never read on the way to
+    ``dp[hi, W_i]``. Within a slot, the front's nodes run in chunks, in index order.
+    """
+    n_slots, width = fnodes.shape
+    n_nodes, n_levels = s.shape[0], nxt.shape[1]
+    chunk = min(NODE_CHUNK, width)
+    dp0 = jnp.full(n_levels, _INF).at[0].set(0.0)
+    zeros = jnp.zeros(n_levels)
+    small = jnp.int8 if width < 128 else jnp.int32  # narrow ints keep the choice table small
+    choice0 = jnp.full((n_slots, n_levels), -1, small)
+
+    def body(t, carry):
+        dp, lhat, phat, choice = carry
+        fn = fnodes[t]
+        real = fn < n_nodes
+        fn = jnp.where(real, fn, 0)
+        ok, s_c, g_c = real & usable[fn], s[fn], group[fn]
+        e_c = eu[fn] * fep[t]
+        cp_c, mp_c = fcp[t], fmp[t]
+        n_chunks = (jnp.sum(real) + chunk - 1) // chunk
+        find = lambda w, side: jnp.searchsorted(levels, w, side=side, method="compare_all")  # noqa: E731
+        first = find(levels[need_i] - (hi - t) * u_max, "left") // LEVEL_BLOCK
+        last = jnp.minimum(find((t - start + 1) * u_max, "right") - 1, need_i) // LEVEL_BLOCK
+
+        def block(b, new):  # levels b*B .. b*B+B-1 of slot t; they read slot t-1 only
+            dp_new, l_new, p_new, row = new
+            at = b * LEVEL_BLOCK
+            idx = lax.dynamic_slice_in_dim(nxt, at, LEVEL_BLOCK, axis=1)  # (G, B)
+            # per group, the level max(0, w - u): one gather per group, not per node
+            shifted = [(dp[idx[g]], lhat[idx[g]], phat[idx[g]]) for g in range(idx.shape[0])]
+            old = tuple(lax.dynamic_slice_in_dim(x, at, LEVEL_BLOCK) for x in (dp, lhat, phat))
+
+            stacked = [jnp.stack(x) for x in zip(*shifted)]  # 3 x (G, B)
+
+            def nodes(j, acc):  # front positions j*chunk .. j*chunk+chunk-1, in index order
+                best, k, lam_best, phi_best = acc
+                at_j = j * chunk
+                take = lambda x: lax.dynamic_slice_in_dim(x, at_j, chunk)  # noqa: E731
+                g = take(g_c)
+                d, lh, ph = (x[g] for x in stacked)  # (chunk, B): each node's group's row
+                lam = jnp.maximum(lh, take(cp_c)[:, None])  # line 13
+                phi = jnp.maximum(ph, take(mp_c)[:, None])
+                cand = d + take(s_c)[:, None] * lam + r * phi + take(e_c)[:, None]
+                cand = jnp.where(take(ok)[:, None], cand, _INF)
+                low = jnp.min(cand, axis=0)
+                first = jnp.argmin(cand, axis=0)  # the lowest position (node index) on ties
+                one = jnp.arange(chunk)[:, None] == first[None, :]
+                better = low < best  # strict: idle (and earlier chunks) win ties
+                pick = lambda x: jnp.sum(jnp.where(one, x, 0.0), axis=0)  # noqa: E731  exact: one term
+                return (jnp.where(better, low, best),
+                        jnp.where(better, (first + at_j).astype(small), k),
+                        jnp.where(better, pick(lam), lam_best),
+                        jnp.where(better, pick(phi), phi_best))
+
+            init = (*old[:1], jnp.full(LEVEL_BLOCK, -1, small), *old[1:])
+            best, k, lam_best, phi_best = lax.fori_loop(0, n_chunks, nodes, init)
+            put = lambda arr, x: lax.dynamic_update_slice_in_dim(arr, x, at, 0)  # noqa: E731
+            return put(dp_new, best), put(l_new, lam_best), put(p_new, phi_best), put(row, k)
+
+        dp, lhat, phat, row = lax.fori_loop(first, last + 1, block, (dp, lhat, phat, choice[t]))
+        return dp, lhat, phat, lax.dynamic_update_index_in_dim(choice, row, t, 0)
+
+    dp, _, _, choice = lax.fori_loop(start, jnp.maximum(hi + 1, start), body,
+                                     (dp0, zeros, zeros, choice0))
+    return dp[need_i], choice
+
+
+@jax.jit
+def _select(fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i, u_max, starts,
+            n_starts, hi):
+    n_slots = fnodes.shape[0]
+
+    def one_start(i, carry):
+        costs, assigns = carry
+        cost, choice = _forward(starts[i], hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r,
+                                nxt, levels, need_i, u_max)
+
+        def back(j, inner):  # line 16: the schedule achieving dp[d_i, W_i]
+            level, assign = inner
+            t = hi - j
+            c = choice[t, level].astype(jnp.int32)  # front position, -1 idle
+            k = fnodes[t, jnp.maximum(c, 0)]
+            run = (level > 0) & (c >= 0)
+            assign = assign.at[t].set(jnp.where(run, k, -1))
+            return jnp.where(run, nxt[group[k], level], level), assign
+
+        feasible = jnp.isfinite(cost)
+        init = (jnp.where(feasible, need_i, 0), jnp.full(n_slots, -1, jnp.int32))
+        assign = lax.fori_loop(0, jnp.maximum(hi - starts[i] + 1, 0), back, init)[1]
+        return costs.at[i].set(cost), assigns.at[i].set(assign)
+
+    n_max = starts.shape[0]
+    init = (jnp.full(n_max, _INF), jnp.full((n_max, n_slots), -1, jnp.int32))
+    return lax.fori_loop(0, n_starts, one_start, init)
+
+
+def _surplus(assign, fee, bid, cp, mp, ep, eu, s, r):
+    """F (10) of a schedule and its parts, computed as the NumPy oracle does."""
+    slots = np.nonzero(assign >= 0)[0]
+    if slots.size == 0:
+        return -np.inf, 0.0, 0.0, 0.0, 0.0, 0.0
+    nodes = assign[slots]
+    cmax = float(np.max(cp[nodes, slots]))
+    mmax = float(np.max(mp[nodes, slots]))
+    tot_s = float(np.sum(s[nodes]))
+    tot_m = float(r * slots.size)
+    en = float(np.sum(eu[nodes] * ep[nodes, slots]))
+    return bid - fee - en - cmax * tot_s - mmax * tot_m, cmax, mmax, tot_s, tot_m, en
+
+
+def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units, memory_need: float,
+                       work_units: int, start, deadline: int, fee, valid, bid: float,
+                       max_groups: int, max_levels: int) -> tuple[ScheduleChoice, np.ndarray, np.ndarray]:
+    """Algorithm 2 as printed for one task on the current fronts; then the option of largest F (10).
+
+    Arguments as :func:`aisched.online.lora.pdftsp_faithful.select_faithful` (prices come
+    from ``fronts``). Returns the choice (NumPy values), each option's DP cost
+    ``dp[d_i, W_i]`` (N,) and schedule (N, T).
+    """
+    cp, mp, ep = fronts.cp, fronts.mp, fronts.ep
+    n_nodes, n_slots = cp.shape
+    units = np.asarray(throughput_units)
+    s = np.asarray(throughput, float)
+    eu = np.asarray(energy_use, float)
+    start = np.asarray(start)
+    valid = np.asarray(valid, bool)
+    need = int(work_units)
+    n_opt = start.shape[0]
+    usable = units > 0
+    positive = np.unique(np.minimum(units[usable], need))
+    if positive.size > max_groups:
+        max_groups = 1 << int(positive.size - 1).bit_length()
+    levels = reachable_levels(need, positive)
+    width = max(max_levels, level_width(need))
+    after = np.searchsorted(levels, np.maximum(levels[None, :] - positive[:, None], 0))
+    nxt = np.zeros((max_groups, width), np.int32)
+    nxt[: positive.size, : levels.size] = after
+    padded = np.full(width, np.iinfo(np.int32).max, np.int32)  # sorted: searchsorted in the kernel
+    padded[: levels.size] = levels
+    group = np.zeros(n_nodes, np.int32)
+    group[usable] = np.searchsorted(positive, np.minimum(units[usable], need))
+    hi = min(int(deadline), n_slots - 1)
+    st = np.clip(start, 0, n_slots)
+    distinct = np.unique(st[valid]) if valid.any() else np.zeros(0, st.dtype)
+    starts = np.zeros(n_opt, np.int32)
+    starts[: distinct.size] = distinct
+    costs = np.full(n_opt, _INF)
+    assigns = np.full((n_opt, n_slots), -1, np.int32)
+    if distinct.size and positive.size:
+        with jax.enable_x64(True):
+            c, a = _select(fronts.nodes, fronts.compute_price, fronts.memory_price,
+                           fronts.energy_price, s, eu, usable, group, np.float64(memory_need), nxt,
+                           padded, np.int32(levels.size - 1), np.int32(positive.max()), starts,
+                           np.int32(distinct.size), np.int32(hi))
+        c, a = np.asarray(c), np.asarray(a)
+        where = np.searchsorted(distinct, st)
+        costs = np.where(valid, c[np.minimum(where, distinct.size - 1)], _INF)
+        assigns = np.where(valid[:, None], a[np.minimum(where, distinct.size - 1)], -1)
+        assigns = np.where(np.isfinite(costs)[:, None], assigns, -1).astype(np.int32)
+    parts = [_surplus(assigns[n], float(fee[n]), float(bid), cp, mp, ep, eu, s, float(memory_need))
+             if np.isfinite(costs[n]) else (-_INF, 0.0, 0.0, 0.0, 0.0, 0.0) for n in range(n_opt)]
+    surplus = np.array([p[0] for p in parts], float)
+    best = int(np.argmax(surplus)) if n_opt else 0
+    if n_opt == 0 or not np.isfinite(surplus[best]):
+        choice = ScheduleChoice(np.int32(-1), -_INF, np.full(n_slots, -1, np.int32), 0.0, 0.0, 0.0,
+                                0.0, 0.0, surplus)
+    else:
+        f, cmax, mmax, tot_s, tot_m, en = parts[best]
+        choice = ScheduleChoice(np.int32(best), f, assigns[best].copy(), cmax, mmax, tot_s, tot_m,
+                                en, surplus)
+    return choice, costs, assigns
+
+
+def cache_size() -> int:
+    """Compiled variants held by this module's jitted kernel (for no-recompile tests)."""
+    return _select._cache_size()

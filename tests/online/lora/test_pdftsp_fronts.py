@@ -1,0 +1,170 @@
+"""The fast Algorithm 2 as printed (node fronts, reachable levels) is bit-identical to the oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import aisched
+from aisched.online.lora import pdftsp
+from aisched.online.lora import pdftsp_faithful as pf
+from aisched.online.lora import pdftsp_fronts as fr
+from aisched.online.lora import pdftsp_reference as ref
+from aisched.scenarios.lora import generate
+from tests.online.lora.test_pdftsp_kernel import MID, kernel_args, make_task, ref_args
+
+FIELDS = ("surplus", "compute_max_price", "memory_max_price", "total_compute", "total_memory",
+          "energy")
+
+
+def assert_identical(choice, cost, assign, oracle):
+    """Bit-identical schedules, surpluses, choice and parts; DP costs to an ulp or two
+    (XLA:CPU fuses multiply-adds, NumPy does not; exact on integer prices, see below)."""
+    np.testing.assert_allclose(np.asarray(cost), oracle.option_cost, rtol=1e-14, atol=0)
+    np.testing.assert_array_equal(np.asarray(assign), oracle.option_assignment)
+    np.testing.assert_array_equal(np.asarray(choice.option_surplus), oracle.option_surplus)
+    assert int(choice.option) == oracle.option
+    np.testing.assert_array_equal(np.asarray(choice.assignment), oracle.assignment)
+    for field in FIELDS:
+        assert float(getattr(choice, field)) == float(getattr(oracle, field)), field
+
+
+def cloned_task(rng, *, n_kinds=2, copies=4, prices="integer", **kw):
+    """A task whose nodes come in kinds of identical throughput / energy use (fronts prune)."""
+    task = make_task(rng, n_nodes=n_kinds, prices=prices, **kw)
+    kind = np.repeat(np.arange(n_kinds), copies)
+    rng.shuffle(kind)
+    n_nodes, n_slots = kind.size, task["compute_price"].shape[1]
+    for name in ("throughput", "throughput_units", "energy_use"):
+        task[name] = task[name][kind]
+    if prices == "integer":  # few values: many dominated nodes and many exact ties
+        task["compute_price"] = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
+        task["memory_price"] = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
+        task["energy_price"] = rng.integers(0, 2, (n_nodes, n_slots)).astype(float)
+    else:
+        task["compute_price"] = rng.exponential(1.0, (n_nodes, n_slots))
+        task["memory_price"] = rng.exponential(1.0, (n_nodes, n_slots))
+        task["energy_price"] = np.repeat(rng.random((1, n_slots)), n_nodes, axis=0)
+    return task
+
+
+@pytest.mark.parametrize("prices", ["continuous", "integer"])
+@pytest.mark.parametrize("seed", range(12))
+def test_fronts_match_the_literal_dp_bit_for_bit(seed, prices):
+    task = cloned_task(np.random.default_rng(900 + seed), prices=prices, **{
+        k: v for k, v in MID.items() if k != "n_nodes"})
+    out = pf.faithful_options(*kernel_args(task, 3), max_work_units=MID["w_max"])
+    oracle = ref.select_faithful_reference(*ref_args(task))
+    assert_identical(*out, oracle)
+    if prices == "integer":  # exact products: the DP values too are bit-identical
+        np.testing.assert_array_equal(out[1], oracle.option_cost)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_fronts_match_the_dense_kernel_and_oracle_on_distinct_nodes(seed):
+    task = make_task(np.random.default_rng(seed), **MID)
+    fast = pf.faithful_options(*kernel_args(task, 3), max_work_units=MID["w_max"])
+    assert_identical(*fast, ref.select_faithful_reference(*ref_args(task)))
+    dense = pf.faithful_options_dense(*kernel_args(task, 3), max_work_units=MID["w_max"])
+    np.testing.assert_array_equal(np.asarray(dense[2]), fast[2])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), copies=st.integers(1, 4),
+       prices=st.sampled_from(["integer", "zero", "continuous"]), w_max=st.sampled_from([4, 12, 70]))
+def test_fronts_bit_identical_hypothesis(seed, copies, prices, w_max):
+    rng = np.random.default_rng(seed)
+    task = cloned_task(rng, n_kinds=2, copies=copies, prices=prices, n_slots=8, n_options=3,
+                       w_max=w_max, max_units=5)
+    out = pf.faithful_options(*kernel_args(task, 4), max_work_units=128)
+    assert_identical(*out, ref.select_faithful_reference(*ref_args(task)))
+
+
+def brute_front(cp, mp, ep, cls):
+    k = cp.shape[0]
+    keep = np.ones(cp.shape, bool)
+    for t in range(cp.shape[1]):
+        for j in range(k):
+            keep[j, t] = not any(cls[i] == cls[j] and cp[i, t] <= cp[j, t] and mp[i, t] <= mp[j, t]
+                                 and ep[i, t] <= ep[j, t] for i in range(j))
+    return keep
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rounds=st.integers(1, 6))
+def test_front_updates_equal_a_fresh_front(seed, rounds):
+    """Prices only rise; after each rise the kept front is the brute-force undominated set."""
+    rng = np.random.default_rng(seed)
+    n_nodes, n_slots = int(rng.integers(1, 9)), 4
+    cls = rng.integers(0, 2, n_nodes).astype(np.int32)
+    cp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
+    mp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
+    ep = rng.integers(0, 2, (n_nodes, n_slots)).astype(float)
+    fronts = fr.Fronts(cp, mp, ep, cls, width=2)
+    for _ in range(rounds):
+        nodes = rng.integers(0, n_nodes, 3)
+        slots = rng.integers(0, n_slots, 3)
+        cp[nodes, slots] += rng.integers(0, 3, 3)
+        mp[nodes, slots] += rng.integers(0, 3, 3)
+        fronts.update(slots)
+        want = brute_front(cp, mp, ep, cls)
+        for t in range(n_slots):
+            got = fronts.nodes[t][fronts.nodes[t] < n_nodes]
+            np.testing.assert_array_equal(got, np.nonzero(want[:, t])[0])
+            np.testing.assert_array_equal(fronts.compute_price[t, :got.size], cp[got, t])
+
+
+@settings(max_examples=60, deadline=None)
+@given(need=st.integers(1, 300), units=st.lists(st.integers(1, 60), min_size=1, max_size=3))
+def test_reachable_levels_are_exactly_the_levels_dp_reads(need, units):
+    seen, frontier = {need}, [need]
+    while frontier:
+        w = frontier.pop()
+        for u in units:
+            v = max(0, w - u)
+            if v not in seen:
+                seen.add(v)
+                frontier.append(v)
+    levels = set(fr.reachable_levels(need, units).tolist())
+    assert seen | {0} <= levels  # a superset is exact too (the fallback 0..need)
+    assert levels <= set(range(need + 1))
+
+
+def replay_against_oracle(inst, **options):
+    """Algorithm 1 task by task: each fast decision equals the oracle's on the same state."""
+    params, _ = pdftsp._params(inst, None, None, beta_unit="gb_slot", parameters="declared",
+                               **options)
+    state = pdftsp.PdftspState(inst, params)
+    compiles = None
+    for task in pdftsp._order(inst):
+        task = int(task)
+        d = state.decide(task)
+        oracle = ref.select_faithful_reference(
+            state._compute_price, state._memory_price, state._energy_price, state._energy_use[task],
+            inst.throughput[task], state._units[task], float(inst.memory_need[task]),
+            int(state._work_units[task]), state._start[task], int(inst.deadline[task]),
+            state._fee[task], state._valid[task], float(inst.bid[task]))
+        want = state._decision(task, float(inst.bid[task]), oracle)
+        np.testing.assert_array_equal(d.assignment, want.assignment)
+        assert (d.option, d.surplus, d.admitted, d.payment) == (
+            want.option, want.surplus, want.admitted, want.payment)
+        state.commit(d)
+        if compiles is None:
+            compiles = pf.cache_size()
+    assert pf.cache_size() == compiles  # no recompilation after the first task
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_whole_run_decides_as_the_oracle_task_by_task(seed):
+    inst = generate(seed=seed, nodes=6, slots=16, arrival_rate=2.0, vendors=2)
+    replay_against_oracle(inst, selection="faithful")
+
+
+def test_run_default_is_faithful_and_deterministic():
+    inst = generate(seed=4, nodes=6, slots=16, arrival_rate=2.0, vendors=2)
+    a, b = aisched.run("pdftsp", inst), aisched.run("pdftsp", inst)
+    assert a.info["selection"] == "faithful"
+    np.testing.assert_array_equal(a.plan["assignment"].values, b.plan["assignment"].values)
+    np.testing.assert_array_equal(a.payments, b.payments)
