@@ -230,16 +230,48 @@ def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: 
         return tuple(np.asarray(x)[:n] for x in out)
 
 
+def _line16(o, s, now_a, now_p, thr, p_o, nmin, nmax, sigma_rule):
+    """The kernel's ``_line16`` in NumPy (same operations, same order)."""
+    s = np.minimum(s, now_a)
+    if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
+        now_cheap = (now_p <= thr * p_o) & (now_a >= nmin)
+        s = np.where(now_cheap, np.maximum(s, np.minimum(now_a, nmax)), s)
+    total = o + s
+    s2 = np.where(total > nmax, np.minimum(s, nmax), s)
+    o2 = np.where(total > nmax, np.maximum(nmax - s2, 0.0),
+                  np.where((total > 0) & (total < nmin), o + nmin - total, o))
+    return o2, s2
+
+
+def _guard(t, z, prev, o, s, work, alpha, beta, mu1, mu2, nmax, d):
+    """The kernel's ``_guard`` (the optional deadline guard) in NumPy."""
+    def eff(n, p):
+        return np.where(n > p, mu1, np.where(n < p, mu2, 1.0))
+
+    def thr_put(n):
+        return np.where(n > 0, alpha * n + beta, 0.0)
+
+    n = o + s
+    h = thr_put(nmax)
+    rest = np.where(t < d - 1, eff(nmax, n) * h + (d - 2 - t) * h, 0.0)
+    short = z + eff(n, prev) * thr_put(n) + rest < work - TOL
+    return np.where(short, nmax - s, o), s
+
+
 def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np.ndarray,
               threshold: np.ndarray, *, lattice_step: int, shifts: tuple[int, ...],
-              clip: bool = True, sigma_rule: str = "every_slot") -> dict[str, Any]:
+              clip: bool = True, sigma_rule: str = "every_slot", averaging: str = "chc",
+              deadline_guard: bool = False) -> dict[str, Any]:
     """AHAP for every job of ``stacked`` x every policy ``(window[m], commitment[m], threshold[m])``.
 
     Same outputs as :func:`~aisched.online.spot.window_kernel.ahap_batch`
     (leading dims ``(job, policy)``), plus ``"stats"``: the (10) solves needed
     (``windows_needed``), distinct (``windows_unique``), padded (``windows_padded``)
-    and the seconds spent in the batched solver (``window_s``). ``sigma_rule``: see
-    :func:`~aisched.online.spot.window_reference.ahap_reference`.
+    and the seconds spent in the batched solver (``window_s``). ``sigma_rule``,
+    ``averaging``, ``deadline_guard``: see
+    :func:`~aisched.online.spot.window_reference.ahap_reference` (with
+    ``averaging="chc"`` a lane's window is solved from its current
+    sub-trajectory's own progress and count, and deduplicated on those).
 
     ``lattice_step``: lattice steps per window slot (``G = (w + 1) lattice_step``,
     as :func:`~aisched.online.spot.window_kernel.lattice_size`). With ``clip``
@@ -276,22 +308,33 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     od = np.zeros((lanes, D))
     sp = np.zeros((lanes, D))
     ks = np.arange(R)
+    chc = averaging == "chc"
+    sub_z = np.zeros((lanes, R))
+    sub_prev = np.zeros((lanes, R))
+    sub_done = np.zeros((lanes, R), bool)
+    lane_ix = np.arange(lanes)
     needed = unique = padded = 0
     window_s = 0.0
     for t in range(D):
+        if chc:  # FHC^(r), r = t mod v, re-plans from its own state
+            r_now = np.mod(t, com)
+            pz, pprev, pdone = sub_z[lane_ix, r_now], sub_prev[lane_ix, r_now], sub_done[lane_ix, r_now]
+        else:
+            pz, pprev, pdone = z, prev, np.zeros(lanes, bool)
         expected = np.minimum(work, work / d * (t + win + 1))
-        ahead = z >= expected - TOL
+        ahead = pz >= expected - TOL
         p = stacked["price_fc"][job, t, :W]
         a = stacked["avail_fc"][job, t, :W]
         cheap = (p <= thr[:, None] * p_o[:, None]) & (a >= nmin[:, None])
         plan_o = np.zeros((lanes, W))
         plan_s = np.where(cheap, np.minimum(a, nmax[:, None]), 0.0)
-        behind = np.flatnonzero(~done & ~ahead)
+        plan_s[pdone] = 0.0
+        behind = np.flatnonzero(~done & ~ahead & ~pdone)
         if behind.size:
             size = win[behind] + 1
             if clip:
                 size = np.minimum(size, D - t)
-            keys = np.stack([size, job[behind], z[behind].view(np.int64), prev[behind].view(np.int64)], 1)
+            keys = np.stack([size, job[behind], pz[behind].view(np.int64), pprev[behind].view(np.int64)], 1)
             _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
             inverse = inverse.reshape(-1)
             rows = behind[first]
@@ -300,7 +343,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             for W1 in np.unique(usize):
                 sel = np.flatnonzero(usize == W1)
                 r = rows[sel]
-                uo, us = solve_windows(stacked, job[r], t, z[r], prev[r], window=int(W1) - 1,
+                uo, us = solve_windows(stacked, job[r], t, pz[r], pprev[r], window=int(W1) - 1,
                                        lattice=int(W1) * lattice_step, shifts=shifts)
                 lane_sel = np.isin(inverse, sel)
                 pos = np.searchsorted(sel, inverse[lane_sel])
@@ -315,25 +358,40 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
         hist_s = np.concatenate([plan_s[:, None], hist_s[:, :-1]], 1)
         weight = ((ks[None, :] < com[:, None]) & (ks[None, :] <= t)).astype(float)  # v <= w: ks < w
         wsum = np.sum(weight, axis=1)
-        o = np.floor(np.sum(weight * hist_o[:, ks, ks], axis=1) / wsum + 0.5 + 1e-9)
-        s = np.floor(np.sum(weight * hist_s[:, ks, ks], axis=1) / wsum + 0.5 + 1e-9)
+        raw_o, raw_s = hist_o[:, ks, ks], hist_s[:, ks, ks]
+        if chc:  # sub-trajectory of the plan made k slots ago; a finished one decides 0
+            res = np.mod(t - ks[None, :], com[:, None])
+            alive = (~sub_done[lane_ix[:, None], res]).astype(float)
+        else:
+            alive = np.ones((lanes, R))
+        o = np.floor(np.sum(weight * (alive * raw_o), axis=1) / wsum + 0.5 + 1e-9)
+        s = np.floor(np.sum(weight * (alive * raw_s), axis=1) / wsum + 0.5 + 1e-9)
         now_a = stacked["avail"][job, t]
-        s = np.minimum(s, now_a)
-        if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
-            now_cheap = (stacked["price"][job, t] <= thr * p_o) & (now_a >= nmin)
-            s = np.where(now_cheap, np.maximum(s, np.minimum(now_a, nmax)), s)
-        total = o + s
-        s2 = np.where(total > nmax, np.minimum(s, nmax), s)
-        o2 = np.where(total > nmax, np.maximum(nmax - s2, 0.0),
-                      np.where((total > 0) & (total < nmin), o + nmin - total, o))
+        now_p = stacked["price"][job, t]
+        o2, s2 = _line16(o, s, now_a, now_p, thr, p_o, nmin, nmax, sigma_rule)
+        if deadline_guard:
+            o2, s2 = _guard(t, z, prev, o2, s2, work, alpha, beta, mu1, mu2, nmax, d)
         o2, s2 = np.where(done, 0.0, o2), np.where(done, 0.0, s2)
+        if chc:  # each sub-trajectory executes its own plan (line 16 applied)
+            col = lambda x: x[:, None]  # noqa: E731
+            so, ss = _line16(raw_o, raw_s, col(now_a), col(now_p), col(thr), col(p_o), col(nmin), col(nmax),
+                             sigma_rule)
+            sn = so + ss
+            upd = (weight > 0) & (alive > 0)
+            oldp = sub_prev[lane_ix[:, None], res]
+            e2 = np.where(sn > oldp, col(mu1), np.where(sn < oldp, col(mu2), 1.0))
+            nz = sub_z[lane_ix[:, None], res] + e2 * np.where(sn > 0, col(alpha) * sn + col(beta), 0.0)
+            li, ki = np.nonzero(upd)
+            sub_z[li, res[li, ki]] = nz[li, ki]
+            sub_prev[li, res[li, ki]] = sn[li, ki]
+            sub_done[li, res[li, ki]] = nz[li, ki] >= work[li] - TOL
         n = o2 + s2
         eff = np.where(n > prev, mu1, np.where(n < prev, mu2, 1.0))
         z2 = np.where(done, z, z + eff * np.where(n > 0, alpha * n + beta, 0.0))
         prev = np.where(done, prev, n)
         finished = ~done & (z2 >= work - TOL)
         completion = np.where(finished, t, completion)
-        solved += (~done & ~ahead).astype(np.int64)
+        solved += (~done & ~ahead & ~pdone).astype(np.int64)
         done = done | finished
         z = z2
         od[:, t], sp[:, t] = o2, s2
