@@ -8,6 +8,14 @@ from aisched.scenarios.scenario import Add, Claim, Scenario, improvement_claims
 __all__ = ["add_scenarios"]
 
 _SPOT_ALGOS = ("ahap", "ahanp", "od_only", "msu", "up")
+#: The readings' alternatives (docs/readings.md, spot S1-S4), each run beside the defaults.
+_VARIANTS = {
+    "sigma-ahead-only": {"ahap": {"sigma_rule": "ahead_only"}},       # S1
+    "ahanp-on-schedule": {"ahanp": {"first_slot": "on_schedule"}},    # S2
+    "averaging-actual-state": {"ahap": {"averaging": "actual_state"}},  # S3
+    "deadline-guard": {"ahap": {"deadline_guard": True}},             # S3 (improvement, not a reading)
+    "up-spot-first": {"up": {"variant": "spot_first"}},               # S4
+}
 
 
 def add_scenarios(add: Add) -> None:
@@ -20,9 +28,30 @@ def add_scenarios(add: Add) -> None:
     """
     base = {"deadline": 10, "market": "synthetic"}
     add(Scenario(
+        name="spot/fig1-throughput", family="spot",
+        title="Fig. 1: throughput vs GPUs: the model we run (H(n) = n, mu(b) H(n) after a change), "
+              "beside OD-Only's utility per bandwidth (the paper's measurements are not available)",
+        x="bandwidth", values=(100.0, 200.0, 400.0, 800.0), base=base, algorithms=("od_only",), seeds=1,
+        figures=("throughput",),
+    ))
+    add(Scenario(
+        name="spot/fig2-traces", family="spot",
+        title="Fig. 2: spot price and availability traces (Vast.ai A100, AWS V100, GCP ratio; "
+              "skipped when the data is missing), with the policies on each trace market",
+        x="market", values=("vast", "aws"), base={"deadline": 10}, algorithms=("od_only", "msu", "ahap"),
+        seeds=1, figures=("traces",),
+    ))
+    add(Scenario(
+        name="spot/fig3-forecast", family="spot",
+        title="Fig. 3: ARIMA(2,0,1) forecasts of the Vast.ai A100 price and availability vs the truth "
+              "(96 slots of history, 48 forecast)",
+        x="market", values=("vast",), base={"deadline": 10}, algorithms=("ahap",), seeds=1,
+        figures=("forecast",),
+    ))
+    add(Scenario(
         name="spot/fig5-deadline", family="spot", title="Fig. 5: utility vs deadline (values chosen)",
         x="deadline", values=(6, 8, 10, 12, 14), base={"market": "synthetic"}, algorithms=_SPOT_ALGOS,
-        seeds=5, reduced_values=(8, 10),
+        seeds=5, reduced_values=(8, 10), variants=_VARIANTS,
         claims=(*improvement_claims("ahap", "10", {"od_only": 0.490, "msu": 0.548, "up": 0.334, "ahanp": 0.232},
                                "with deadline 10"),
                 Claim("best", "AHAP consistently outperforms all baselines", "ahap")),
@@ -31,7 +60,7 @@ def add_scenarios(add: Add) -> None:
         name="spot/fig6-bandwidth", family="spot",
         title="Fig. 6: utility vs network bandwidth 100-800 Mbps (reconfiguration overhead)",
         x="bandwidth", values=(100.0, 200.0, 400.0, 800.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
-        reduced_values=(100.0, 800.0),
+        reduced_values=(100.0, 800.0), variants=_VARIANTS,
         claims=(*(Claim("better_than", f"AHAP outperforms {b}", "ahap", baseline=b)
                   for b in ("od_only", "msu", "up")),
                 Claim("increasing", "AHAP's utility degrades as reconfiguration overhead grows", "ahap")),
@@ -39,14 +68,14 @@ def add_scenarios(add: Add) -> None:
     add(Scenario(
         name="spot/fig7-availability", family="spot", title="Fig. 7: utility vs mean spot availability (chosen)",
         x="mean_available", values=(4.0, 8.0, 12.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
-        reduced_values=(4.0, 12.0),
+        reduced_values=(4.0, 12.0), variants=_VARIANTS,
         claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
                      for b in ("od_only", "msu", "up")),
     ))
     add(Scenario(
         name="spot/fig8-price", family="spot", title="Fig. 8: utility vs mean spot price (chosen)",
         x="mean_price", values=(0.4, 0.55, 0.7, 0.85), base=base, algorithms=_SPOT_ALGOS, seeds=5,
-        reduced_values=(0.4, 0.85),
+        reduced_values=(0.4, 0.85), variants=_VARIANTS,
         claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
                      for b in ("od_only", "msu", "up")),
     ))

@@ -4,7 +4,8 @@ The generator of one job and of the paper's workload, with every setting and
 choice, is :mod:`aisched.scenarios.spot_workload` (re-exported here); online
 policy selection cells, pools and figures (Figs. 9-10) are
 :mod:`aisched.scenarios.spot_selection`; trace loaders are
-:mod:`aisched.scenarios.spot_traces`. This module adds the ``aisched compare
+:mod:`aisched.scenarios.spot_traces`; Figs. 1-3 (throughput, traces, ARIMA
+forecasts) are :mod:`aisched.scenarios.spot_figures`. This module adds the ``aisched compare
 spot`` and ``aisched select spot`` protocols and the family hooks the sweep
 reads (``generate``, ``selection_cell``, ``POOLS``, ``FIGURES``).
 """
@@ -17,7 +18,9 @@ from pathlib import Path
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
-from aisched.scenarios.spot_selection import FIGURES, PHASES, POOLS, policy_weight_heatmap, selection_cell
+from aisched.scenarios.spot_figures import FIGURES as DATA_FIGURES
+from aisched.scenarios.spot_selection import FIGURES as SELECTION_FIGURES
+from aisched.scenarios.spot_selection import PHASES, POOLS, policy_weight_heatmap, selection_cell
 from aisched.scenarios.spot_workload import (
     MARKETS,
     NOISE_SETTINGS,
@@ -33,6 +36,9 @@ __all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "
            "CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli", "describe",
            "add_select_arguments", "run_select", "NOISE_SETTINGS", "FIGURES", "POOLS", "PHASES",
            "selection_cell"]
+
+#: Extra report figures: Figs. 1-3 (:mod:`aisched.scenarios.spot_figures`), Figs. 9-10 (selection).
+FIGURES = {**DATA_FIGURES, **SELECTION_FIGURES}
 
 # --- the `aisched compare spot` protocol (see aisched.cli) -------------------------------------
 
