@@ -43,9 +43,9 @@ def finish_plan(inst: SpotInstance, od: np.ndarray, sp: np.ndarray) -> tuple[np.
     full_s = np.zeros(inst.num_slots, np.int64)
     full_o[:d], full_s[:d] = od[:d], sp[:d]
     n = full_o + full_s
-    z = float(np.sum(progress(inst, n)[:d]))
+    z = float(np.sum(progress(inst, n, full_s)[:d]))
     if z < inst.work - wr.TOL:
-        wr.termination(inst, z, int(n[d - 1]), d, full_o)
+        wr.termination(inst, z, int(n[d - 1]), d, full_o, int(full_s[d - 1]))
     return full_o, full_s
 
 
@@ -109,7 +109,7 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
             shifts = wk.shifts_of(inst, q)
         except ValueError:  # e.g. a negative intercept: no non-negative lattice shear
             shifts = None
-    use_kernel = shifts is not None
+    use_kernel = shifts is not None and inst.changeover == "off"  # the kernel has no changeover
     if use_kernel:
         job = wk.stack([wk.job_arrays(inst, price_fc, avail_fc, q, lead=int(window))])
         out = wk.ahap_batch(job, np.array([commitment]), np.array([threshold]), window=int(window),

@@ -114,6 +114,9 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
         raise InvalidScenarioError("pool", "is empty")
     d = jobs[0].deadline
     for k, inst in enumerate(jobs):
+        if inst.changeover != "off":
+            raise InvalidScenarioError("jobs", f"[{k}] has changeover={inst.changeover!r}: the pool engines model "
+                                       "only 'off' (run the policies one by one with aisched.run)")
         if inst.deadline != d:
             raise InvalidScenarioError("jobs", f"[{k}] has deadline {inst.deadline}, job 0 has {d}")
     preds = ([perfect()] * len(jobs) if predictor is None else

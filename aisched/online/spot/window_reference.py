@@ -152,15 +152,19 @@ def solve_window(inst: SpotInstance, price: np.ndarray, available: np.ndarray, p
 
 
 def termination(inst: SpotInstance, progress: float, previous: int, start: int,
-                on_demand: np.ndarray) -> int:
-    """Fill ``on_demand`` with the termination configuration from ``start``; return the slots used."""
+                on_demand: np.ndarray, previous_spot: int = 0) -> int:
+    """Fill ``on_demand`` with the termination configuration from ``start``; return the slots used.
+
+    ``previous``: the GPU count of the slot before ``start``, ``previous_spot``
+    its spot share (for ``changeover="on"``).
+    """
     k = 0
-    z, prev = progress, previous
+    z, prev = progress, (previous - previous_spot, previous_spot)
     while z < inst.work - TOL:
         n = inst.max_gpus
-        z += float(inst.efficiency(n, prev) * inst.throughput(n))
+        z += inst.slot_work(n, 0, *prev)
         on_demand[start + k] = n
-        prev, k = n, k + 1
+        prev, k = (n, 0), k + 1
     return k
 
 
@@ -198,14 +202,21 @@ def _executed(inst: SpotInstance, t: int, o: int, s: int, threshold: float,
 
 
 def guard_rest(inst: SpotInstance, t: int, n: int) -> float:
-    """Work of ``N_max`` GPUs in slots ``t+1..d-1`` after ``n`` GPUs in slot ``t`` (deadline guard)."""
+    """Work of ``N_max`` GPUs in slots ``t+1..d-1`` after ``n`` GPUs in slot ``t`` (deadline guard).
+
+    With ``changeover="on"`` every later slot counts at ``mu_1`` (a slot may
+    restart whenever the spot share changes).
+    """
     if t >= inst.deadline - 1:
         return 0.0
     h = float(inst.throughput(inst.max_gpus))
+    if inst.changeover == "on":
+        return inst.scale_up_efficiency * h * (inst.deadline - 1 - t)
     return float(inst.efficiency(inst.max_gpus, n)) * h + (inst.deadline - 2 - t) * h
 
 
-def deadline_guard(inst: SpotInstance, t: int, z: float, prev: int, o: int, s: int) -> tuple[int, int]:
+def deadline_guard(inst: SpotInstance, t: int, z: float, prev: tuple[int, int], o: int,
+                   s: int) -> tuple[int, int]:
     """Optional deadline guard (not in the paper): ``N_max`` GPUs in slot ``t`` when needed.
 
     If the decision ``o + s`` followed by ``N_max`` GPUs in every later slot
@@ -213,10 +224,12 @@ def deadline_guard(inst: SpotInstance, t: int, z: float, prev: int, o: int, s: i
     GPUs (on-demand added to ``s`` spot). If ``N_max`` GPUs from slot 0 finish
     the job by the deadline (true whenever any plan does), the guarded run
     finishes by the deadline: "``N_max`` from now on finishes" holds at every
-    slot by induction.
+    slot by induction. ``prev``: the previous slot's ``(on_demand, spot)``.
+    With ``changeover="on"`` (:func:`guard_rest`) the guarantee needs
+    ``N_max`` GPUs at ``mu_1`` in every slot to finish.
     """
     n = o + s
-    work = float(inst.efficiency(n, prev) * inst.throughput(n))
+    work = inst.slot_work(o, s, *prev)
     if z + work + guard_rest(inst, t, n) < inst.work - TOL:
         return inst.max_gpus - s, s
     return o, s
@@ -256,18 +269,18 @@ def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarra
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
     plans: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    z, prev, solved = 0.0, 0, 0
+    z, prev, solved = 0.0, (0, 0), 0  # prev: the last slot's (on_demand, spot)
     # CHC: sub-trajectory FHC^(r) re-plans at slots t = r mod v from its own state
-    sub_z, sub_prev, sub_done = [0.0] * v, [0] * v, [False] * v
+    sub_z, sub_prev, sub_done = [0.0] * v, [(0, 0)] * v, [False] * v
     for t in range(d):
         if averaging == "chc":
             r = t % v
             if sub_done[r]:
                 plan, used = (np.zeros(w + 1, np.int64), np.zeros(w + 1, np.int64)), False
             else:
-                plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, sub_z[r], sub_prev[r])
+                plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, sub_z[r], sum(sub_prev[r]))
         else:
-            plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, z, prev)
+            plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, z, sum(prev))
         solved += int(used)
         plans[t] = plan
         ks = [k for k in range(v) if t - k >= 0]
@@ -286,16 +299,16 @@ def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarra
                     r = (t - k) % v
                     so, ss = _executed(inst, t, int(plans[t - k][0][k]), int(plans[t - k][1][k]),
                                        threshold, sigma_rule)
-                    sub_z[r] += float(inst.efficiency(so + ss, sub_prev[r]) * inst.throughput(so + ss))
-                    sub_prev[r] = so + ss
+                    sub_z[r] += inst.slot_work(so, ss, *sub_prev[r])
+                    sub_prev[r] = (so, ss)
                     sub_done[r] = sub_z[r] >= L - TOL
         od[t], sp[t] = o, s
-        z += float(inst.efficiency(o + s, prev) * inst.throughput(o + s))
-        prev = o + s
+        z += inst.slot_work(o, s, *prev)
+        prev = (o, s)
         if z >= L - TOL:
             break
     else:
-        termination(inst, z, prev, d, od)
+        termination(inst, z, sum(prev), d, od, prev[1])
     return od, sp, {"windows_solved": solved}
 
 
@@ -308,7 +321,7 @@ def ahanp_reference(inst: SpotInstance, threshold: float,
     L, d = inst.work, inst.deadline
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
-    z, prev = 0.0, 0
+    z, prev, prev_s = 0.0, 0, 0
     avail, price = inst.spot_available, inst.spot_price
     for t in range(d):
         expected = L / d * t
@@ -333,10 +346,10 @@ def ahanp_reference(inst: SpotInstance, threshold: float,
             n = min(max(n, inst.min_gpus), inst.max_gpus)
         s = min(int(avail[t]), n)
         od[t], sp[t] = n - s, s
-        z += float(inst.efficiency(n, prev) * inst.throughput(n))
-        prev = n
+        z += inst.slot_work(n - s, s, prev - prev_s, prev_s)
+        prev, prev_s = n, s
         if z >= L - TOL:
             break
     else:
-        termination(inst, z, prev, d, od)
+        termination(inst, z, prev, d, od, prev_s)
     return od, sp
