@@ -55,19 +55,23 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--market", choices=MARKETS, default="synthetic")
     parser.add_argument("--bandwidth", type=float, default=800.0, help="Mbps (100..800)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--changeover", choices=("off", "on"), default="off",
+                        help="charge a restart (mu_1) when the job moves between spot and on-demand "
+                             "(default off: the paper's model)")
 
 
 def instance_from_cli(args: argparse.Namespace) -> SpotInstance:
     """The instance of ``aisched compare spot``'s options."""
     return generate(seed=args.seed, deadline=args.deadline, market=args.market, work=args.work,
-                    min_gpus=args.min_gpus, max_gpus=args.max_gpus, bandwidth=args.bandwidth)
+                    min_gpus=args.min_gpus, max_gpus=args.max_gpus, bandwidth=args.bandwidth,
+                    changeover=getattr(args, "changeover", "off"))
 
 
 def describe(inst: SpotInstance, args: argparse.Namespace) -> str:
     """One line describing the scenario."""
     return (f"spot scenario: work {inst.work:g}, deadline {inst.deadline}, GPUs "
             f"{inst.min_gpus}..{inst.max_gpus}, mu {inst.scale_up_efficiency}, {args.market} market, "
-            f"{inst.num_slots} slots, seed {args.seed}")
+            f"{inst.num_slots} slots, seed {args.seed}, changeover {inst.changeover}")
 
 
 # --- the `aisched select spot` protocol --------------------------------------------------------
