@@ -52,12 +52,17 @@ import numpy as np
 from aisched.online.spot import window_kernel as wk
 from aisched.online.spot.window_reference import TOL
 
-__all__ = ["ahap_pool", "solve_windows", "finish", "cache_size", "bucket", "padded_size", "BATCH", "MIN_BUCKET"]
+__all__ = ["ahap_pool", "solve_windows", "finish", "cache_size", "bucket", "padded_size", "precompile", "BATCH",
+           "MIN_BUCKET", "FINISH_CHUNK"]
 
-#: Problems per call of the batched window solver (one compiled kernel per window length).
-BATCH = 256
-#: Smallest padded lane count of :func:`finish` (lane counts are padded to powers of two).
+#: Problems per call of the batched window solver (one compiled kernel per window length). Small on
+#: purpose: a batch's DP tables (16 x 17 x G doubles) stay in cache; per window 8x faster than 256
+#: on the 2-core machine (identical results; benchmarks/bench_spot.py).
+BATCH = 16
+#: Smallest padded batch of :func:`bucket`.
 MIN_BUCKET = 64
+#: Lanes per call of :func:`finish` (every call has this shape: one compiled kernel for any run).
+FINISH_CHUNK = 1024
 _SOLVER_KEYS = ("counts", "valid", "wq_up", "wq_down", "wq_same", "tie", "price_fc", "avail_fc", "scalars")
 
 
@@ -216,18 +221,44 @@ def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: 
            prev: np.ndarray, done: np.ndarray, completion: np.ndarray) -> tuple[np.ndarray, ...]:
     """Utility (9) with the termination configuration per lane: ``(utility, T, k)``.
 
-    The kernel's own ``_finish`` (jitted, lanes padded to a :func:`bucket`), so
-    the floating-point result is the kernel's.
+    The kernel's own ``_finish`` (jitted, in chunks of exactly
+    :data:`FINISH_CHUNK` lanes, the last one padded, so any run uses one
+    compiled kernel), so the floating-point result is the kernel's.
     """
     n = len(job)
-    size = bucket(n)
+    size = -(-max(n, 1) // FINISH_CHUNK) * FINISH_CHUNK
     idx = np.zeros(size, np.int64)
     idx[:n] = np.arange(n)
     args = (stacked["scalars"][job][idx], stacked["price"][job][idx], od[idx], sp[idx], z[idx], prev[idx],
             done[idx], completion[idx])
     with jax.enable_x64(True):
-        out = _finish_batch(*(jnp.asarray(a) for a in args))
-        return tuple(np.asarray(x)[:n] for x in out)
+        outs = [_finish_batch(*(jnp.asarray(a[i:i + FINISH_CHUNK]) for a in args))
+                for i in range(0, size, FINISH_CHUNK)]
+        return tuple(np.concatenate([np.asarray(o[k]) for o in outs])[:n] for k in range(3))
+
+
+_COMPILED: set[tuple] = set()
+
+
+def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: int,
+               shifts: tuple[int, ...]) -> int:
+    """Compile the batched (10) solver for every window length ``1..window_max + 1`` not yet compiled.
+
+    A window cut by the deadline has any length up to ``w + 1``; compiling
+    them all before a run means no compilation during it. Returns the number
+    of kernels compiled now (one dummy batch each).
+    """
+    shapes = tuple((k, v.shape[1:]) for k, v in sorted(stacked.items()) if k in _SOLVER_KEYS)
+    new = 0
+    for W1 in range(1, int(window_max) + 2):
+        key = (W1, W1 * int(lattice_step), tuple(shifts), shapes)
+        if key in _COMPILED:
+            continue
+        solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
+                      lattice=W1 * int(lattice_step), shifts=shifts)
+        _COMPILED.add(key)
+        new += 1
+    return new
 
 
 def _line16(o, s, now_a, now_p, thr, p_o, nmin, nmax, sigma_rule):
@@ -315,6 +346,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     lane_ix = np.arange(lanes)
     needed = unique = padded = 0
     window_s = 0.0
+    precompile(stacked, wmax, lattice_step, shifts)  # every (clipped) length 1..W: compile now, not mid-run
     for t in range(D):
         if chc:  # FHC^(r), r = t mod v, re-plans from its own state
             r_now = np.mod(t, com)

@@ -163,7 +163,7 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     for start in range(0, K, chunk):
         batch = wk.stack(arrays[start:start + chunk])
         n = min(chunk, K - start)
-        if n < chunk and K > chunk:  # pad the last chunk: same shape, no recompile
+        if n < chunk and (K > chunk or engine == "batched"):  # pad the last chunk: same shape, no recompile
             batch = {k: np.concatenate([v, np.repeat(v[-1:], chunk - n, 0)]) for k, v in batch.items()}
         for w, members in groups.items():
             thr = np.array([pool[m].threshold for m in members])
