@@ -9,12 +9,12 @@ __all__ = ["add_scenarios"]
 
 _SPOT_ALGOS = ("ahap", "ahanp", "od_only", "msu", "up")
 #: Measured wall time of each scenario (``aisched sweep NAME [--reduced] --serial``, 2 cores shared with
-#: six other sessions, load 3-11, 2026-11-23; Figs. 5-8 with the five variants; Figs. 9-10 from the
+#: six other sessions, load 3-16, 2026-11-23; Figs. 5-8 with the five variants; Figs. 9-10 from the
 #: 1-seed ``aisched reproduce spot`` of docs/reproduction.md, before CHC). Shown in each title.
 COST = {
-    "fig1": "full 1 seed ~10 s; reduced = full",
-    "fig2": "full 1 seed ~15 s; reduced = full",
-    "fig3": "full 1 seed ~30 s (ARIMA fits); reduced = full",
+    "fig1": "1 seed 36 s at load 15 (mostly start-up and JAX); reduced = full",
+    "fig2": "1 seed 66 s at load 15 (AHAP on two trace markets); reduced = full",
+    "fig3": "1 seed 38 s at load 15, + the ARIMA fits when the report draws it; reduced = full",
     "fig5": "full 5 seeds 191 s; reduced 1 seed 25 s",
     "fig6": "full 5 seeds 219 s; reduced 12 s",
     "fig7": "full 5 seeds 79 s; reduced 1 s",
