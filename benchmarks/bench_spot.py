@@ -48,6 +48,10 @@ def main() -> None:
     ap.add_argument("--no-offline", action="store_true")
     ap.add_argument("--offline-only", action="store_true", help="only the offline timing")
     ap.add_argument("--offline-seeds", type=int, default=20)
+    ap.add_argument("--averaging", choices=("chc", "actual_state"), default="chc",
+                    help="AHAP's averaging reading (docs/readings.md S3)")
+    ap.add_argument("--save", default=None, metavar="PATH.npy",
+                    help="save the utilities (job x policy) to compare runs bit for bit")
     args = ap.parse_args()
     if args.offline_only:
         offline(args.offline_seeds)
@@ -62,11 +66,14 @@ def main() -> None:
     chunk = min(args.chunk, K)
     warm = jobs[: min(K, 8 if args.engine == "batched" else chunk)]
     t0 = time.perf_counter()
-    evaluate_pool(warm, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine)
+    evaluate_pool(warm, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine, averaging=args.averaging)
     compile_s = time.perf_counter() - t0
     before = wk.cache_size() + pk.cache_size()
     t0 = time.perf_counter()
-    utilities, info = evaluate_pool(jobs, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine)
+    utilities, info = evaluate_pool(jobs, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine,
+                                    averaging=args.averaging)
+    if args.save:
+        np.save(args.save, utilities)
     pool_s = time.perf_counter() - t0
     new_compiles = wk.cache_size() + pk.cache_size() - before
     t0 = time.perf_counter()
@@ -91,9 +98,10 @@ def main() -> None:
     if args.compare_vmap:
         sub = jobs[: args.compare_vmap]
         c = min(args.chunk, len(sub))
-        evaluate_pool(sub[:c], pool, pred, seed=args.seed, chunk=c, engine="vmap")  # compile
+        evaluate_pool(sub[:c], pool, pred, seed=args.seed, chunk=c, engine="vmap",
+                      averaging=args.averaging)  # compile
         t0 = time.perf_counter()
-        u_vmap, _ = evaluate_pool(sub, pool, pred, seed=args.seed, chunk=c, engine="vmap")
+        u_vmap, _ = evaluate_pool(sub, pool, pred, seed=args.seed, chunk=c, engine="vmap", averaging=args.averaging)
         vmap_s = time.perf_counter() - t0
         same = np.array_equal(u_vmap, utilities[: len(sub)])
         print(f"[vmap] engine 'vmap' on {len(sub)} jobs: {vmap_s:.1f} s ({1e3 * vmap_s / (len(sub) * M):.2f} ms "

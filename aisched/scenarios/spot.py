@@ -4,7 +4,8 @@ The generator of one job and of the paper's workload, with every setting and
 choice, is :mod:`aisched.scenarios.spot_workload` (re-exported here); online
 policy selection cells, pools and figures (Figs. 9-10) are
 :mod:`aisched.scenarios.spot_selection`; trace loaders are
-:mod:`aisched.scenarios.spot_traces`. This module adds the ``aisched compare
+:mod:`aisched.scenarios.spot_traces`; Figs. 1-3 (throughput, traces, ARIMA
+forecasts) are :mod:`aisched.scenarios.spot_figures`. This module adds the ``aisched compare
 spot`` and ``aisched select spot`` protocols and the family hooks the sweep
 reads (``generate``, ``selection_cell``, ``POOLS``, ``FIGURES``).
 """
@@ -17,7 +18,9 @@ from pathlib import Path
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
-from aisched.scenarios.spot_selection import FIGURES, PHASES, POOLS, policy_weight_heatmap, selection_cell
+from aisched.scenarios.spot_figures import FIGURES as DATA_FIGURES
+from aisched.scenarios.spot_selection import FIGURES as SELECTION_FIGURES
+from aisched.scenarios.spot_selection import PHASES, POOLS, policy_weight_heatmap, selection_cell
 from aisched.scenarios.spot_workload import (
     MARKETS,
     NOISE_SETTINGS,
@@ -34,6 +37,9 @@ __all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "
            "add_select_arguments", "run_select", "NOISE_SETTINGS", "FIGURES", "POOLS", "PHASES",
            "selection_cell"]
 
+#: Extra report figures: Figs. 1-3 (:mod:`aisched.scenarios.spot_figures`), Figs. 9-10 (selection).
+FIGURES = {**DATA_FIGURES, **SELECTION_FIGURES}
+
 # --- the `aisched compare spot` protocol (see aisched.cli) -------------------------------------
 
 CLI_HELP = "deadline-aware fine-tuning on spot and on-demand GPUs (AHAP)"
@@ -49,19 +55,23 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--market", choices=MARKETS, default="synthetic")
     parser.add_argument("--bandwidth", type=float, default=800.0, help="Mbps (100..800)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--changeover", choices=("off", "on"), default="off",
+                        help="charge a restart (mu_1) when the job moves between spot and on-demand "
+                             "(default off: the paper's model)")
 
 
 def instance_from_cli(args: argparse.Namespace) -> SpotInstance:
     """The instance of ``aisched compare spot``'s options."""
     return generate(seed=args.seed, deadline=args.deadline, market=args.market, work=args.work,
-                    min_gpus=args.min_gpus, max_gpus=args.max_gpus, bandwidth=args.bandwidth)
+                    min_gpus=args.min_gpus, max_gpus=args.max_gpus, bandwidth=args.bandwidth,
+                    changeover=getattr(args, "changeover", "off"))
 
 
 def describe(inst: SpotInstance, args: argparse.Namespace) -> str:
     """One line describing the scenario."""
     return (f"spot scenario: work {inst.work:g}, deadline {inst.deadline}, GPUs "
             f"{inst.min_gpus}..{inst.max_gpus}, mu {inst.scale_up_efficiency}, {args.market} market, "
-            f"{inst.num_slots} slots, seed {args.seed}")
+            f"{inst.num_slots} slots, seed {args.seed}, changeover {inst.changeover}")
 
 
 # --- the `aisched select spot` protocol --------------------------------------------------------

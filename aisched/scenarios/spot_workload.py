@@ -106,12 +106,14 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
              min_gpus: int = 1, max_gpus: int = 12, value: float | None = None,
              bandwidth: float = 800.0, hard_deadline_factor: float = 1.5,
              data_dir: Path | None = None, rng: np.random.Generator | None = None,
-             mean_price: float = 0.55, mean_available: float = 8.0) -> SpotInstance:
+             mean_price: float = 0.55, mean_available: float = 8.0, changeover: str = "off") -> SpotInstance:
     """One job and its market (defaults: the paper's LLaMA2-7B job at 800 Mbps).
 
     ``mean_price`` (spot price as a fraction of on-demand) and ``mean_available``
     (GPUs) set the level of the synthetic market (Figs. 7-8 vary them); trace
-    markets take their levels from the trace.
+    markets take their levels from the trace. ``changeover``: "off" (the
+    paper's model) or "on" (a restart when the job moves between spot and
+    on-demand; :class:`~aisched.models.spot.SpotInstance`).
 
     Raises
     ------
@@ -120,6 +122,8 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
     """
     if market not in MARKETS:
         raise InvalidScenarioError("market", f"= {market!r} is not one of {MARKETS}")
+    if changeover not in ("off", "on"):
+        raise InvalidScenarioError("changeover", f"= {changeover!r} is not 'off' or 'on'")
     if not (np.isfinite(mean_price) and 0 < mean_price <= 1.5):
         raise InvalidScenarioError("mean_price", f"= {mean_price} must be in (0, 1.5]")
     if not (np.isfinite(mean_available) and 0 <= mean_available <= MAX_AVAILABLE):
@@ -160,6 +164,7 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
         min_gpus=min_gpus, max_gpus=max_gpus, value=1.5 * work if value is None else value,
         throughput_slope=1.0, throughput_intercept=0.0, scale_up_efficiency=mu,
         scale_down_efficiency=mu, on_demand_price=1.0, spot_price=price, spot_available=avail,
+        changeover=changeover,
     )
 
 

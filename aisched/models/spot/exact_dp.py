@@ -29,33 +29,54 @@ def _prune(states: list[tuple[float, float, tuple[tuple[int, int], ...]]]) -> li
     return out
 
 
+def _splits(inst: SpotInstance, t: int) -> list[tuple[int, int]]:
+    """The ``(on_demand, spot)`` choices of slot ``t``.
+
+    Changeover "off": each count split cost-optimally (spot first when
+    ``p^s_t < p_o``). "on": every split (keeping a split can avoid a restart,
+    so the cheapest split is not always optimal).
+    """
+    p_o = inst.on_demand_price
+    ps, avail = float(inst.spot_price[t]), int(inst.spot_available[t])
+    out = []
+    for n in inst.gpu_options():
+        n = int(n)
+        if inst.changeover == "off":
+            sp = min(n, avail) if ps < p_o else 0
+            out.append((n - sp, sp))
+        else:
+            out.extend((n - sp, sp) for sp in range(min(n, avail) + 1))
+    return out
+
+
 def exact_optimum(inst: SpotInstance) -> tuple[float, np.ndarray, np.ndarray]:
     """``(utility, on_demand, spot)`` of an optimal plan of problem (5), exactly.
 
-    In each slot the GPU count ``n`` is split cost-optimally: spot GPUs first
-    when ``p^s_t < p_o`` (up to ``min(n, n^avail_t)``), on-demand for the rest.
+    With ``changeover="off"`` the GPU count ``n`` of a slot is split
+    cost-optimally: spot GPUs first when ``p^s_t < p_o`` (up to
+    ``min(n, n^avail_t)``), on-demand for the rest; a state is the previous
+    count. With ``changeover="on"`` every split is tried and a state is the
+    previous ``(on_demand, spot)`` pair.
     """
-    options = inst.gpu_options()
-    p_o = inst.on_demand_price
-    frontier: dict[int, list] = {0: [(0.0, 0.0, ())]}
+    frontier: dict[tuple[int, int], list] = {(0, 0): [(0.0, 0.0, ())]}
     best = (-np.inf, ())
     for t in range(inst.num_slots):
-        nxt: dict[int, list] = {}
-        ps, avail = float(inst.spot_price[t]), int(inst.spot_available[t])
-        for prev, states in frontier.items():
-            for n in options:
-                n = int(n)
-                sp = min(n, avail) if ps < p_o else 0
-                cost_n = sp * ps + (n - sp) * p_o
-                work = float(inst.efficiency(n, prev) * inst.throughput(n))
+        nxt: dict[tuple[int, int], list] = {}
+        ps = float(inst.spot_price[t])
+        options = _splits(inst, t)
+        for (po, pss), states in frontier.items():
+            for o, sp in options:
+                cost_n = sp * ps + o * inst.on_demand_price
+                work = inst.slot_work(o, sp, po, pss)
+                key = (o, sp) if inst.changeover == "on" else (0, o + sp)
                 for z, c, hist in states:
-                    z2, c2, h2 = z + work, c + cost_n, (*hist, (n - sp, sp))
+                    z2, c2, h2 = z + work, c + cost_n, (*hist, (o, sp))
                     if z2 >= inst.work - WORK_TOL:
                         u = float(inst.value_at(t + 1)) - c2
                         if u > best[0] + 1e-12:
                             best = (u, h2)
                     else:
-                        nxt.setdefault(n, []).append((z2, c2, h2))
+                        nxt.setdefault(key, []).append((z2, c2, h2))
         frontier = {k: _prune(v) for k, v in nxt.items()}
     hist = best[1]
     od = np.zeros(inst.num_slots, np.int64)

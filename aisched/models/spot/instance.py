@@ -77,6 +77,13 @@ class SpotInstance:
         count before slot 0 is 0, so the first running slot scales up.
     on_demand_price
         ``p_o > 0``: price of one on-demand GPU for one slot.
+    changeover
+        ``"off"`` (default, the paper's model (2): only a change of the GPU
+        count costs a reconfiguration) or ``"on"``: a slot in which the job
+        starts new instances of either kind (its spot count or its on-demand
+        count grows, e.g. a move between spot and on-demand at an unchanged
+        total) computes at ``mu_1``, as ``sky_spot`` charges a restart each
+        time the job changes instances (:meth:`split_efficiency`).
     spot_price
         ``p^s_t`` (slot,): price of one spot GPU in slot ``t`` (>= 0).
     spot_available
@@ -106,14 +113,18 @@ class SpotInstance:
     on_demand_price: float
     spot_price: np.ndarray
     spot_available: np.ndarray
+    changeover: str
 
     def __init__(
         self, *, work: float, deadline: int, min_gpus: int, max_gpus: int, value: float,
         spot_price: Any, spot_available: Any, hard_deadline_factor: float = 1.5,
         throughput_slope: float = 1.0, throughput_intercept: float = 0.0,
         scale_up_efficiency: float = 0.9, scale_down_efficiency: float = 0.9,
-        on_demand_price: float = 1.0,
+        on_demand_price: float = 1.0, changeover: str = "off",
     ) -> None:
+        if changeover not in ("off", "on"):
+            raise InvalidInstanceError("changeover", f"= {changeover!r} is not 'off' or 'on'")
+        object.__setattr__(self, "changeover", str(changeover))
         kinds = {"deadline": int, "min_gpus": int, "max_gpus": int}
         given = {
             "work": work, "deadline": deadline, "hard_deadline_factor": hard_deadline_factor,
@@ -189,6 +200,26 @@ class SpotInstance:
         return np.where(n > p, self.scale_up_efficiency,
                         np.where(n < p, self.scale_down_efficiency, 1.0))
 
+    def split_efficiency(self, on_demand: Any, spot: Any, previous_on_demand: Any,
+                         previous_spot: Any) -> np.ndarray:
+        """``mu_t`` from the spot / on-demand split of this and the previous slot.
+
+        ``changeover="off"``: (2) on the totals (:meth:`efficiency`). ``"on"``:
+        ``mu_1`` when either count grows (new instances start), else ``mu_2``
+        when the total shrinks, else 1.
+        """
+        o, s = np.asarray(on_demand), np.asarray(spot)
+        po, ps = np.asarray(previous_on_demand), np.asarray(previous_spot)
+        if self.changeover == "off":
+            return self.efficiency(o + s, po + ps)
+        return np.where((o > po) | (s > ps), self.scale_up_efficiency,
+                        np.where(o + s < po + ps, self.scale_down_efficiency, 1.0))
+
+    def slot_work(self, on_demand: int, spot: int, previous_on_demand: int, previous_spot: int) -> float:
+        """Work of one slot, ``mu_t H(n_t)``, with :meth:`split_efficiency`."""
+        return float(self.split_efficiency(on_demand, spot, previous_on_demand, previous_spot)
+                     * self.throughput(on_demand + spot))
+
     def value_at(self, completion: Any) -> np.ndarray:
         """``V(T)`` of (4) for the paper's (1-based) completion time ``T``."""
         t = np.asarray(completion, dtype=float)
@@ -254,6 +285,7 @@ class SpotInstance:
         """The instance as an ``xarray.Dataset`` (exact round trip through netCDF)."""
         attrs: dict[str, Any] = {"family": "spot"}
         attrs.update({k: getattr(self, k) for k in _SCALARS})
+        attrs["changeover"] = self.changeover
         return xr.Dataset(
             {"spot_price": ("slot", self.spot_price), "spot_available": ("slot", self.spot_available)},
             coords={"slot": np.arange(self.num_slots)}, attrs=attrs,
@@ -268,6 +300,7 @@ class SpotInstance:
         if missing:
             raise InvalidInstanceError(missing[0], "is missing from the dataset's attributes")
         kw = {k: ds.attrs[k] for k in _SCALARS}
+        kw["changeover"] = str(ds.attrs.get("changeover", "off"))
         return cls(spot_price=ds["spot_price"].values, spot_available=ds["spot_available"].values,
                    **kw)
 

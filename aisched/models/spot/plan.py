@@ -30,18 +30,28 @@ __all__ = ["make_plan", "progress", "verify_plan", "plan_utility"]
 WORK_TOL = 1e-7
 
 
-def progress(inst: SpotInstance, gpus: np.ndarray) -> np.ndarray:
-    """Work done per slot, ``mu_t H(n_t)`` with (1) and (2); ``n_{-1} = 0``."""
+def progress(inst: SpotInstance, gpus: np.ndarray, spot: np.ndarray | None = None) -> np.ndarray:
+    """Work done per slot, ``mu_t H(n_t)`` with (1) and (2); ``n_{-1} = 0``.
+
+    ``gpus``: total counts; with ``spot`` (the spot share of each total) the
+    efficiency is the instance's :meth:`~SpotInstance.split_efficiency` (the
+    same as (2) unless the instance's ``changeover`` is "on").
+    """
     n = np.asarray(gpus, dtype=np.int64)
     prev = np.concatenate([[0], n[:-1]])
-    return inst.efficiency(n, prev) * inst.throughput(n)
+    if spot is None or inst.changeover == "off":
+        return inst.efficiency(n, prev) * inst.throughput(n)
+    s = np.asarray(spot, dtype=np.int64)
+    o = n - s
+    return inst.split_efficiency(o, s, np.concatenate([[0], o[:-1]]), np.concatenate([[0], s[:-1]])) \
+        * inst.throughput(n)
 
 
 def plan_utility(inst: SpotInstance, on_demand: np.ndarray, spot: np.ndarray) -> tuple[float, int, float, float]:
     """``(utility, completion_slot, value, cost)`` of an allocation; completion -1 if unfinished."""
     on_demand = np.asarray(on_demand, dtype=np.int64)
     spot = np.asarray(spot, dtype=np.int64)
-    done = np.cumsum(progress(inst, on_demand + spot))
+    done = np.cumsum(progress(inst, on_demand + spot, spot))
     finished = np.nonzero(done >= inst.work - WORK_TOL)[0]
     completion = int(finished[0]) if finished.size else -1
     cost = float(np.sum(on_demand * inst.on_demand_price + spot * inst.spot_price))
@@ -63,7 +73,7 @@ def make_plan(inst: SpotInstance, on_demand: Any, spot: Any) -> xr.Dataset:
         {
             "on_demand": ("slot", od),
             "spot": ("slot", sp),
-            "work_done": ("slot", progress(inst, od + sp)),
+            "work_done": ("slot", progress(inst, od + sp, sp)),
             "completion": ((), np.int64(completion)),
             "admitted": ("job", np.array([completion >= 0])),
         },
@@ -116,7 +126,7 @@ def verify_plan(inst: SpotInstance, plan: xr.Dataset) -> float:
         raise InfeasiblePlanError("(5d) min_gpus", f"slot {t}: {total[t]} GPUs < N_min = {inst.min_gpus}")
     utility, completion, _, _ = plan_utility(inst, od, sp)
     if completion < 0:
-        done = float(np.sum(progress(inst, total)))
+        done = float(np.sum(progress(inst, total, sp)))
         raise InfeasiblePlanError("(5a) work", f"{done:.6g} of {inst.work:.6g} work units done in the horizon")
     declared = int(np.asarray(plan["completion"].values))
     if declared != completion:

@@ -15,6 +15,7 @@ completion time (not only the hard deadline). Components (slot ``t`` 0-based)::
     loss_up[t], loss_down[t]     loss_t >= (1 - mu_{1,2}) (H(n_t) - M (1 - up_t / down_t))
     work_done[t]                 (5a): sum_{tau <= t} (alpha n + beta delta - loss) >= L done_t
     done_monotone[t], finish     done is non-decreasing; done at the last slot
+    spot_grows[t], od_grows[t]   changeover="on" only: a count of either kind grows (restart, mu_1)
     idle_after_done[t]           delta_t <= 1 - done_{t-1}: cost (3) runs to T
 
 Four strengthenings, valid for every optimal plan's GPU counts, help HiGHS
@@ -182,6 +183,29 @@ def _utility_rule(m: pyo.ConcreteModel) -> Any:
     return value - _cost(m)
 
 
+def _changeover(m: pyo.ConcreteModel) -> None:
+    """``changeover="on"``: a slot where either count grows loses ``(1 - mu_1) H(n_t)``.
+
+    ``spot_grows[t]``/``od_grows[t]`` are forced to 1 when ``n^s``/``n^o`` grows
+    (big-M ``N_max``), and ``loss_spot``/``loss_od`` then force the loss as
+    ``loss_up`` does; with ``mu_1 <= mu_2`` the loss is the largest that
+    applies, as :meth:`~aisched.models.spot.SpotInstance.split_efficiency` says.
+    """
+    def prev(var: pyo.Var, t: int) -> Any:
+        return var[t - 1] if t > m.SLOTS.first() else 0
+
+    m.spot_grows = pyo.Var(m.SLOTS, within=pyo.Binary)
+    m.od_grows = pyo.Var(m.SLOTS, within=pyo.Binary)
+    m.spot_grows_c = pyo.Constraint(
+        m.SLOTS, rule=lambda m, t: m.spot[t] - prev(m.spot, t) <= m.max_gpus * m.spot_grows[t])
+    m.od_grows_c = pyo.Constraint(
+        m.SLOTS, rule=lambda m, t: m.on_demand[t] - prev(m.on_demand, t) <= m.max_gpus * m.od_grows[t])
+    m.loss_spot = pyo.Constraint(m.SLOTS, rule=lambda m, t: m.loss[t] >= (1 - m.mu_up) * (
+        _raw_work(m, t) - m.big_m * (1 - m.spot_grows[t])))
+    m.loss_od = pyo.Constraint(m.SLOTS, rule=lambda m, t: m.loss[t] >= (1 - m.mu_up) * (
+        _raw_work(m, t) - m.big_m * (1 - m.od_grows[t])))
+
+
 def build(instance: SpotInstance, formulation: str = "big_m") -> pyo.ConcreteModel:
     """The Pyomo MILP of problem (5) for ``instance``.
 
@@ -190,6 +214,9 @@ def build(instance: SpotInstance, formulation: str = "big_m") -> pyo.ConcreteMod
     flow over (slot, count), :func:`build_flow` (exact too, slower to build and solve here).
     """
     if formulation == "flow":
+        if instance.changeover == "on":
+            raise InvalidScenarioError("formulation", "'flow' splits counts cost-optimally; it does not model "
+                                       "changeover='on' (use 'big_m')")
         return build_flow(instance)
     if formulation != "big_m":
         raise InvalidScenarioError("formulation", f"= {formulation!r} is not 'flow' or 'big_m'")
@@ -212,6 +239,9 @@ def build(instance: SpotInstance, formulation: str = "big_m") -> pyo.ConcreteMod
     m.EARLY = pyo.Set(initialize=early, ordered=True)
     m.earliest_done = pyo.Constraint(m.EARLY, rule=lambda m, t: m.done[t] == 0)
     dear = [t for t in range(instance.num_slots) if instance.spot_price[t] >= instance.on_demand_price]
+    if instance.changeover == "on":  # dear spot can avoid a restart: no longer valid
+        dear = []
+        _changeover(m)
     m.DEAR = pyo.Set(initialize=dear, ordered=True)
     m.no_dear_spot = pyo.Constraint(m.DEAR, rule=lambda m, t: m.spot[t] == 0)
     m.utility = pyo.Objective(rule=_utility_rule, sense=pyo.maximize)

@@ -43,9 +43,9 @@ def finish_plan(inst: SpotInstance, od: np.ndarray, sp: np.ndarray) -> tuple[np.
     full_s = np.zeros(inst.num_slots, np.int64)
     full_o[:d], full_s[:d] = od[:d], sp[:d]
     n = full_o + full_s
-    z = float(np.sum(progress(inst, n)[:d]))
+    z = float(np.sum(progress(inst, n, full_s)[:d]))
     if z < inst.work - wr.TOL:
-        wr.termination(inst, z, int(n[d - 1]), d, full_o)
+        wr.termination(inst, z, int(n[d - 1]), d, full_o, int(full_s[d - 1]))
     return full_o, full_s
 
 
@@ -63,7 +63,8 @@ def outcome(name: str, inst: SpotInstance, od: np.ndarray, sp: np.ndarray, start
 @register("spot", "ahap")
 def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: float = 0.6,
         predictor: Predictor | None = None, seed: int = 0, engine: str = "kernel",
-        sigma_rule: wr.SigmaRule = "every_slot") -> Outcome:
+        sigma_rule: wr.SigmaRule = "every_slot", averaging: wr.Averaging = "chc",
+        deadline_guard: bool = False) -> Outcome:
     """Run AHAP (Algorithm 1) on one job.
 
     Parameters
@@ -82,12 +83,21 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
         ``"every_slot"`` (default; section IV-A: "as long as the job has not
         reached its deadline, all spot instances priced below sigma are
         utilized") or ``"ahead_only"`` (sigma only in lines 5-11 of Algorithm 1).
+    averaging
+        ``"chc"`` (default; Theorem 1's proof: ``v`` sub-trajectories, each
+        re-planning every ``v`` slots from its own state, their decisions
+        averaged) or ``"actual_state"`` (every plan from the actual state).
+    deadline_guard
+        Optional guard beside the paper (default off): ``N_max`` GPUs in a slot
+        whenever fewer could no longer finish by the deadline (see
+        :func:`~aisched.online.spot.window_reference.deadline_guard`).
     """
     check_policy(window, commitment, threshold)
     if engine not in ("kernel", "reference"):
         raise InvalidScenarioError("engine", f"= {engine!r} is not 'kernel' or 'reference'")
     if sigma_rule not in ("every_slot", "ahead_only"):
         raise InvalidScenarioError("sigma_rule", f"= {sigma_rule!r} is not 'every_slot' or 'ahead_only'")
+    wr.check_averaging(averaging)
     started = time.perf_counter()
     pred = perfect() if predictor is None else predictor
     price_fc, avail_fc = pred.forecast(inst.spot_price, inst.spot_available, inst.deadline,
@@ -99,21 +109,23 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
             shifts = wk.shifts_of(inst, q)
         except ValueError:  # e.g. a negative intercept: no non-negative lattice shear
             shifts = None
-    use_kernel = shifts is not None
+    use_kernel = shifts is not None and inst.changeover == "off"  # the kernel has no changeover
     if use_kernel:
         job = wk.stack([wk.job_arrays(inst, price_fc, avail_fc, q, lead=int(window))])
         out = wk.ahap_batch(job, np.array([commitment]), np.array([threshold]), window=int(window),
                             lattice=wk.lattice_size(inst, int(window), q), shifts=shifts,
-                            sigma_rule=sigma_rule)
+                            sigma_rule=sigma_rule, averaging=averaging,
+                            deadline_guard=deadline_guard)
         od = out["on_demand"][0, 0].round().astype(np.int64)
         sp = out["spot"][0, 0].round().astype(np.int64)
         solved = int(out["windows_solved"][0, 0])
     else:
         od, sp, extra = wr.ahap_reference(inst, price_fc, avail_fc, window, commitment, threshold,
-                                            sigma_rule)
+                                            sigma_rule, averaging, bool(deadline_guard))
         solved = extra["windows_solved"]
     od, sp = finish_plan(inst, od, sp)
     return outcome("ahap", inst, od, sp, started, {
         "window": int(window), "commitment": int(commitment), "threshold": float(threshold),
         "predictor": pred.name, "engine": "kernel" if use_kernel else "reference",
-        "windows_solved": solved, "sigma_rule": sigma_rule})
+        "windows_solved": solved, "sigma_rule": sigma_rule,
+        "averaging": averaging, "deadline_guard": bool(deadline_guard)})

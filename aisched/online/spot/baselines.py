@@ -53,8 +53,9 @@ from aisched.registry import register
 __all__ = ["od_only", "msu", "up", "od_only_count"]
 
 
-def _step(inst: SpotInstance, z: float, n: int, prev: int) -> float:
-    return z + float(inst.efficiency(n, prev) * inst.throughput(n))
+def _step(inst: SpotInstance, z: float, o: int, s: int, prev: tuple[int, int]) -> float:
+    """Progress after a slot of ``o`` on-demand and ``s`` spot GPUs (changeover-aware)."""
+    return z + inst.slot_work(o, s, *prev)
 
 
 def od_only_count(inst: SpotInstance) -> int:
@@ -73,10 +74,10 @@ def od_only(inst: SpotInstance) -> Outcome:
     d = inst.deadline
     count = od_only_count(inst)
     od = np.zeros(inst.num_slots, np.int64)
-    z, prev = 0.0, 0
+    z, prev = 0.0, (0, 0)
     for t in range(d):
         od[t] = count
-        z, prev = _step(inst, z, count, prev), count
+        z, prev = _step(inst, z, count, 0, prev), (count, 0)
         if z >= inst.work - wr.TOL:
             break
     o, s = finish_plan(inst, od, np.zeros_like(od))
@@ -90,7 +91,7 @@ def msu(inst: SpotInstance) -> Outcome:
     d, full = inst.deadline, float(inst.throughput(inst.max_gpus))
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
-    z, prev = 0.0, 0
+    z, prev = 0.0, (0, 0)
     for t in range(d):
         avail = int(inst.spot_available[t])
         later = inst.scale_up_efficiency * full + (d - t - 2) * full if d - t - 1 > 0 else 0.0
@@ -101,7 +102,7 @@ def msu(inst: SpotInstance) -> Outcome:
             s = min(avail, inst.max_gpus)
             o = inst.max_gpus - s
         od[t], sp[t] = o, s
-        z, prev = _step(inst, z, o + s, prev), o + s
+        z, prev = _step(inst, z, o, s, prev), (o, s)
         if z >= inst.work - wr.TOL:
             break
     o, s = finish_plan(inst, od, sp)
@@ -131,7 +132,7 @@ def _up_cant_be_late(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray, dict]:
     delay = 1.0 - inst.scale_up_efficiency          # changeover delay, slots
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
-    z, prev, state, safety_at = 0.0, 0, "idle", -1
+    z, prev, state, safety_at = 0.0, (0, 0), "idle", -1
     for t in range(d):
         expected_now = min(L, L / d * t)
         if safety_at < 0 and d - t < (L - z) / rate + delay + 1 - wr.TOL:
@@ -151,7 +152,7 @@ def _up_cant_be_late(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray, dict]:
             sp[t] = n
         else:
             od[t] = n
-        z, prev = _step(inst, z, n, prev), n
+        z, prev = _step(inst, z, int(od[t]), int(sp[t]), prev), (int(od[t]), int(sp[t]))
         if z >= L - wr.TOL:
             break
     return od, sp, {"gpus": n_job, "safety_net_slot": safety_at}
@@ -162,7 +163,7 @@ def _up_spot_first(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray]:
     d, L = inst.deadline, inst.work
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
-    z, prev = 0.0, 0
+    z, prev = 0.0, (0, 0)
     for t in range(d):
         avail = int(inst.spot_available[t])
         expected = L / d * (t + 1)
@@ -175,7 +176,7 @@ def _up_spot_first(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray]:
                              / inst.throughput_slope - 1e-9)
             o = int(min(max(need, inst.min_gpus), inst.max_gpus))
         od[t], sp[t] = o, s
-        z, prev = _step(inst, z, o + s, prev), o + s
+        z, prev = _step(inst, z, o, s, prev), (o, s)
         if z >= L - wr.TOL:
             break
     return od, sp

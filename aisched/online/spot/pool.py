@@ -52,12 +52,17 @@ import numpy as np
 from aisched.online.spot import window_kernel as wk
 from aisched.online.spot.window_reference import TOL
 
-__all__ = ["ahap_pool", "solve_windows", "finish", "cache_size", "bucket", "padded_size", "BATCH", "MIN_BUCKET"]
+__all__ = ["ahap_pool", "solve_windows", "finish", "cache_size", "bucket", "padded_size", "precompile", "BATCH",
+           "MIN_BUCKET", "FINISH_CHUNK"]
 
-#: Problems per call of the batched window solver (one compiled kernel per window length).
-BATCH = 256
-#: Smallest padded lane count of :func:`finish` (lane counts are padded to powers of two).
+#: Problems per call of the batched window solver (one compiled kernel per window length). Small on
+#: purpose: a batch's DP tables (16 x 17 x G doubles) stay in cache; per window 8x faster than 256
+#: on the 2-core machine (identical results; benchmarks/bench_spot.py).
+BATCH = 16
+#: Smallest padded batch of :func:`bucket`.
 MIN_BUCKET = 64
+#: Lanes per call of :func:`finish` (every call has this shape: one compiled kernel for any run).
+FINISH_CHUNK = 1024
 _SOLVER_KEYS = ("counts", "valid", "wq_up", "wq_down", "wq_same", "tie", "price_fc", "avail_fc", "scalars")
 
 
@@ -216,30 +221,88 @@ def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: 
            prev: np.ndarray, done: np.ndarray, completion: np.ndarray) -> tuple[np.ndarray, ...]:
     """Utility (9) with the termination configuration per lane: ``(utility, T, k)``.
 
-    The kernel's own ``_finish`` (jitted, lanes padded to a :func:`bucket`), so
-    the floating-point result is the kernel's.
+    The kernel's own ``_finish`` (jitted, in chunks of exactly
+    :data:`FINISH_CHUNK` lanes, the last one padded, so any run uses one
+    compiled kernel), so the floating-point result is the kernel's.
     """
     n = len(job)
-    size = bucket(n)
+    size = -(-max(n, 1) // FINISH_CHUNK) * FINISH_CHUNK
     idx = np.zeros(size, np.int64)
     idx[:n] = np.arange(n)
     args = (stacked["scalars"][job][idx], stacked["price"][job][idx], od[idx], sp[idx], z[idx], prev[idx],
             done[idx], completion[idx])
     with jax.enable_x64(True):
-        out = _finish_batch(*(jnp.asarray(a) for a in args))
-        return tuple(np.asarray(x)[:n] for x in out)
+        outs = [_finish_batch(*(jnp.asarray(a[i:i + FINISH_CHUNK]) for a in args))
+                for i in range(0, size, FINISH_CHUNK)]
+        return tuple(np.concatenate([np.asarray(o[k]) for o in outs])[:n] for k in range(3))
+
+
+_COMPILED: set[tuple] = set()
+
+
+def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: int,
+               shifts: tuple[int, ...]) -> int:
+    """Compile the batched (10) solver for every window length ``1..window_max + 1`` not yet compiled.
+
+    A window cut by the deadline has any length up to ``w + 1``; compiling
+    them all before a run means no compilation during it. Returns the number
+    of kernels compiled now (one dummy batch each).
+    """
+    shapes = tuple((k, v.shape[1:]) for k, v in sorted(stacked.items()) if k in _SOLVER_KEYS)
+    new = 0
+    for W1 in range(1, int(window_max) + 2):
+        key = (W1, W1 * int(lattice_step), tuple(shifts), shapes)
+        if key in _COMPILED:
+            continue
+        solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
+                      lattice=W1 * int(lattice_step), shifts=shifts)
+        _COMPILED.add(key)
+        new += 1
+    return new
+
+
+def _line16(o, s, now_a, now_p, thr, p_o, nmin, nmax, sigma_rule):
+    """The kernel's ``_line16`` in NumPy (same operations, same order)."""
+    s = np.minimum(s, now_a)
+    if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
+        now_cheap = (now_p <= thr * p_o) & (now_a >= nmin)
+        s = np.where(now_cheap, np.maximum(s, np.minimum(now_a, nmax)), s)
+    total = o + s
+    s2 = np.where(total > nmax, np.minimum(s, nmax), s)
+    o2 = np.where(total > nmax, np.maximum(nmax - s2, 0.0),
+                  np.where((total > 0) & (total < nmin), o + nmin - total, o))
+    return o2, s2
+
+
+def _guard(t, z, prev, o, s, work, alpha, beta, mu1, mu2, nmax, d):
+    """The kernel's ``_guard`` (the optional deadline guard) in NumPy."""
+    def eff(n, p):
+        return np.where(n > p, mu1, np.where(n < p, mu2, 1.0))
+
+    def thr_put(n):
+        return np.where(n > 0, alpha * n + beta, 0.0)
+
+    n = o + s
+    h = thr_put(nmax)
+    rest = np.where(t < d - 1, eff(nmax, n) * h + (d - 2 - t) * h, 0.0)
+    short = z + eff(n, prev) * thr_put(n) + rest < work - TOL
+    return np.where(short, nmax - s, o), s
 
 
 def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np.ndarray,
               threshold: np.ndarray, *, lattice_step: int, shifts: tuple[int, ...],
-              clip: bool = True, sigma_rule: str = "every_slot") -> dict[str, Any]:
+              clip: bool = True, sigma_rule: str = "every_slot", averaging: str = "chc",
+              deadline_guard: bool = False) -> dict[str, Any]:
     """AHAP for every job of ``stacked`` x every policy ``(window[m], commitment[m], threshold[m])``.
 
     Same outputs as :func:`~aisched.online.spot.window_kernel.ahap_batch`
     (leading dims ``(job, policy)``), plus ``"stats"``: the (10) solves needed
     (``windows_needed``), distinct (``windows_unique``), padded (``windows_padded``)
-    and the seconds spent in the batched solver (``window_s``). ``sigma_rule``: see
-    :func:`~aisched.online.spot.window_reference.ahap_reference`.
+    and the seconds spent in the batched solver (``window_s``). ``sigma_rule``,
+    ``averaging``, ``deadline_guard``: see
+    :func:`~aisched.online.spot.window_reference.ahap_reference` (with
+    ``averaging="chc"`` a lane's window is solved from its current
+    sub-trajectory's own progress and count, and deduplicated on those).
 
     ``lattice_step``: lattice steps per window slot (``G = (w + 1) lattice_step``,
     as :func:`~aisched.online.spot.window_kernel.lattice_size`). With ``clip``
@@ -276,22 +339,34 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     od = np.zeros((lanes, D))
     sp = np.zeros((lanes, D))
     ks = np.arange(R)
+    chc = averaging == "chc"
+    sub_z = np.zeros((lanes, R))
+    sub_prev = np.zeros((lanes, R))
+    sub_done = np.zeros((lanes, R), bool)
+    lane_ix = np.arange(lanes)
     needed = unique = padded = 0
     window_s = 0.0
+    precompile(stacked, wmax, lattice_step, shifts)  # every (clipped) length 1..W: compile now, not mid-run
     for t in range(D):
+        if chc:  # FHC^(r), r = t mod v, re-plans from its own state
+            r_now = np.mod(t, com)
+            pz, pprev, pdone = sub_z[lane_ix, r_now], sub_prev[lane_ix, r_now], sub_done[lane_ix, r_now]
+        else:
+            pz, pprev, pdone = z, prev, np.zeros(lanes, bool)
         expected = np.minimum(work, work / d * (t + win + 1))
-        ahead = z >= expected - TOL
+        ahead = pz >= expected - TOL
         p = stacked["price_fc"][job, t, :W]
         a = stacked["avail_fc"][job, t, :W]
         cheap = (p <= thr[:, None] * p_o[:, None]) & (a >= nmin[:, None])
         plan_o = np.zeros((lanes, W))
         plan_s = np.where(cheap, np.minimum(a, nmax[:, None]), 0.0)
-        behind = np.flatnonzero(~done & ~ahead)
+        plan_s[pdone] = 0.0
+        behind = np.flatnonzero(~done & ~ahead & ~pdone)
         if behind.size:
             size = win[behind] + 1
             if clip:
                 size = np.minimum(size, D - t)
-            keys = np.stack([size, job[behind], z[behind].view(np.int64), prev[behind].view(np.int64)], 1)
+            keys = np.stack([size, job[behind], pz[behind].view(np.int64), pprev[behind].view(np.int64)], 1)
             _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
             inverse = inverse.reshape(-1)
             rows = behind[first]
@@ -300,7 +375,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             for W1 in np.unique(usize):
                 sel = np.flatnonzero(usize == W1)
                 r = rows[sel]
-                uo, us = solve_windows(stacked, job[r], t, z[r], prev[r], window=int(W1) - 1,
+                uo, us = solve_windows(stacked, job[r], t, pz[r], pprev[r], window=int(W1) - 1,
                                        lattice=int(W1) * lattice_step, shifts=shifts)
                 lane_sel = np.isin(inverse, sel)
                 pos = np.searchsorted(sel, inverse[lane_sel])
@@ -315,25 +390,40 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
         hist_s = np.concatenate([plan_s[:, None], hist_s[:, :-1]], 1)
         weight = ((ks[None, :] < com[:, None]) & (ks[None, :] <= t)).astype(float)  # v <= w: ks < w
         wsum = np.sum(weight, axis=1)
-        o = np.floor(np.sum(weight * hist_o[:, ks, ks], axis=1) / wsum + 0.5 + 1e-9)
-        s = np.floor(np.sum(weight * hist_s[:, ks, ks], axis=1) / wsum + 0.5 + 1e-9)
+        raw_o, raw_s = hist_o[:, ks, ks], hist_s[:, ks, ks]
+        if chc:  # sub-trajectory of the plan made k slots ago; a finished one decides 0
+            res = np.mod(t - ks[None, :], com[:, None])
+            alive = (~sub_done[lane_ix[:, None], res]).astype(float)
+        else:
+            alive = np.ones((lanes, R))
+        o = np.floor(np.sum(weight * (alive * raw_o), axis=1) / wsum + 0.5 + 1e-9)
+        s = np.floor(np.sum(weight * (alive * raw_s), axis=1) / wsum + 0.5 + 1e-9)
         now_a = stacked["avail"][job, t]
-        s = np.minimum(s, now_a)
-        if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
-            now_cheap = (stacked["price"][job, t] <= thr * p_o) & (now_a >= nmin)
-            s = np.where(now_cheap, np.maximum(s, np.minimum(now_a, nmax)), s)
-        total = o + s
-        s2 = np.where(total > nmax, np.minimum(s, nmax), s)
-        o2 = np.where(total > nmax, np.maximum(nmax - s2, 0.0),
-                      np.where((total > 0) & (total < nmin), o + nmin - total, o))
+        now_p = stacked["price"][job, t]
+        o2, s2 = _line16(o, s, now_a, now_p, thr, p_o, nmin, nmax, sigma_rule)
+        if deadline_guard:
+            o2, s2 = _guard(t, z, prev, o2, s2, work, alpha, beta, mu1, mu2, nmax, d)
         o2, s2 = np.where(done, 0.0, o2), np.where(done, 0.0, s2)
+        if chc:  # each sub-trajectory executes its own plan (line 16 applied)
+            col = lambda x: x[:, None]  # noqa: E731
+            so, ss = _line16(raw_o, raw_s, col(now_a), col(now_p), col(thr), col(p_o), col(nmin), col(nmax),
+                             sigma_rule)
+            sn = so + ss
+            upd = (weight > 0) & (alive > 0)
+            oldp = sub_prev[lane_ix[:, None], res]
+            e2 = np.where(sn > oldp, col(mu1), np.where(sn < oldp, col(mu2), 1.0))
+            nz = sub_z[lane_ix[:, None], res] + e2 * np.where(sn > 0, col(alpha) * sn + col(beta), 0.0)
+            li, ki = np.nonzero(upd)
+            sub_z[li, res[li, ki]] = nz[li, ki]
+            sub_prev[li, res[li, ki]] = sn[li, ki]
+            sub_done[li, res[li, ki]] = nz[li, ki] >= work[li] - TOL
         n = o2 + s2
         eff = np.where(n > prev, mu1, np.where(n < prev, mu2, 1.0))
         z2 = np.where(done, z, z + eff * np.where(n > 0, alpha * n + beta, 0.0))
         prev = np.where(done, prev, n)
         finished = ~done & (z2 >= work - TOL)
         completion = np.where(finished, t, completion)
-        solved += (~done & ~ahead).astype(np.int64)
+        solved += (~done & ~ahead & ~pdone).astype(np.int64)
         done = done | finished
         z = z2
         od[:, t], sp[:, t] = o2, s2

@@ -84,7 +84,8 @@ def _forecasts(jobs: Sequence[SpotInstance], predictors: Sequence[Predictor], le
 def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
                   predictor: Predictor | Sequence[Predictor] | None = None, *, seed: int = 0,
                   chunk: int = 250, engine: str = "batched", sigma_rule: wr.SigmaRule = "every_slot",
-                  first_slot: wr.FirstSlot = "behind") -> tuple[np.ndarray, dict[str, Any]]:
+                  first_slot: wr.FirstSlot = "behind", averaging: wr.Averaging = "chc",
+                  deadline_guard: bool = False) -> tuple[np.ndarray, dict[str, Any]]:
     """Utilities ``(job, policy)`` of every policy on every job (the realised utility (9)).
 
     ``predictor`` may be one predictor or one per job (non-stationary runs).
@@ -97,12 +98,14 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     solves needed (``windows_solved``) and, for "batched", the distinct ones
     (``windows_unique``), the padded ones (``windows_padded``) and the seconds
     in the window solver (``window_s``). ``sigma_rule`` (AHAP) and ``first_slot``
-    (AHANP): the readings of :mod:`~aisched.online.spot.window_reference`.
+    (AHANP), ``averaging`` and ``deadline_guard`` (AHAP): the readings and the
+    option of :mod:`~aisched.online.spot.window_reference`.
     """
     if sigma_rule not in ("every_slot", "ahead_only"):
         raise InvalidScenarioError("sigma_rule", f"= {sigma_rule!r} is not 'every_slot' or 'ahead_only'")
     if first_slot not in ("behind", "on_schedule"):
         raise InvalidScenarioError("first_slot", f"= {first_slot!r} is not 'behind' or 'on_schedule'")
+    wr.check_averaging(averaging)
     if engine not in ("batched", "vmap"):
         raise InvalidScenarioError("engine", f"= {engine!r} is not 'batched' or 'vmap'")
     if not jobs:
@@ -111,6 +114,9 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
         raise InvalidScenarioError("pool", "is empty")
     d = jobs[0].deadline
     for k, inst in enumerate(jobs):
+        if inst.changeover != "off":
+            raise InvalidScenarioError("jobs", f"[{k}] has changeover={inst.changeover!r}: the pool engines model "
+                                       "only 'off' (run the policies one by one with aisched.run)")
         if inst.deadline != d:
             raise InvalidScenarioError("jobs", f"[{k}] has deadline {inst.deadline}, job 0 has {d}")
     preds = ([perfect()] * len(jobs) if predictor is None else
@@ -147,7 +153,8 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
                                np.array([pool[m].commitment for m in ahap]),
                                np.array([pool[m].threshold for m in ahap]),
                                lattice_step=wk.lattice_size(list(jobs), 0, q), shifts=shifts,
-                               sigma_rule=sigma_rule)
+                               sigma_rule=sigma_rule, averaging=averaging,
+                               deadline_guard=deadline_guard)
             solved[:, ahap] = out["windows_solved"]
             utility[:, ahap] = out["utility"]
             for key in stats:
@@ -156,7 +163,7 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     for start in range(0, K, chunk):
         batch = wk.stack(arrays[start:start + chunk])
         n = min(chunk, K - start)
-        if n < chunk and K > chunk:  # pad the last chunk: same shape, no recompile
+        if n < chunk and (K > chunk or engine == "batched"):  # pad the last chunk: same shape, no recompile
             batch = {k: np.concatenate([v, np.repeat(v[-1:], chunk - n, 0)]) for k, v in batch.items()}
         for w, members in groups.items():
             thr = np.array([pool[m].threshold for m in members])
@@ -165,7 +172,8 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
             else:
                 com = np.array([pool[m].commitment for m in members])
                 out = wk.ahap_batch(batch, com, thr, window=w, lattice=wk.lattice_size(list(jobs), w, q),
-                                    shifts=shifts, sigma_rule=sigma_rule)
+                                    shifts=shifts, sigma_rule=sigma_rule, averaging=averaging,
+                                    deadline_guard=deadline_guard)
                 solved[start:start + n, members] = out["windows_solved"][:n]
             utility[start:start + n, members] = out["utility"][:n]
     t2 = time.perf_counter()

@@ -293,79 +293,127 @@ def _finish(c, job, od, sp, z, prev, done, completion):
     return _value_at(c, T) - cost, T, k
 
 
+def _line16(c, job, t, o, s, threshold, sigma_rule: str):
+    """Line 16 on averaged (or sub-trajectory) counts: availability, sigma, limits (broadcasts)."""
+    s = jnp.minimum(s, job["avail"][t])
+    if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
+        now_cheap = (job["price"][t] <= threshold * c["p_o"]) & (job["avail"][t] >= c["nmin"])
+        s = jnp.where(now_cheap, jnp.maximum(s, jnp.minimum(job["avail"][t], c["nmax"])), s)
+    total = o + s
+    s2 = jnp.where(total > c["nmax"], jnp.minimum(s, c["nmax"]), s)
+    o2 = jnp.where(total > c["nmax"], jnp.maximum(c["nmax"] - s2, 0.0),
+                   jnp.where((total > 0) & (total < c["nmin"]), o + c["nmin"] - total, o))
+    return o2, s2
+
+
+def _guard(c, t, z, prev, o, s):
+    """The optional deadline guard (:func:`~aisched.online.spot.window_reference.deadline_guard`)."""
+    n = o + s
+    h = _throughput(c, c["nmax"])
+    rest = jnp.where(t < c["d"] - 1, _eff(c, c["nmax"], n) * h + (c["d"] - 2 - t) * h, 0.0)
+    short = z + _eff(c, n, prev) * _throughput(c, n) + rest < c["work"] - TOL
+    return jnp.where(short, c["nmax"] - s, o), s
+
+
 def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: bool = False,
-              sigma_rule: str = "every_slot"):
+              sigma_rule: str = "every_slot", averaging: str = "chc", guard: bool = False):
     c = _unpack(job["scalars"])
     D = job["price"].shape[0]
     w = W - 1
-    ks = jnp.arange(max(w, 1))
+    R = max(w, 1)
+    ks = jnp.arange(R)
+    chc = averaging == "chc"
 
     def slot(carry, t):
-        z, prev, done, completion, hist_o, hist_s, solved = carry
+        z, prev, done, completion, hist_o, hist_s, solved, sub_z, sub_prev, sub_done = carry
+        if chc:  # FHC^(r), r = t mod v, re-plans from its own state
+            r = jnp.mod(t, commitment)
+            pz, pprev, pdone = sub_z[r], sub_prev[r], sub_done[r]
+        else:
+            pz, pprev, pdone = z, prev, jnp.asarray(False)
         expected = jnp.minimum(c["work"], c["work"] / c["d"] * (t + w + 1))
-        ahead = z >= expected - TOL
+        ahead = pz >= expected - TOL
         p, a = job["price_fc"][t, :W], job["avail_fc"][t, :W]
         cheap = (p <= threshold * c["p_o"]) & (a >= c["nmin"])
         ahead_s = jnp.where(cheap, jnp.minimum(a, c["nmax"]), 0.0)
         if skip_window:  # benchmark only: measures the time outside (10)
             win_o = win_s = jnp.zeros(W)
         else:
-            win_o, win_s, _ = _solve_window(c, job, t, z, prev, W, G, shifts)
-        plan_o = jnp.where(ahead, 0.0, win_o)
-        plan_s = jnp.where(ahead, ahead_s, win_s)
+            win_o, win_s, _ = _solve_window(c, job, t, pz, pprev, W, G, shifts)
+        plan_o = jnp.where(ahead | pdone, 0.0, win_o)
+        plan_s = jnp.where(pdone, 0.0, jnp.where(ahead, ahead_s, win_s))
         hist_o = jnp.concatenate([plan_o[None], hist_o[:-1]], 0)
         hist_s = jnp.concatenate([plan_s[None], hist_s[:-1]], 0)
         weight = ((ks < commitment) & (ks <= t)).astype(float)
-        o = _round_half_up(jnp.sum(weight * hist_o[ks, ks]) / jnp.sum(weight))
-        s = _round_half_up(jnp.sum(weight * hist_s[ks, ks]) / jnp.sum(weight))
-        s = jnp.minimum(s, job["avail"][t])
-        if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
-            now_cheap = (job["price"][t] <= threshold * c["p_o"]) & (job["avail"][t] >= c["nmin"])
-            s = jnp.where(now_cheap, jnp.maximum(s, jnp.minimum(job["avail"][t], c["nmax"])), s)
-        total = o + s
-        s2 = jnp.where(total > c["nmax"], jnp.minimum(s, c["nmax"]), s)
-        o2 = jnp.where(total > c["nmax"], jnp.maximum(c["nmax"] - s2, 0.0),
-                       jnp.where((total > 0) & (total < c["nmin"]), o + c["nmin"] - total, o))
+        if chc:  # sub-trajectory of the plan made k slots ago; a finished one decides 0
+            res = jnp.mod(t - ks, commitment)
+            alive = (~sub_done[res]).astype(float)
+        else:
+            alive = jnp.ones(R)
+        o = _round_half_up(jnp.sum(weight * (alive * hist_o[ks, ks])) / jnp.sum(weight))
+        s = _round_half_up(jnp.sum(weight * (alive * hist_s[ks, ks])) / jnp.sum(weight))
+        o2, s2 = _line16(c, job, t, o, s, threshold, sigma_rule)
+        if guard:
+            o2, s2 = _guard(c, t, z, prev, o2, s2)
         o2, s2 = jnp.where(done, 0.0, o2), jnp.where(done, 0.0, s2)
+        if chc:  # each sub-trajectory executes its own plan (line 16 applied)
+            so, ss = _line16(c, job, t, hist_o[ks, ks], hist_s[ks, ks], threshold, sigma_rule)
+            sn = so + ss
+            upd = (weight > 0) & (alive > 0)
+            oldp = sub_prev[res]
+            nz = sub_z[res] + _eff(c, sn, oldp) * _throughput(c, sn)
+            # residues of the valid k are distinct; invalid k write their residue's current value
+            tgt = jnp.where(upd, res, R)
+            sub_z = jnp.concatenate([sub_z, jnp.zeros(1)]).at[tgt].set(nz)[:R]
+            sub_prev = jnp.concatenate([sub_prev, jnp.zeros(1)]).at[tgt].set(sn)[:R]
+            sub_done = jnp.concatenate([sub_done, jnp.zeros(1, bool)]).at[tgt].set(
+                nz >= c["work"] - TOL)[:R]
         n = o2 + s2
         z2 = jnp.where(done, z, z + _eff(c, n, prev) * _throughput(c, n))
         prev2 = jnp.where(done, prev, n)
         finished = (~done) & (z2 >= c["work"] - TOL)
         completion = jnp.where(finished, t, completion)
-        solved = solved + ((~done) & (~ahead)).astype(jnp.int32)
-        return (z2, prev2, done | finished, completion, hist_o, hist_s, solved), (o2, s2)
+        solved = solved + ((~done) & (~ahead) & (~pdone)).astype(jnp.int32)
+        return (z2, prev2, done | finished, completion, hist_o, hist_s, solved, sub_z, sub_prev,
+                sub_done), (o2, s2)
 
-    hist = jnp.zeros((max(w, 1), W))
+    hist = jnp.zeros((R, W))
     init = (jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(False), jnp.asarray(-1), hist, hist,
-            jnp.asarray(0, jnp.int32))
-    (z, prev, done, completion, _, _, solved), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
+            jnp.asarray(0, jnp.int32), jnp.zeros(R), jnp.zeros(R), jnp.zeros(R, bool))
+    (z, prev, done, completion, _, _, solved, *_), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
     utility, T, k = _finish(c, job, od, sp, z, prev, done, completion)
     return {"on_demand": od, "spot": sp, "utility": utility, "completion_time": T,
             "termination_slots": k, "windows_solved": solved}
 
 
-@partial(jax.jit, static_argnames=("W", "G", "shifts", "skip_window", "sigma_rule"))
+_STATIC = ("W", "G", "shifts", "skip_window", "sigma_rule", "averaging", "guard")
+
+
+@partial(jax.jit, static_argnames=_STATIC)
 def _ahap_batch(jobs, commitment, threshold, *, W: int, G: int, shifts, skip_window: bool = False,
-                sigma_rule: str = "every_slot"):
-    per_policy = jax.vmap(_ahap_one, in_axes=(None, 0, 0, None, None, None, None, None))
-    return jax.vmap(per_policy, in_axes=(0, None, None, None, None, None, None, None))(
-        jobs, commitment, threshold, W, G, shifts, skip_window, sigma_rule)
+                sigma_rule: str = "every_slot", averaging: str = "chc", guard: bool = False):
+    per_policy = jax.vmap(_ahap_one, in_axes=(None, 0, 0) + (None,) * 7)
+    return jax.vmap(per_policy, in_axes=(0, None, None) + (None,) * 7)(
+        jobs, commitment, threshold, W, G, shifts, skip_window, sigma_rule, averaging, guard)
 
 
 def ahap_batch(jobs: dict[str, np.ndarray], commitment: np.ndarray, threshold: np.ndarray, *,
                window: int, lattice: int, shifts: tuple[int, ...],
-               skip_window: bool = False, sigma_rule: str = "every_slot") -> dict[str, np.ndarray]:
+               skip_window: bool = False, sigma_rule: str = "every_slot", averaging: str = "chc",
+               deadline_guard: bool = False) -> dict[str, np.ndarray]:
     """AHAP for a batch of jobs (stacked :func:`job_arrays`) x policies ``(commitment, threshold)``.
 
     Every output has leading dims ``(job, policy)``; ``on_demand``/``spot``
     cover slots ``0..d-1`` (the termination configuration is summarised by
     ``termination_slots``). ``skip_window=True`` replaces (10) by an empty plan
-    (not AHAP; for the benchmark's time split only).
+    (not AHAP; for the benchmark's time split only). ``sigma_rule``,
+    ``averaging``, ``deadline_guard``: see
+    :func:`~aisched.online.spot.window_reference.ahap_reference`.
     """
     with jax.enable_x64(True):
         out = _ahap_batch(jobs, jnp.asarray(commitment, jnp.int32), jnp.asarray(threshold, float),
                           W=window + 1, G=lattice, shifts=tuple(shifts), skip_window=skip_window,
-                          sigma_rule=sigma_rule)
+                          sigma_rule=sigma_rule, averaging=averaging, guard=bool(deadline_guard))
         return {k: np.asarray(v) for k, v in out.items()}
 
 

@@ -26,6 +26,21 @@ Choices where the paper is open (each is tested):
 - **Averaging** (lines 14-15): the pseudocode sums the last ``v`` plans, the
   text says "averaging"; we average over the plans that exist
   (``min(v, t + 1)`` of them) and round half up (``floor(x + 0.5)``).
+- **Whose state a plan starts from** (``averaging``). Default ``"chc"``, the
+  reading of Theorem 1's proof (appendix B: the slots split by ``t mod v`` and
+  ``v`` fixed-horizon trajectories averaged, i.e. CHC): ``v`` sub-trajectories
+  FHC^(r), ``r = 0..v-1``; FHC^(r) re-plans (lines 5-13) at the slots
+  ``t = r mod v`` from *its own* progress and previous count, and executes
+  its own plan (line 16 applied: availability, sigma, limits) in its own
+  state; it starts idle (progress 0, count 0) and, once its own progress
+  reaches ``L``, decides 0 GPUs. The executed decision of slot ``t`` averages
+  the ``v`` sub-trajectories' current plans for ``t`` (those that exist).
+  With ``v = 1`` this is exactly ``"actual_state"``. Alternative
+  ``"actual_state"`` (the previous reading): every plan is solved from the
+  actual (averaged) state.
+- **Deadline guard** (``deadline_guard``, default off; an improvement beside the
+  paper, not a reading): see :func:`deadline_guard`; applied to the executed
+  decision after line 16 (not to the CHC sub-trajectories).
 - **sigma in every slot** (section IV-A: "as long as the job has not reached
   its deadline, all spot instances priced below sigma are utilized"): by
   default (``sigma_rule="every_slot"``) the executed decision of every slot
@@ -55,16 +70,19 @@ from typing import Literal
 
 import numpy as np
 
+from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
 
 __all__ = ["TIE_BREAK", "TOL", "slot_costs", "solve_window", "window_terms", "ahap_reference",
            "ahanp_reference", "termination", "round_half_up", "FirstSlot", "SigmaRule",
-           "sigma_floor"]
+           "sigma_floor", "Averaging", "deadline_guard", "guard_rest", "check_averaging"]
 
 #: Readings of AHANP's first-slot ``z^ = 0 / 0`` (Algorithm 3, line 3).
 FirstSlot = Literal["behind", "on_schedule"]
 #: Readings of sigma in AHAP (section IV-A prose vs Algorithm 1 lines 5-11 only).
 SigmaRule = Literal["every_slot", "ahead_only"]
+#: Readings of the commitment averaging (Algorithm 1 lines 14-15; Theorem 1's proof).
+Averaging = Literal["chc", "actual_state"]
 
 #: Tolerance of the progress comparisons (work units).
 TOL = 1e-7
@@ -134,15 +152,19 @@ def solve_window(inst: SpotInstance, price: np.ndarray, available: np.ndarray, p
 
 
 def termination(inst: SpotInstance, progress: float, previous: int, start: int,
-                on_demand: np.ndarray) -> int:
-    """Fill ``on_demand`` with the termination configuration from ``start``; return the slots used."""
+                on_demand: np.ndarray, previous_spot: int = 0) -> int:
+    """Fill ``on_demand`` with the termination configuration from ``start``; return the slots used.
+
+    ``previous``: the GPU count of the slot before ``start``, ``previous_spot``
+    its spot share (for ``changeover="on"``).
+    """
     k = 0
-    z, prev = progress, previous
+    z, prev = progress, (previous - previous_spot, previous_spot)
     while z < inst.work - TOL:
         n = inst.max_gpus
-        z += float(inst.efficiency(n, prev) * inst.throughput(n))
+        z += inst.slot_work(n, 0, *prev)
         on_demand[start + k] = n
-        prev, k = n, k + 1
+        prev, k = (n, 0), k + 1
     return k
 
 
@@ -164,12 +186,81 @@ def sigma_floor(inst: SpotInstance, t: int, spot: int, threshold: float) -> int:
     return spot
 
 
+def check_averaging(averaging: str) -> None:
+    """Raise :class:`InvalidScenarioError` unless ``averaging`` is ``"chc"`` or ``"actual_state"``."""
+    if averaging not in ("chc", "actual_state"):
+        raise InvalidScenarioError("averaging", f"= {averaging!r} is not 'chc' or 'actual_state'")
+
+
+def _executed(inst: SpotInstance, t: int, o: int, s: int, threshold: float,
+              sigma_rule: SigmaRule) -> tuple[int, int]:
+    """Line 16 on an averaged (or a sub-trajectory's) decision: availability, sigma, limits."""
+    s = min(s, int(inst.spot_available[t]))
+    if sigma_rule == "every_slot":
+        s = sigma_floor(inst, t, s, threshold)
+    return _clamp(inst, o, s)
+
+
+def guard_rest(inst: SpotInstance, t: int, n: int) -> float:
+    """Work of ``N_max`` GPUs in slots ``t+1..d-1`` after ``n`` GPUs in slot ``t`` (deadline guard).
+
+    With ``changeover="on"`` every later slot counts at ``mu_1`` (a slot may
+    restart whenever the spot share changes).
+    """
+    if t >= inst.deadline - 1:
+        return 0.0
+    h = float(inst.throughput(inst.max_gpus))
+    if inst.changeover == "on":
+        return inst.scale_up_efficiency * h * (inst.deadline - 1 - t)
+    return float(inst.efficiency(inst.max_gpus, n)) * h + (inst.deadline - 2 - t) * h
+
+
+def deadline_guard(inst: SpotInstance, t: int, z: float, prev: tuple[int, int], o: int,
+                   s: int) -> tuple[int, int]:
+    """Optional deadline guard (not in the paper): ``N_max`` GPUs in slot ``t`` when needed.
+
+    If the decision ``o + s`` followed by ``N_max`` GPUs in every later slot
+    before the deadline could not finish the work, slot ``t`` runs ``N_max``
+    GPUs (on-demand added to ``s`` spot). If ``N_max`` GPUs from slot 0 finish
+    the job by the deadline (true whenever any plan does), the guarded run
+    finishes by the deadline: "``N_max`` from now on finishes" holds at every
+    slot by induction. ``prev``: the previous slot's ``(on_demand, spot)``.
+    With ``changeover="on"`` (:func:`guard_rest`) the guarantee needs
+    ``N_max`` GPUs at ``mu_1`` in every slot to finish.
+    """
+    n = o + s
+    work = inst.slot_work(o, s, *prev)
+    if z + work + guard_rest(inst, t, n) < inst.work - TOL:
+        return inst.max_gpus - s, s
+    return o, s
+
+
+def _plan(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, t: int, w: int,
+          threshold: float, z: float, prev: int) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
+    """Lines 5-13 of Algorithm 1 from progress ``z`` and previous count ``prev``: ``(plan, solved)``."""
+    L, d = inst.work, inst.deadline
+    expected = min(L, L / d * (t + w + 1))
+    if z >= expected - TOL:  # lines 5-11: ahead, cheap spot only
+        p, a = price_fc[t, : w + 1], avail_fc[t, : w + 1]
+        cheap = (p <= threshold * inst.on_demand_price) & (a >= inst.min_gpus)
+        return (np.zeros(w + 1, np.int64), np.where(cheap, np.minimum(a, inst.max_gpus), 0)), False
+    e, rest = window_terms(inst, t, w)  # lines 12-13: problem (10)
+    _, po, ps = solve_window(inst, price_fc[t, : e - t + 1], avail_fc[t, : e - t + 1], prev, z, rest)
+    plan = (np.zeros(w + 1, np.int64), np.zeros(w + 1, np.int64))
+    plan[0][: e - t + 1], plan[1][: e - t + 1] = po, ps
+    return plan, True
+
+
 def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, window: int,
-                   commitment: int, threshold: float,
-                   sigma_rule: SigmaRule = "every_slot") -> tuple[np.ndarray, np.ndarray, dict]:
+                   commitment: int, threshold: float, sigma_rule: SigmaRule = "every_slot",
+                   averaging: Averaging = "chc",
+                   deadline_guard_on: bool = False) -> tuple[np.ndarray, np.ndarray, dict]:
     """Algorithm 1 (AHAP) in plain NumPy; ``(on_demand, spot, info)`` over all slots.
 
-    ``sigma_rule``: ``"every_slot"`` (default) or ``"ahead_only"`` (see the module doc).
+    ``sigma_rule``: ``"every_slot"`` (default) or ``"ahead_only"``;
+    ``averaging``: ``"chc"`` (default) or ``"actual_state"``;
+    ``deadline_guard_on``: the optional deadline guard (:func:`deadline_guard`,
+    default off). See the module doc.
 
     ``price_fc[t, tau]``, ``avail_fc[t, tau]``: forecasts made at ``t`` for
     ``t + tau`` (``tau = 0..window`` at least; column 0 is the truth).
@@ -178,35 +269,46 @@ def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarra
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
     plans: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    z, prev, solved = 0.0, 0, 0
+    z, prev, solved = 0.0, (0, 0), 0  # prev: the last slot's (on_demand, spot)
+    # CHC: sub-trajectory FHC^(r) re-plans at slots t = r mod v from its own state
+    sub_z, sub_prev, sub_done = [0.0] * v, [(0, 0)] * v, [False] * v
     for t in range(d):
-        expected = min(L, L / d * (t + w + 1))
-        if z >= expected - TOL:  # lines 5-11: ahead, cheap spot only
-            p, a = price_fc[t, : w + 1], avail_fc[t, : w + 1]
-            cheap = (p <= threshold * inst.on_demand_price) & (a >= inst.min_gpus)
-            plan = (np.zeros(w + 1, np.int64), np.where(cheap, np.minimum(a, inst.max_gpus), 0))
-        else:  # lines 12-13: problem (10)
-            e, rest = window_terms(inst, t, w)
-            _, po, ps = solve_window(inst, price_fc[t, : e - t + 1], avail_fc[t, : e - t + 1],
-                                     prev, z, rest)
-            plan = (np.zeros(w + 1, np.int64), np.zeros(w + 1, np.int64))
-            plan[0][: e - t + 1], plan[1][: e - t + 1] = po, ps
-            solved += 1
+        if averaging == "chc":
+            r = t % v
+            if sub_done[r]:
+                plan, used = (np.zeros(w + 1, np.int64), np.zeros(w + 1, np.int64)), False
+            else:
+                plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, sub_z[r], sum(sub_prev[r]))
+        else:
+            plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, z, sum(prev))
+        solved += int(used)
         plans[t] = plan
         ks = [k for k in range(v) if t - k >= 0]
-        o = int(round_half_up(np.mean([plans[t - k][0][k] for k in ks])))
-        s = int(round_half_up(np.mean([plans[t - k][1][k] for k in ks])))
-        s = min(s, int(inst.spot_available[t]))
-        if sigma_rule == "every_slot":
-            s = sigma_floor(inst, t, s, threshold)
-        o, s = _clamp(inst, o, s)
+        if averaging == "chc":  # a finished sub-trajectory decides 0 GPUs
+            alive = [not sub_done[(t - k) % v] for k in ks]
+        else:
+            alive = [True] * len(ks)
+        o = int(round_half_up(np.mean([plans[t - k][0][k] * a for k, a in zip(ks, alive)])))
+        s = int(round_half_up(np.mean([plans[t - k][1][k] * a for k, a in zip(ks, alive)])))
+        o, s = _executed(inst, t, o, s, threshold, sigma_rule)
+        if deadline_guard_on:
+            o, s = deadline_guard(inst, t, z, prev, o, s)
+        if averaging == "chc":  # each sub-trajectory executes its own plan (line 16 applied)
+            for k, a in zip(ks, alive):
+                if a:
+                    r = (t - k) % v
+                    so, ss = _executed(inst, t, int(plans[t - k][0][k]), int(plans[t - k][1][k]),
+                                       threshold, sigma_rule)
+                    sub_z[r] += inst.slot_work(so, ss, *sub_prev[r])
+                    sub_prev[r] = (so, ss)
+                    sub_done[r] = sub_z[r] >= L - TOL
         od[t], sp[t] = o, s
-        z += float(inst.efficiency(o + s, prev) * inst.throughput(o + s))
-        prev = o + s
+        z += inst.slot_work(o, s, *prev)
+        prev = (o, s)
         if z >= L - TOL:
             break
     else:
-        termination(inst, z, prev, d, od)
+        termination(inst, z, sum(prev), d, od, prev[1])
     return od, sp, {"windows_solved": solved}
 
 
@@ -219,7 +321,7 @@ def ahanp_reference(inst: SpotInstance, threshold: float,
     L, d = inst.work, inst.deadline
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
-    z, prev = 0.0, 0
+    z, prev, prev_s = 0.0, 0, 0
     avail, price = inst.spot_available, inst.spot_price
     for t in range(d):
         expected = L / d * t
@@ -244,10 +346,10 @@ def ahanp_reference(inst: SpotInstance, threshold: float,
             n = min(max(n, inst.min_gpus), inst.max_gpus)
         s = min(int(avail[t]), n)
         od[t], sp[t] = n - s, s
-        z += float(inst.efficiency(n, prev) * inst.throughput(n))
-        prev = n
+        z += inst.slot_work(n - s, s, prev - prev_s, prev_s)
+        prev, prev_s = n, s
         if z >= L - TOL:
             break
     else:
-        termination(inst, z, prev, d, od)
+        termination(inst, z, prev, d, od, prev_s)
     return od, sp

@@ -47,25 +47,32 @@ def test_engines_agree_under_the_ahead_only_sigma_reading():
     _check_engines(perfect(), "ahead_only")
 
 
-def _check_engines(pred, rule):
+@pytest.mark.parametrize("averaging,guard", [("actual_state", False), ("chc", True), ("actual_state", True)])
+def test_engines_agree_under_each_averaging_and_the_guard(averaging, guard):
+    _check_engines(noisy(0.3, seed=3), "every_slot", averaging, guard)
+
+
+def _check_engines(pred, rule, averaging="chc", guard=False):
     insts = _insts()
     pool = SMALL_POOL
     stacked, fcs, q = _arrays(insts, pred, 2)
     win, com, thr = _pool_arrays(pool)
     step = wk.lattice_size(insts, 0, q)
     new = pk.ahap_pool(stacked, win, com, thr, lattice_step=step, shifts=wk.shifts_of(insts[0], q),
-                       sigma_rule=rule)
+                       sigma_rule=rule, averaging=averaging, deadline_guard=guard)
     assert new["stats"]["windows_unique"] < new["stats"]["windows_needed"]  # deduplication happened
     assert new["stats"]["windows_needed"] == new["windows_solved"].sum()
     for w in (1, 2):
         m = np.flatnonzero(win == w)
         old = wk.ahap_batch(stacked, com[m], thr[m], window=w, lattice=wk.lattice_size(insts, w, q),
-                            shifts=wk.shifts_of(insts[0], q), sigma_rule=rule)
+                            shifts=wk.shifts_of(insts[0], q), sigma_rule=rule, averaging=averaging,
+                            deadline_guard=guard)
         for key in KEYS:
             np.testing.assert_array_equal(new[key][:, m], old[key], err_msg=f"w={w} {key}")
     for k, inst in enumerate(insts):
         for m, p in enumerate(pool):
-            od, sp, info = wr.ahap_reference(inst, *fcs[k], p.window, p.commitment, p.threshold, rule)
+            od, sp, info = wr.ahap_reference(inst, *fcs[k], p.window, p.commitment, p.threshold, rule,
+                                             averaging, guard)
             d = inst.deadline
             np.testing.assert_array_equal(new["on_demand"][k, m], od[:d], err_msg=f"job {k} {p.name}")
             np.testing.assert_array_equal(new["spot"][k, m], sp[:d], err_msg=f"job {k} {p.name}")
