@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--slot-time-limit", type=float, default=20.0)
     parser.add_argument("--formulation", default="classes", choices=("classes", "nodes"))
     parser.add_argument("--welfare", action="store_true", help="also time titan_welfare")
+    parser.add_argument("--progress", action="store_true", help="print every slot as it is solved")
     args = parser.parse_args(argv)
 
     inst = generate(seed=args.seed, nodes=args.nodes, slots=args.slots, arrival_rate=args.rate,
@@ -42,12 +43,19 @@ def main(argv: list[str] | None = None) -> None:
           f"{inst.num_vendors} vendors; load average before {os.getloadavg()}")
     names = ["titan"] + (["titan_welfare"] if args.welfare else [])
     for name in names:
-        tic = time.perf_counter()
-        out = aisched.run(name, inst, slot_time_limit=args.slot_time_limit, formulation=args.formulation)
-        wall = time.perf_counter() - tic
+        tic, cpu = time.perf_counter(), time.process_time()
+
+        def show(slot: int, res: object) -> None:
+            print(f"  slot {slot:3d}: {res.status:9s} {res.seconds:6.2f} s, rounds {res.rounds}, "  # type: ignore[attr-defined]
+                  f"scheduled {res.count}, wall {time.perf_counter() - tic:7.1f} s, "  # type: ignore[attr-defined]
+                  f"cpu {time.process_time() - cpu:7.1f} s, load {os.getloadavg()[0]:.1f}", flush=True)
+
+        out = aisched.run(name, inst, slot_time_limit=args.slot_time_limit, formulation=args.formulation,
+                          progress=show if args.progress else None)
+        wall, cpu = time.perf_counter() - tic, time.process_time() - cpu
         out.verify(inst)
         sec = np.asarray(out.info["slot_seconds"])
-        print(f"{name} ({args.formulation}): {wall:.1f} s for the day, welfare {out.objective:,.1f}, "
+        print(f"{name} ({args.formulation}): {wall:.1f} s wall ({cpu:.1f} s CPU) for the day, welfare {out.objective:,.1f}, "
               f"scheduled {out.num_admitted}/{inst.num_tasks}, total JCT {out.info['total_jct']:.0f} slots")
         print(f"  slot statuses {out.info['slot_status_counts']}; slot time median {np.median(sec):.2f} s, "
               f"p90 {np.quantile(sec, 0.9):.2f} s, max {sec.max():.2f} s; "

@@ -63,12 +63,13 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan, node_usage
-from aisched.online.lora.titan_model import FORMULATIONS, OBJECTIVES, solve_slot
+from aisched.online.lora.titan_model import FORMULATIONS, OBJECTIVES, SlotResult, solve_slot
 from aisched.outcome import Outcome
 from aisched.registry import register
 from aisched.solvers import check_options
@@ -105,6 +106,7 @@ def run(
     mip_gap: float | None = 1e-4,
     threads: int | None = None,
     repair_rounds: int = 2,
+    progress: Callable[[int, SlotResult], None] | None = None,
 ) -> Outcome:
     """Run the per-slot Titan baseline.
 
@@ -133,7 +135,11 @@ def run(
     threads
         Accepted for compatibility; HiGHS through SciPy picks its own.
     repair_rounds
-        Class-program re-solves after a failed packing (>= 0).
+        Class-program re-solves after a failed packing (>= 0); tasks still
+        unpacked then get an earliest-finish placement on nodes (or none).
+    progress
+        Optional ``progress(slot, result)`` called after each solved slot
+        (benchmarks print from it).
 
     Returns
     -------
@@ -190,6 +196,8 @@ def run(
         bounds.append(res.bound)
         rounds.append(res.rounds)
         total_jct += res.total_jct
+        if progress is not None:
+            progress(slot, res)
     vendor = np.where(admitted & needs, vendor_draw, -1).astype(np.int32)
     plan = make_plan(instance, assignment, vendor, admitted)
     welfare = float(instance.verify_plan(plan))
