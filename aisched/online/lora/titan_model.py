@@ -23,15 +23,21 @@ coefficients do not depend on which node of a class is used), so
   is a feasible node solution of the same objective, hence *optimal* for the
   node program whenever the class program was solved to optimality.
 
-When a packing fails, the class's right-hand side in that slot is lowered to the
-work that did pack and the class program is solved again (``repair_rounds``
-times at most); a task whose cells still do not pack is dropped (it is then not
-scheduled). The first round's bound stays a valid bound on the node program,
-so the slot's status says how far the committed plan may be from the node
-program's optimum: ``optimal`` (proved, within ``mip_gap``), ``gap`` (time limit;
-feasible plan, bound known) or ``heuristic`` (packing repair changed the answer;
-bound known). ``formulation="nodes"`` makes every node its own class (no packing
-needed: the exact node program, for small instances and cross-checks).
+When a packing fails, the tasks whose cells all packed are kept (their use is
+taken from the rooms) and the class program is solved again for the others
+only (``repair_rounds`` times at most); a task still unpacked then gets an
+earliest-finish placement on nodes (:func:`_earliest_finish`) or is not
+scheduled. The first round's bound stays a valid bound on the node program, so
+the slot's status says how far the committed plan may be from the node
+program's optimum: ``optimal`` (the plan meets the first round's bound, within
+``mip_gap``: proved), ``gap`` (a solve stopped at its time limit; feasible,
+bound known) or ``heuristic`` (the repair changed the answer; bound known).
+``formulation="nodes"`` makes every node its own class (no packing needed: the
+exact node program, for small instances and cross-checks).
+
+The class row of (class, slot) sums only the rooms of nodes that can hold the
+smallest candidate of that (class, slot) (a node with less room can host none
+of them), which keeps the relaxation valid and tighter.
 
 Cells: ``y_ict`` exists only for slots ``t`` in ``[start_i, d_i]`` (``start_i`` the
 arrival plus the drawn vendor's delay, (4c), (4d)) and classes where some node
@@ -82,17 +88,21 @@ class SlotResult:
     status
         ``"optimal"``, ``"gap"``, ``"heuristic"`` or ``"empty"`` (no task can run).
     objective
-        The committed plan's objective (welfare; or ``(count, total JCT)`` as
-        ``count - total_jct / big`` is not used: see ``count`` and ``total_jct``).
+        The committed plan's welfare for ``"welfare"``, its number of tasks for
+        ``"jct"`` (its total JCT is ``total_jct``).
     bound
-        Proven bound on the node program's optimum of the objective that decides
-        status (welfare; or the count, then the total JCT at that count).
+        Proven upper bound on the node program's optimum: welfare, or the
+        number of tasks for ``"jct"`` (the JCT lower bound at that count is
+        ``detail["jct_bound"]``).
     count, total_jct
         Scheduled tasks and their total completion time (slots), for ``"jct"``.
     seconds
         Wall time of the slot (build, solves, packing).
     rounds
         Class-program solves (1 + packing repairs).
+    detail
+        ``welfare``, ``total_jct``, ``failed_cells`` (cells that did not pack,
+        all rounds), ``greedy_tasks`` (placed by the fallback), ``jct_bound``.
     """
 
     assignment: np.ndarray
