@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  slot statuses {out.info['slot_status_counts']}; slot time median {np.median(sec):.2f} s, "
               f"p90 {np.quantile(sec, 0.9):.2f} s, max {sec.max():.2f} s; "
               f"median decision per task {1e3 * np.median(out.decision_s):.1f} ms")
+        gaps = np.asarray(out.info["slot_gap"])
+        print(f"  slot gaps (share of provable tasks missing, or JCT above its bound): median {np.median(gaps):.4f}, "
+              f"max {gaps.max():.4f}; slots with gap > 1%: {int(np.sum(gaps > 0.01))}")
         print(f"  load average after {os.getloadavg()}")
 
 

@@ -147,7 +147,8 @@ def run(
         ``objective`` is the plan's welfare (4). ``decision_s`` of a task is its
         slot's time divided by the number of tasks in the slot (as the paper's
         Fig. 13 averages it). ``info``: per-slot ``slot_status``,
-        ``slot_seconds``, ``slot_bound``, ``slot_rounds``, the counts and
+        ``slot_seconds``, ``slot_bound``, ``slot_rounds``, ``slot_gap`` (see
+        :class:`~aisched.online.lora.titan_model.SlotResult`), the counts and
         ``total_jct`` (slots, scheduled tasks).
     """
     _check(objective, formulation, slot_time_limit, mip_gap, threads, repair_rounds, solver)
@@ -170,7 +171,7 @@ def run(
     compute_room = np.broadcast_to(instance.compute_capacity[:, None], (K, T)).astype(float).copy()
     memory_room = np.broadcast_to(
         (instance.memory_capacity - instance.base_memory)[:, None], (K, T)).astype(float).copy()
-    slots, status, seconds, bounds, rounds = [], [], [], [], []
+    slots, status, seconds, bounds, rounds, gaps = [], [], [], [], [], []
     total_jct = 0.0
     for slot in range(T):
         tasks = np.nonzero(instance.arrival == slot)[0]
@@ -195,6 +196,7 @@ def run(
         seconds.append(res.seconds)
         bounds.append(res.bound)
         rounds.append(res.rounds)
+        gaps.append(float(res.detail.get("gap", 0.0)))
         total_jct += res.total_jct
         if progress is not None:
             progress(slot, res)
@@ -214,7 +216,7 @@ def run(
         info={
             "seed": seed, "solver": solver, "objective": objective, "formulation": formulation,
             "solved_slots": slots, "slot_status": status, "slot_seconds": seconds,
-            "slot_bound": bounds, "slot_rounds": rounds, "slot_status_counts": counts,
+            "slot_bound": bounds, "slot_rounds": rounds, "slot_gap": gaps, "slot_status_counts": counts,
             "slots_not_optimal": sum(v for k, v in counts.items() if k not in ("optimal", "empty")),
             "total_jct": total_jct,
         },

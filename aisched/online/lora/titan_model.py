@@ -102,7 +102,10 @@ class SlotResult:
         Class-program solves (1 + packing repairs).
     detail
         ``welfare``, ``total_jct``, ``failed_cells`` (cells that did not pack,
-        all rounds), ``greedy_tasks`` (placed by the fallback), ``jct_bound``.
+        all rounds), ``greedy_tasks`` (placed by the fallback), ``jct_bound``,
+        ``gap``: relative distance to the bound (welfare; for ``"jct"`` the
+        share of the provable task count that is missing, or, with the count
+        proved, the total JCT above its lower bound over the total JCT).
     """
 
     assignment: np.ndarray
@@ -518,11 +521,16 @@ def solve_slot(
     if objective == "welfare":
         out.objective, out.bound = welfare, float(first_bound[0])
         proved = welfare >= out.bound - max(abs(out.bound), 1.0) * gap - 1e-6
+        out.detail["gap"] = max(out.bound - welfare, 0.0) / max(abs(out.bound), 1.0)
     else:
         cb, jb = first_bound
         out.objective, out.bound = float(out.count), float(cb)
         out.detail["jct_bound"] = float(jb)
         proved = out.count >= cb and jct <= jb + max(abs(jb), 1.0) * gap + 1e-6
+        if out.count < cb:  # short of the provable count: the share of tasks that may be missing
+            out.detail["gap"] = (cb - out.count) / max(cb, 1.0)
+        else:  # the count is proved; how far the total JCT may be above the optimum
+            out.detail["gap"] = max(jct - jb, 0.0) / max(abs(jct), 1.0) if np.isfinite(jb) else np.inf
     out.detail.update(welfare=welfare, total_jct=jct, failed_cells=failed_cells)
     if status != "failed":
         if rounds == 0:

@@ -156,6 +156,8 @@ def test_runs_give_verified_plans_and_slot_statuses(name, formulation):
     assert sum(info["slot_status_counts"].values()) == len(arrival_slots)
     assert set(info["slot_status"]) <= {"optimal", "gap", "heuristic", "empty", "failed"}
     assert info["objective"] == ("jct" if name == "titan" else "welfare")
+    for st, gap in zip(info["slot_status"], info["slot_gap"], strict=True):
+        assert gap >= 0 and (st != "optimal" or gap <= 1e-4 + 1e-9)
 
 
 def test_titan_schedules_at_least_as_many_tasks_as_each_slot_allows():
