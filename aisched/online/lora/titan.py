@@ -55,7 +55,8 @@ within ``mip_gap`` for the node program), ``gap`` (time limit, feasible, bound
 known), ``heuristic`` (a packing repair changed the answer, bound known),
 ``empty`` (no task can run) or ``failed`` (no solution; nothing committed);
 ``info["slot_status_counts"]`` counts them and ``info["slots_not_optimal"]`` is
-the number not ``optimal``/``empty``.
+the number not ``optimal``/``empty``; ``info["slots_optimal"]`` etc. and
+``info["slot_gap_max"]`` are the scalars :meth:`Outcome.to_netcdf` keeps.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ from aisched.registry import register
 from aisched.solvers import check_options
 
 __all__ = ["run", "run_welfare"]
+
+_STATUSES = ("optimal", "gap", "heuristic", "empty", "failed")
 
 
 def _check(objective: str, formulation: str, slot_time_limit: float | None, mip_gap: float | None,
@@ -219,6 +222,9 @@ def run(
             "slot_bound": bounds, "slot_rounds": rounds, "slot_gap": gaps, "slot_status_counts": counts,
             "slots_not_optimal": sum(v for k, v in counts.items() if k not in ("optimal", "empty")),
             "total_jct": total_jct,
+            # scalars, kept by Outcome.to_netcdf (lists are not)
+            **{f"slots_{name}": int(counts.get(name, 0)) for name in _STATUSES},
+            "slot_gap_max": float(max(gaps, default=0.0)),
         },
     )
 

@@ -154,6 +154,7 @@ def test_runs_give_verified_plans_and_slot_statuses(name, formulation):
     assert info["solved_slots"] == arrival_slots
     assert len(info["slot_status"]) == len(arrival_slots)
     assert sum(info["slot_status_counts"].values()) == len(arrival_slots)
+    assert sum(info[f"slots_{k}"] for k in ("optimal", "gap", "heuristic", "empty", "failed")) == len(arrival_slots)
     assert set(info["slot_status"]) <= {"optimal", "gap", "heuristic", "empty", "failed"}
     assert info["objective"] == ("jct" if name == "titan" else "welfare")
     for st, gap in zip(info["slot_status"], info["slot_gap"], strict=True):
