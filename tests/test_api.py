@@ -11,13 +11,13 @@ from aisched.errors import InfeasiblePlanError, UnknownAlgorithmError
 
 
 def test_algorithms_of_lora():
-    assert aisched.algorithms("lora") == ["pdftsp", "titan", "eft", "ntm"]
+    assert aisched.algorithms("lora") == ["pdftsp", "titan", "eft", "ntm", "titan_welfare"]
     with pytest.raises(UnknownAlgorithmError, match="unknown family 'nope'"):
         aisched.algorithms("nope")
 
 
 def test_run_unknown_name_lists_the_known_ones():
-    with pytest.raises(UnknownAlgorithmError, match="known: pdftsp, titan, eft, ntm"):
+    with pytest.raises(UnknownAlgorithmError, match="known: pdftsp, titan, eft, ntm, titan_welfare"):
         aisched.run("heft", random_tiny(0))
 
 

@@ -1,0 +1,545 @@
+"""Titan's per-slot program: IP (4)'s constraints on node classes, solved with HiGHS.
+
+One slot of the Titan baseline (:mod:`aisched.online.lora.titan`) decides the
+tasks that arrived in that slot, each with the vendor drawn for it, on the
+capacity the committed tasks leave. This module builds that program as sparse
+matrices for ``scipy.optimize.milp`` (HiGHS), which is far faster to build than
+the Pyomo model of :func:`aisched.models.lora.build` at paper scale.
+
+Node classes (exact aggregation of the objective, relaxation of capacity)
+-------------------------------------------------------------------------
+Nodes whose data the slot's program can tell apart only through capacity (same
+throughput ``s_ik`` and energy use of every task of the slot, same energy price
+``p_kt`` over the horizon, same capacities ``C_kp``, ``C_km``) form one class
+``c``. A binary ``y_ict`` says task ``i`` runs on *some* node of class ``c`` in
+slot ``t``; each class keeps (4f)/(4g) as one row per (class, slot) with the sum of
+its nodes' residual capacity on the right. The program on classes is therefore a
+relaxation of the program on nodes with the same objective (objective
+coefficients do not depend on which node of a class is used), so
+
+- its optimum is an upper bound (maximisation) on the node program's optimum;
+- a class solution that packs onto the nodes (per class and slot, a bin packing
+  of ``s_ik`` and ``r_i`` into each node's residual room: best-fit decreasing)
+  is a feasible node solution of the same objective, hence *optimal* for the
+  node program whenever the class program was solved to optimality.
+
+When a packing fails, the tasks whose cells all packed are kept (their use is
+taken from the rooms) and the class program is solved again for the others
+only (``repair_rounds`` times at most); a task still unpacked then gets an
+earliest-finish placement on nodes (:func:`_earliest_finish`) or is not
+scheduled. The first round's bound stays a valid bound on the node program, so
+the slot's status says how far the committed plan may be from the node
+program's optimum: ``optimal`` (the plan meets the first round's bound, within
+``mip_gap``: proved), ``gap`` (a solve stopped at its time limit; feasible,
+bound known) or ``heuristic`` (the repair changed the answer; bound known).
+``formulation="nodes"`` makes every node its own class (no packing needed: the
+exact node program, for small instances and cross-checks).
+
+The class row of (class, slot) sums only the rooms of nodes that can hold the
+smallest candidate of that (class, slot) (a node with less room can host none
+of them), which keeps the relaxation valid and tighter.
+
+Cells: ``y_ict`` exists only for slots ``t`` in ``[start_i, d_i]`` (``start_i`` the
+arrival plus the drawn vendor's delay, (4c), (4d)) and classes where some node
+has room for the task at ``t`` (compute ``s_ic`` and memory ``r_i`` left): no other
+cell can be used by any node solution, so dropping them is exact.
+
+Objectives
+----------
+``"welfare"``: (4), ``sum_i (b_i - q_i,n(i) f_i) u_i - sum e_ict y_ict``.
+
+``"jct"``: Titan's. Lexicographic: (1) schedule as many tasks as possible,
+``max sum_i u_i`` (Titan has no admission control, every job it is given runs;
+only (4)'s constraints, the deadline among them, can keep a task out), then
+(2) with that many tasks, ``min sum_i JCT_i`` where ``JCT_i = C_i - a_i + 1`` and
+``C_i >= t sum_c y_ict`` is the task's last slot (completion). Two solves; the
+second fixes ``sum_i u_i >= `` the first's count.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import Bounds, LinearConstraint, milp
+
+from aisched.models.lora import LoraInstance
+
+__all__ = ["OBJECTIVES", "FORMULATIONS", "SlotResult", "node_classes", "solve_slot"]
+
+OBJECTIVES = ("jct", "welfare")
+FORMULATIONS = ("classes", "nodes")
+_EPS = 1e-9
+_TRACE = False
+
+
+@dataclass
+class SlotResult:
+    """What one slot's solve commits and how sure it is.
+
+    Attributes
+    ----------
+    assignment
+        (task of the slot, slot) node index or -1.
+    admitted
+        (task of the slot,) whether the task is scheduled.
+    status
+        ``"optimal"``, ``"gap"``, ``"heuristic"`` or ``"empty"`` (no task can run).
+    objective
+        The committed plan's welfare for ``"welfare"``, its number of tasks for
+        ``"jct"`` (its total JCT is ``total_jct``).
+    bound
+        Proven upper bound on the node program's optimum: welfare, or the
+        number of tasks for ``"jct"`` (the JCT lower bound at that count is
+        ``detail["jct_bound"]``).
+    count, total_jct
+        Scheduled tasks and their total completion time (slots), for ``"jct"``.
+    seconds
+        Wall time of the slot (build, solves, packing).
+    rounds
+        Class-program solves (1 + packing repairs).
+    detail
+        ``welfare``, ``total_jct``, ``failed_cells`` (cells that did not pack,
+        all rounds), ``greedy_tasks`` (placed by the fallback), ``jct_bound``,
+        ``gap``: relative distance to the bound (welfare; for ``"jct"`` the
+        share of the provable task count that is missing, or, with the count
+        proved, the total JCT above its lower bound over the total JCT).
+    """
+
+    assignment: np.ndarray
+    admitted: np.ndarray
+    status: str
+    objective: float
+    bound: float
+    count: int = 0
+    total_jct: float = 0.0
+    seconds: float = 0.0
+    rounds: int = 0
+    detail: dict = field(default_factory=dict)
+
+
+def node_classes(instance: LoraInstance, tasks: np.ndarray, formulation: str = "classes") -> np.ndarray:
+    """(node,) class label of every node for the program of ``tasks``.
+
+    Two nodes share a class when every task of ``tasks`` has the same throughput
+    and energy use on both, their energy prices over all slots are equal, and so
+    are their compute and memory capacities. ``formulation="nodes"``: node k is
+    class k.
+    """
+    if formulation == "nodes":
+        return np.arange(instance.num_nodes)
+    use, price = instance.energy_factors()
+    signature = np.hstack([
+        instance.throughput[tasks].T, use[tasks].T, price,
+        instance.compute_capacity[:, None], instance.memory_capacity[:, None],
+    ])
+    _, label = np.unique(signature, axis=0, return_inverse=True)
+    return label.reshape(-1)
+
+
+class _Program:
+    """Columns and rows of one slot's class program (before the objective)."""
+
+    def __init__(self, instance: LoraInstance, tasks: np.ndarray, start: np.ndarray,
+                 vendor_cost: np.ndarray, label: np.ndarray,
+                 compute_room: np.ndarray, memory_room: np.ndarray) -> None:
+        self.instance, self.tasks, self.start = instance, tasks, start
+        n = tasks.size
+        n_class = int(label.max()) + 1
+        self.label, self.n_class = label, n_class
+        self.members = [np.nonzero(label == c)[0] for c in range(n_class)]
+        rep = np.array([m[0] for m in self.members])
+        self.rep = rep
+        # class capacity rows: sum of node rooms (relaxation of per-node packing)
+        self.class_compute = np.stack([compute_room[m].sum(axis=0) for m in self.members])
+        self.class_memory = np.stack([memory_room[m].sum(axis=0) for m in self.members])
+        max_compute = np.stack([compute_room[m].max(axis=0) for m in self.members])
+        max_memory = np.stack([memory_room[m].max(axis=0) for m in self.members])
+        use, price = instance.energy_factors()
+        s = instance.throughput[tasks][:, rep]  # (task, class)
+        r = instance.memory_need[tasks]
+        col_task, col_class, col_slot = [], [], []
+        for j in range(n):
+            lo, hi = int(start[j]), int(instance.deadline[tasks[j]])
+            if lo > hi:
+                continue
+            ts = np.arange(lo, hi + 1)
+            for c in range(n_class):
+                if s[j, c] <= 0:
+                    continue
+                fits = (max_compute[c, ts] >= s[j, c] * (1 - _EPS)) & (max_memory[c, ts] >= r[j] * (1 - _EPS))
+                ok = ts[fits]
+                col_task.append(np.full(ok.size, j))
+                col_class.append(np.full(ok.size, c))
+                col_slot.append(ok)
+        cat = lambda parts: np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)  # noqa: E731
+        self.col_task, self.col_class, self.col_slot = cat(col_task), cat(col_class), cat(col_slot)
+        self.n_cells = self.col_task.size
+        self.size = s[self.col_task, self.col_class]
+        self.memory = r[self.col_task]
+        self.energy = use[tasks[self.col_task], rep[self.col_class]] * price[rep[self.col_class], self.col_slot]
+        self.vendor_cost = vendor_cost
+        self.work = instance.work[tasks].astype(float)
+        best = np.zeros(n)
+        np.maximum.at(best, self.col_task, self.size)
+        self.fewest = np.where(best > 0, np.ceil(self.work / np.where(best > 0, best, 1) - 1e-9), 0)
+        # a node whose room is below every candidate's need at (c, t) hosts nothing there:
+        # leave its room out of the class row (still a relaxation of the node program)
+        T = instance.num_slots
+        key = self.col_class * T + self.col_slot
+        small_c = np.full(n_class * T, np.inf)
+        small_m = np.full(n_class * T, np.inf)
+        np.minimum.at(small_c, key, self.size)
+        np.minimum.at(small_m, key, self.memory)
+        small_c, small_m = small_c.reshape(n_class, T), small_m.reshape(n_class, T)
+        for c, mem in enumerate(self.members):
+            usable = (compute_room[mem] >= small_c[c] * (1 - _EPS)) & (memory_room[mem] >= small_m[c] * (1 - _EPS))
+            self.class_compute[c] = np.where(usable, compute_room[mem], 0.0).sum(axis=0)
+            self.class_memory[c] = np.where(usable, memory_room[mem], 0.0).sum(axis=0)
+        done = np.zeros(n)
+        np.add.at(done, self.col_task, self.size)
+        self.can_run = done >= self.work * (1 - 1e-9)  # enough cells for the work at all
+
+    # ------------------------------------------------------------------ rows
+    def matrix(self, objective: str, compute_rhs: np.ndarray, memory_rhs: np.ndarray,
+               ) -> tuple[int, sp.csr_matrix, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(number of columns, A, row lb, row ub, col lb, col ub); columns y | u | (C)."""
+        n, m = self.tasks.size, self.n_cells
+        jct = objective == "jct"
+        n_cols = m + n + (n if jct else 0)
+        u0 = m
+        rows, cols, vals, lb, ub = [], [], [], [], []
+        r = 0
+
+        def add(rr: np.ndarray, cc: np.ndarray, vv: np.ndarray) -> None:
+            rows.append(rr)
+            cols.append(cc)
+            vals.append(vv)
+
+        cells = np.arange(m)
+        # (4e) work: sum s y - M u >= 0
+        add(r + self.col_task, cells, self.size)
+        add(r + np.arange(n), u0 + np.arange(n), -self.work)
+        lb.append(np.zeros(n))
+        ub.append(np.full(n, np.inf))
+        r += n
+        # min_slots cut: sum y - fewest u >= 0
+        add(r + self.col_task, cells, np.ones(m))
+        add(r + np.arange(n), u0 + np.arange(n), -self.fewest)
+        lb.append(np.zeros(n))
+        ub.append(np.full(n, np.inf))
+        r += n
+        # (4b) + run only if admitted: sum_c y_ict - u_i <= 0, one row per (task, slot)
+        T = self.instance.num_slots
+        key = self.col_task * T + self.col_slot
+        uniq, row_of = np.unique(key, return_inverse=True)
+        k = uniq.size
+        add(r + row_of, cells, np.ones(m))
+        add(r + np.arange(k), u0 + uniq // T, -np.ones(k))
+        lb.append(np.full(k, -np.inf))
+        ub.append(np.zeros(k))
+        r += k
+        # (4f), (4g) per (class, slot) used by some cell
+        ckey = self.col_class * T + self.col_slot
+        cuniq, crow = np.unique(ckey, return_inverse=True)
+        kc = cuniq.size
+        add(r + crow, cells, self.size)
+        lb.append(np.full(kc, -np.inf))
+        ub.append(compute_rhs[cuniq // T, cuniq % T])
+        r += kc
+        add(r + crow, cells, self.memory)
+        lb.append(np.full(kc, -np.inf))
+        ub.append(memory_rhs[cuniq // T, cuniq % T])
+        r += kc
+        if jct:
+            c0 = m + n
+            # C_i - t sum_c y_ict >= 0 per (task, slot)
+            add(r + row_of, cells, -self.col_slot.astype(float))
+            add(r + np.arange(k), c0 + uniq // T, np.ones(k))
+            lb.append(np.zeros(k))
+            ub.append(np.full(k, np.inf))
+            r += k
+            # C_i - (start_i + fewest_i - 1) u_i >= 0
+            add(r + np.arange(n), c0 + np.arange(n), np.ones(n))
+            add(r + np.arange(n), u0 + np.arange(n), -(self.start + self.fewest - 1).astype(float))
+            lb.append(np.zeros(n))
+            ub.append(np.full(n, np.inf))
+            r += n
+            # C_i - sum_ct y_ict - (start_i - 1) u_i >= 0: the slots used are distinct, from start_i on
+            add(r + self.col_task, cells, -np.ones(m))
+            add(r + np.arange(n), c0 + np.arange(n), np.ones(n))
+            add(r + np.arange(n), u0 + np.arange(n), -(self.start - 1).astype(float))
+            lb.append(np.zeros(n))
+            ub.append(np.full(n, np.inf))
+            r += n
+        A = sp.csr_matrix(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(r, n_cols)
+        )
+        col_lb = np.zeros(n_cols)
+        col_ub = np.ones(n_cols)
+        col_ub[u0:u0 + n] = self.can_run.astype(float)
+        if jct:
+            col_ub[m + n:] = float(T)
+        return n_cols, A, np.concatenate(lb), np.concatenate(ub), col_lb, col_ub
+
+
+def _milp(cost: np.ndarray, n_int: int, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray,
+          col_lb: np.ndarray, col_ub: np.ndarray, time_limit: float | None, mip_gap: float | None,
+          ) -> tuple[str, np.ndarray | None, float, float]:
+    """Minimise ``cost @ x``; (status, x, objective, dual bound)."""
+    integrality = np.zeros(cost.size)
+    integrality[:n_int] = 1
+    options: dict = {"disp": False}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    if mip_gap is not None:
+        options["mip_rel_gap"] = float(mip_gap)
+    tic = time.perf_counter()
+    res = milp(cost, integrality=integrality, bounds=Bounds(col_lb, col_ub),
+               constraints=LinearConstraint(A, lb, ub), options=options)
+    if _TRACE:  # pragma: no cover - debugging aid
+        print(f"    milp {cost.size} cols {A.shape[0]} rows: {time.perf_counter() - tic:.2f} s status {res.status}")
+    x = None if res.x is None else np.asarray(res.x)
+    bound = getattr(res, "mip_dual_bound", None)
+    bound = float(bound) if bound is not None and np.isfinite(bound) else (
+        float(res.fun) if res.status == 0 else -np.inf)
+    status = "optimal" if res.status == 0 else ("time_limit" if x is not None else "failed")
+    return status, x, (float(res.fun) if x is not None else np.inf), bound
+
+
+def _pack(prog: _Program, y: np.ndarray, compute_room: np.ndarray, memory_room: np.ndarray,
+          ) -> tuple[np.ndarray, list[tuple[int, int, int]], dict[tuple[int, int], float]]:
+    """Best-fit decreasing of the chosen cells onto nodes, per (class, slot).
+
+    Returns the (task, slot) node array, the cells that did not fit
+    ``(task, class, slot)`` and per failing (class, slot) the work that packed.
+    """
+    n, T = prog.tasks.size, prog.instance.num_slots
+    node = np.full((n, T), -1, dtype=np.int64)
+    chosen = np.nonzero(y > 0.5)[0]
+    failed: list[tuple[int, int, int]] = []
+    packed_work: dict[tuple[int, int], float] = {}
+    order = np.lexsort((-prog.size[chosen], prog.col_slot[chosen], prog.col_class[chosen]))
+    chosen = chosen[order]
+    start = 0
+    while start < chosen.size:
+        c, t = prog.col_class[chosen[start]], prog.col_slot[chosen[start]]
+        stop = start
+        while stop < chosen.size and prog.col_class[chosen[stop]] == c and prog.col_slot[chosen[stop]] == t:
+            stop += 1
+        members = prog.members[c]
+        room_c = compute_room[members, t].astype(float).copy()
+        room_m = memory_room[members, t].astype(float).copy()
+        ok_work = 0.0
+        bad = False
+        for cell in chosen[start:stop]:
+            need_c, need_m = prog.size[cell], prog.memory[cell]
+            fits = (room_c >= need_c * (1 - _EPS)) & (room_m >= need_m * (1 - _EPS))
+            if not fits.any():
+                failed.append((int(prog.col_task[cell]), int(c), int(t)))
+                bad = True
+                continue
+            left = np.where(fits, room_c - need_c, np.inf)
+            b = int(np.argmin(left))
+            room_c[b] -= need_c
+            room_m[b] -= need_m
+            node[prog.col_task[cell], t] = members[b]
+            ok_work += need_c
+        if bad:
+            packed_work[(int(c), int(t))] = ok_work
+        start = stop
+    return node, failed, packed_work
+
+
+def _earliest_finish(instance: LoraInstance, task: int, start: int, compute_room: np.ndarray,
+                     memory_room: np.ndarray) -> np.ndarray | None:
+    """Place one task slot by slot from ``start`` on the fastest node with room
+    (ties: least room left), until its work is done; ``None`` if it cannot finish
+    by its deadline. Takes its use from the rooms when it succeeds."""
+    s, r = instance.throughput[task], instance.memory_need[task]
+    row = np.full(instance.num_slots, -1, np.int64)
+    done = 0.0
+    for t in range(start, int(instance.deadline[task]) + 1):
+        fits = (s > 0) & (compute_room[:, t] >= s * (1 - _EPS)) & (memory_room[:, t] >= r * (1 - _EPS))
+        if not fits.any():
+            continue
+        score = np.where(fits, s * 1e6 - (compute_room[:, t] - s), -np.inf)
+        k = int(np.argmax(score))
+        row[t] = k
+        done += s[k]
+        if done >= instance.work[task] * (1 - 1e-9):
+            ts = np.nonzero(row >= 0)[0]
+            np.subtract.at(compute_room, (row[ts], ts), s[row[ts]])
+            np.subtract.at(memory_room, (row[ts], ts), r)
+            return row
+    return None
+
+
+def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip_gap: float | None,
+                   ) -> tuple[str, np.ndarray | None, tuple[float, float]]:
+    """Solve a class program; (solver status, x, bound) with bound the welfare
+    upper bound, or (count upper bound, total JCT lower bound at that count)."""
+    instance, tasks, n, m = prog.instance, prog.tasks, prog.tasks.size, prog.n_cells
+    n_cols, A, lb, ub, col_lb, col_ub = prog.matrix(objective, prog.class_compute, prog.class_memory)
+    n_int = m + n
+    cost = np.zeros(n_cols)
+    if objective == "welfare":
+        cost[:m] = prog.energy
+        cost[m:m + n] = -(instance.bid[tasks] - prog.vendor_cost)
+        st, x, _, bnd = _milp(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap)
+        return st, x, (-bnd, 0.0)
+    cost[m:m + n] = -1.0
+    st, x, fun, bnd = _milp(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap)
+    if x is None:
+        return st, None, (np.inf, -np.inf)
+    count = int(round(-fun))
+    count_bound = float(np.floor(-bnd + 1e-6))
+    # stage 2: at least `count` tasks, least total JCT = sum_i (C_i - a_i + 1) u_i
+    A2 = sp.vstack([A, sp.csr_matrix(
+        (np.ones(n), (np.zeros(n, np.int64), m + np.arange(n))), shape=(1, n_cols))]).tocsr()
+    cost2 = np.zeros(n_cols)
+    cost2[m + n:] = 1.0
+    cost2[m:m + n] = 1.0 - instance.arrival[tasks]
+    st2, x2, _, bnd2 = _milp(cost2, n_int, A2, np.append(lb, count - 0.5), np.append(ub, np.inf),
+                             col_lb, col_ub, time_limit, mip_gap)
+    if x2 is None:  # keep stage 1's plan, JCT unproven
+        return "time_limit", x, (count_bound, -np.inf)
+    return (st2 if st == "optimal" else st), x2, (count_bound, bnd2)
+
+
+def solve_slot(
+    instance: LoraInstance,
+    tasks: np.ndarray,
+    start: np.ndarray,
+    vendor_cost: np.ndarray,
+    compute_room: np.ndarray,
+    memory_room: np.ndarray,
+    *,
+    objective: str = "jct",
+    formulation: str = "classes",
+    time_limit: float | None = 30.0,
+    mip_gap: float | None = 1e-4,
+    repair_rounds: int = 2,
+) -> SlotResult:
+    """Solve one slot's program (see the module docstring).
+
+    Parameters
+    ----------
+    instance
+        The whole problem (tasks are indices into it).
+    tasks
+        Indices of the slot's tasks.
+    start
+        (len(tasks),) earliest slot of each task: arrival plus the drawn vendor's
+        delay when it needs pre-processing (4c).
+    vendor_cost
+        (len(tasks),) ``q_in`` of the drawn vendor (0 without pre-processing).
+    compute_room, memory_room
+        (node, slot) residual compute (samples) and adapter memory (GB, after
+        the base model ``r_b``) left by committed tasks; not modified.
+    objective, formulation, time_limit, mip_gap, repair_rounds
+        See :func:`aisched.online.lora.titan.run`. ``time_limit`` bounds each
+        solve (two per round for ``"jct"``).
+
+    Notes
+    -----
+    Repair: after a failed packing, the tasks whose cells all packed are kept
+    (their use is taken from the rooms) and the program is solved again for
+    the others only, at most ``repair_rounds`` times; tasks still unpacked
+    after that are not scheduled. The first round's bound stays valid for the
+    node program of all the slot's tasks.
+    """
+    tic = time.perf_counter()
+    n, T = tasks.size, instance.num_slots
+    node = np.full((n, T), -1, np.int64)
+    admitted = np.zeros(n, bool)
+    compute_room = compute_room.copy()
+    memory_room = memory_room.copy()
+    active = np.arange(n)
+    first_bound: tuple[float, float] | None = None
+    timed_out = False
+    rounds = 0
+    failed_cells = 0
+    status = "optimal"
+    while active.size:
+        sub = tasks[active]
+        label = node_classes(instance, sub, formulation)
+        prog = _Program(instance, sub, start[active], vendor_cost[active], label, compute_room, memory_room)
+        if prog.n_cells == 0 or not prog.can_run.any():
+            if first_bound is None:
+                first_bound = (0.0, 0.0)
+            break
+        rounds += 1
+        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap)
+        if first_bound is None:
+            first_bound = bound
+        if x is None:
+            if rounds == 1:
+                status = "failed"
+            break
+        timed_out |= st != "optimal"
+        sub_node, failed, _ = _pack(prog, x[:prog.n_cells], compute_room, memory_room)
+        sub_admitted = x[prog.n_cells:prog.n_cells + active.size] > 0.5
+        bad = np.zeros(active.size, bool)
+        for j, _c, _t in failed:
+            bad[j] = True
+        failed_cells += len(failed)
+        if _TRACE:  # pragma: no cover - debugging aid
+            print(f"  round {rounds}: {active.size} tasks, {len(failed)} cells did not pack")
+        keep = sub_admitted & ~bad
+        node[active[keep]] = sub_node[keep]
+        admitted[active[keep]] = True
+        kept = np.where(keep[:, None], sub_node, -1)
+        kk, tt = np.nonzero(kept >= 0)
+        np.subtract.at(compute_room, (kept[kk, tt], tt), instance.throughput[sub[kk], kept[kk, tt]])
+        np.subtract.at(memory_room, (kept[kk, tt], tt), instance.memory_need[sub[kk]])
+        active = active[sub_admitted & bad]  # re-solve only the admitted tasks that did not pack
+        if rounds > repair_rounds:
+            break
+    greedy = 0
+    if active.size and status != "failed":  # still unpacked: earliest-finish placement on nodes
+        for j in active:
+            row = _earliest_finish(instance, int(tasks[j]), int(start[j]), compute_room, memory_room)
+            if row is not None:
+                node[j], admitted[j] = row, True
+                greedy += 1
+    out = SlotResult(node, admitted, status, 0.0, 0.0, rounds=rounds)
+    out.detail["greedy_tasks"] = greedy
+    runs = node >= 0
+    ii, tt = np.nonzero(runs)
+    use, price = instance.energy_factors()
+    energy = float(np.sum(use[tasks[ii], node[ii, tt]] * price[node[ii, tt], tt]))
+    welfare = float(np.sum((instance.bid[tasks] - vendor_cost)[admitted])) - energy
+    last = np.where(runs.any(axis=1), T - 1 - np.argmax(runs[:, ::-1], axis=1), -1)
+    jct = float(np.sum((last - instance.arrival[tasks] + 1)[admitted]))
+    out.count, out.total_jct = int(admitted.sum()), jct
+    if first_bound is None:
+        first_bound = (0.0, 0.0)
+    gap = mip_gap or 0.0
+    if objective == "welfare":
+        out.objective, out.bound = welfare, float(first_bound[0])
+        proved = welfare >= out.bound - max(abs(out.bound), 1.0) * gap - 1e-6
+        out.detail["gap"] = max(out.bound - welfare, 0.0) / max(abs(out.bound), 1.0)
+    else:
+        cb, jb = first_bound
+        out.objective, out.bound = float(out.count), float(cb)
+        out.detail["jct_bound"] = float(jb)
+        proved = out.count >= cb and jct <= jb + max(abs(jb), 1.0) * gap + 1e-6
+        if out.count < cb:  # short of the provable count: the share of tasks that may be missing
+            out.detail["gap"] = (cb - out.count) / max(cb, 1.0)
+        else:  # the count is proved; how far the total JCT may be above the optimum
+            out.detail["gap"] = max(jct - jb, 0.0) / max(abs(jct), 1.0) if np.isfinite(jb) else np.inf
+    out.detail.update(welfare=welfare, total_jct=jct, failed_cells=failed_cells)
+    if status != "failed":
+        if rounds == 0:
+            out.status = "empty"
+        elif proved:
+            out.status = "optimal"
+        elif rounds > 1:
+            out.status = "heuristic"
+        else:
+            out.status = "gap"
+    out.seconds = time.perf_counter() - tic
+    return out
