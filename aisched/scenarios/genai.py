@@ -31,8 +31,8 @@ MIT licence; see its README), ``"hugginggpt"`` the 6 task plans of the
 HuggingGPT demo (``hugginggpt_demo_parse_task.json``, repaired by
 :func:`aisched.dag.parse_hugginggpt`), ``"generator"`` random DAGs
 (:func:`aisched.dag.random_dag`, 2-5 tasks, at most 2 children per task)
-with task types drawn from :data:`MODEL_POOLS`. Files are read from
-:data:`aisched.scenarios._paths.DATA_DIR`.
+with task types drawn from :data:`MODEL_POOLS`. Files are found by
+:func:`aisched.scenarios.data.data_file` (``$AISCHED_DATA``, the user cache, ``../shared/data``).
 
 Candidate models per task type (:data:`MODEL_POOLS`): public Hugging Face
 models a HuggingGPT-style system would pick, with fp16 weight sizes (GB,
@@ -59,7 +59,7 @@ import pandas as pd
 from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios.data import data_file
 
 __all__ = ["CAPACITY_GB", "MODEL_POOLS", "generate", "task_category", "default_instance",
            "DEFAULT_SCENARIO", "CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli",
@@ -159,7 +159,7 @@ def _graphs(source: str, n: int, rng: np.random.Generator) -> list[tuple[list[st
             out.append(([cats[int(rng.integers(len(cats)))] for _ in g], list(g.edges)))
         return out
     file = "taskbench_dags.jsonl" if source == "taskbench" else "hugginggpt_demo_parse_task.json"
-    graphs = _trace_graphs(source, str(DATA_DIR / file))
+    graphs = _trace_graphs(source, str(data_file(file)))  # a missing file's error says how to get it
     for idx in rng.integers(len(graphs), size=n):
         g = graphs[int(idx)]
         pos = {v: p for p, v in enumerate(g)}

@@ -96,6 +96,7 @@ import pandas as pd
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora.instance import LoraInstance
 from aisched.scenarios import _paths, traces
+from aisched.scenarios.data import data_file
 
 __all__ = [
     "A40_A100_RATIO",
@@ -113,8 +114,11 @@ __all__ = [
 
 SLOT_SECONDS = 600  # 10-minute slots, 144 a day (paper 5.1)
 SLOTS_PER_HOUR = 3600 // SLOT_SECONDS
+#: The first data folder searched (kept for callers; loaders use :func:`aisched.scenarios.data.data_file`).
 DATA_DIR = _paths.DATA_DIR
-PHILLY_TRACE = DATA_DIR / "philly_pollux_2017-10-09.csv"
+#: The Philly day extract where :func:`~aisched.scenarios.data.data_file` found it at import
+#: (``$AISCHED_DATA``, the user cache, ``../shared/data``), else its place in ``DATA_DIR``.
+PHILLY_TRACE = data_file("philly_pollux_2017-10-09.csv", required=False) or DATA_DIR / "philly_pollux_2017-10-09.csv"
 
 # A40 / A100 LoRA throughput: mid-point of the two measured ratios in
 # lora_throughput_reference.csv, VectorLM rows (commit ce1eaa3): Llama-2-7b-hf

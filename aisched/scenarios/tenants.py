@@ -15,7 +15,7 @@
   the instance stores ``k`` per slot (``k * slot_hours``) and ``e`` in slots
   (``e / slot_hours``);
 - users, quotas, arrivals (``trace="day"`` or ``"week"``): the Microsoft
-  Philly extract in ``DATA_DIR`` (Jeon et al., USENIX ATC 2019; see
+  Philly extract found by ``data_file`` (Jeon et al., USENIX ATC 2019; see
   PROVENANCE.md). A window of ``jobs`` consecutive submissions (seeded start)
   gives arrivals (one slot = ``slot_hours`` hours) and owners (virtual
   clusters ranked by jobs, cluster ``k`` -> user ``k mod users``). The paper
@@ -52,7 +52,7 @@ import pandas as pd
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import UTILITIES, TenantInstance
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios.data import data_file
 
 __all__ = [
     "generate",
@@ -79,7 +79,7 @@ REDUCED_JOBS, REDUCED_SLOT_HOURS = 15, 48.0
 Horizon = Literal["finishable", "ignore_bandwidth"]
 HORIZONS: tuple[str, ...] = ("finishable", "ignore_bandwidth")
 
-#: Philly extracts by name (read from ``DATA_DIR``).
+#: Philly extracts by name (found by :func:`aisched.scenarios.data.data_file`).
 TRACES = {"day": "philly_pollux_2017-10-09.csv", "week": "philly_pollux_week_2017-10-09_15.csv"}
 
 
@@ -87,7 +87,7 @@ def load_philly(path: str | Path) -> pd.DataFrame:
     """The Philly extract, sorted by submission: columns ``timestamp``, ``num_gpus``, ``cluster``."""
     path = Path(path)
     if not path.is_file():
-        raise InvalidScenarioError("trace", f"file {path} does not exist (see {DATA_DIR}/README.md)")
+        raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
     frame = pd.read_csv(path)
     missing = {"timestamp", "num_gpus", "cluster"} - set(frame.columns)
     if missing:
@@ -191,7 +191,7 @@ def generate(
 
     # --- users, arrivals, quotas ------------------------------------------------
     if trace is not None:
-        path = DATA_DIR / TRACES[trace] if trace in TRACES else Path(trace)
+        path = data_file(TRACES[trace]) if trace in TRACES else Path(trace)  # says how to get a missing one
         frame = load_philly(path)
         if J > len(frame):
             raise InvalidScenarioError("jobs", f"= {J} exceeds the {len(frame)} jobs of {path.name}")
