@@ -167,9 +167,16 @@ def _graphs(source: str, n: int, rng: np.random.Generator) -> list[tuple[list[st
     return out
 
 
+#: Size guards of :func:`generate` (raise them if you mean it): expected jobs, (edge, slot) cells.
+MAX_JOBS = 100_000
+MAX_EDGE_SLOTS = 10_000_000
+
+
 def _check(name: str, value: Any, low: float, *, integer: bool = True) -> None:
-    bad_type = isinstance(value, bool) or not isinstance(value, (int, np.integer) if integer else (int, float, np.number))
-    if bad_type or not np.isfinite(value) or value < low:
+    bad_type = isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, np.integer) if integer else (int, float, np.number))
+    # integers are finite (np.isfinite fails on a Python int beyond int64)
+    if bad_type or not (isinstance(value, (int, np.integer)) or np.isfinite(value)) or value < low:
         kind = "an integer" if integer else "a number"
         raise InvalidScenarioError(name, f"= {value!r} must be {kind} >= {low}")
 
@@ -214,6 +221,16 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     _check("arrival_rate", arrival_rate, 0, integer=False)
     if jobs is not None:
         _check("jobs", jobs, 0)
+    expected = float(jobs) if jobs is not None else float(arrival_rate) * float(slots)
+    if expected > MAX_JOBS:  # a size guard, before any allocation
+        what, value = ("jobs", jobs) if jobs is not None else ("arrival_rate", arrival_rate)
+        raise InvalidScenarioError(what, f"= {value!r} implies about {expected:.3g} jobs, more than the limit "
+                                   f"MAX_JOBS = {MAX_JOBS} (paper scale is about 1,400; raise "
+                                   "aisched.scenarios.genai.MAX_JOBS if you mean it)")
+    if int(edges) * int(slots) > MAX_EDGE_SLOTS:
+        raise InvalidScenarioError("edges", f"= {edges!r} x slots = {int(edges) * int(slots)} (edge, slot) cells, "
+                                   f"more than the limit MAX_EDGE_SLOTS = {MAX_EDGE_SLOTS} (raise "
+                                   "aisched.scenarios.genai.MAX_EDGE_SLOTS if you mean it)")
     if deadline_rule not in DEADLINE_RULES:
         raise InvalidScenarioError("deadline_rule", f"= {deadline_rule!r}, use one of {DEADLINE_RULES}")
     if revenue_rule not in REVENUE_RULES:

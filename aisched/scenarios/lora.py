@@ -260,6 +260,9 @@ def _validate(
                     f"MAX_NODE_SLOTS = {MAX_NODE_SLOTS} (raise aisched.scenarios.lora.MAX_NODE_SLOTS if you mean it)")
     if not _is_int(vendors) or vendors < 0:
         raise _fail("vendors", vendors, "must be an integer >= 0")
+    if vendors > MAX_VENDORS:  # a size guard: (task, vendor) arrays
+        raise _fail("vendors", vendors, f"is more than the limit MAX_VENDORS = {MAX_VENDORS} "
+                    "(the paper uses a handful; raise aisched.scenarios.lora.MAX_VENDORS if you mean it)")
     if gpu_mix not in ("a100", "a40", "mixed"):
         raise _fail("gpu_mix", gpu_mix, "must be one of 'a100', 'a40', 'mixed'")
     if not isinstance(deadline, str) or deadline not in DEADLINE_METHODS:
@@ -311,6 +314,7 @@ def _round_down(x: np.ndarray, unit: int) -> np.ndarray:
 #: Size guards of :func:`generate` (module constants a user may raise): expected tasks, (node, slot) cells.
 MAX_TASKS = 1_000_000
 MAX_NODE_SLOTS = 10_000_000
+MAX_VENDORS = 1_000
 
 
 def generate(

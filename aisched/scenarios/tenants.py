@@ -119,6 +119,11 @@ def finishable_horizon(instance: TenantInstance, lam: int = 2) -> int:
     return 2 * lam * 2**level
 
 
+#: Size guards of :func:`generate` (paper scale: 14 users, 100 servers, 200 jobs); raise one if you mean it.
+MAX_SIZE: dict[str, int] = {"users": 10_000, "servers": 100_000, "jobs": 100_000, "gpus_per_server": 1_024,
+                            "arrival_span": 10_000_000, "slots": 10_000_000}
+
+
 def _check(name: str, value: Any, low: float, integer: bool = True) -> None:
     ok = (isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float))) \
         and not isinstance(value, (bool, np.bool_))
@@ -175,6 +180,12 @@ def generate(
     for name, value, low in (("users", users, 1), ("servers", servers, 1), ("jobs", jobs, 0),
                              ("gpus_per_server", gpus_per_server, 1), ("arrival_span", arrival_span, 1)):
         _check(name, value, low)
+    for name, value in (("users", users), ("servers", servers), ("jobs", jobs),
+                        ("gpus_per_server", gpus_per_server), ("arrival_span", arrival_span), ("slots", slots)):
+        if isinstance(value, (int, np.integer)) and value > MAX_SIZE[name]:  # size guards (types checked above or below)
+            raise InvalidScenarioError(name, f"= {value!r} is more than the limit MAX_SIZE[{name!r}] = "
+                                       f"{MAX_SIZE[name]} (raise aisched.scenarios.tenants.MAX_SIZE[{name!r}] "
+                                       "if you mean it)")
     if horizon not in HORIZONS:
         raise InvalidScenarioError("horizon", f"= {horizon!r}, use one of {', '.join(HORIZONS)}")
     if slot_hours == "auto":
