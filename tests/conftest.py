@@ -20,20 +20,13 @@ HIDE_SHARED_DATA = os.environ.get("AISCHED_HIDE_SHARED_DATA", "") not in ("", "0
 
 #: ../shared/data beside the project root (real trace extracts; tests skip if absent).
 SHARED_DATA = TESTS.parent.parent / "shared" / "data"
-if HIDE_SHARED_DATA:
-    _EMPTY = Path(tempfile.mkdtemp(prefix="aisched-no-data-"))
+if HIDE_SHARED_DATA:  # before aisched is imported: its modules read these at import
+    _EMPTY = Path(os.environ.get("AISCHED_CACHE", "")).parent if "aisched-no-data-" in os.environ.get(
+        "AISCHED_CACHE", "") else Path(tempfile.mkdtemp(prefix="aisched-no-data-"))  # one folder if imported twice
     SHARED_DATA = _EMPTY / "no-shared-data"
     os.environ.pop("AISCHED_DATA", None)
     os.environ["AISCHED_CACHE"] = str(_EMPTY / "empty-cache")
-
-
-def pytest_configure(config):
-    """Hide ``../shared/data`` from aisched's search path when asked (before any test imports a loader)."""
-    if HIDE_SHARED_DATA:
-        from aisched.scenarios import _paths
-
-        _paths.SHARED_DATA = SHARED_DATA
-        _paths.DATA_DIR = SHARED_DATA
+    os.environ["AISCHED_SHARED_DATA"] = str(SHARED_DATA)
 
 
 def pytest_report_header(config):

@@ -46,6 +46,8 @@ MAX_AVAILABLE = 16
 MARKETS = ("synthetic", "vast", "aws")
 #: Largest horizon (slots) a generated instance may have; larger works are refused before any work.
 MAX_SLOTS = 10_000
+#: Largest workload :func:`workload` builds (jobs).
+MAX_WORKLOAD_JOBS = 100_000
 
 
 def _check_seed(seed: Any) -> None:
@@ -173,8 +175,12 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
 def workload(seed: int = 0, jobs: int = 1000, *, deadline: int = 10, market: str = "synthetic",
              bandwidth: float = 800.0, data_dir: Path | None = None) -> list[SpotInstance]:
     """The paper's workload: ``jobs`` jobs, work ``U{70..120}``, ``N_min in 1..4``, ``N_max in 12..16``."""
-    if int(jobs) != jobs or jobs < 1:
-        raise InvalidScenarioError("jobs", f"= {jobs} must be an integer >= 1")
+    if isinstance(jobs, (bool, np.bool_)) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise InvalidScenarioError("jobs", f"= {jobs!r} must be an integer >= 1")
+    if jobs > MAX_WORKLOAD_JOBS:  # a size guard: one instance per job, built one by one
+        raise InvalidScenarioError("jobs", f"= {jobs} is more than the limit MAX_WORKLOAD_JOBS = {MAX_WORKLOAD_JOBS} "
+                                   "(the paper uses 1,000; raise aisched.scenarios.spot_workload.MAX_WORKLOAD_JOBS "
+                                   "if you mean it)")
     _check_seed(seed)
     rng = np.random.default_rng(seed)
     out = []

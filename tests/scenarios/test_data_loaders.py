@@ -104,7 +104,7 @@ def test_spot_markets_found_in_aisched_data(data_home: Path) -> None:
 @pytest.mark.parametrize(("call", "needle"), [
     (lambda: lora_sc.arrival_counts_from_trace("alibaba", 10), "aisched data fetch openb"),
     (lambda: lora_sc.generate(0, trace="helios", nodes=2, slots=6), "helios_earth_vchbv_sequence_2020-05-15.csv"),
-    (lambda: tenants.generate(seed=0, users=2, servers=2, jobs=2, trace="week"), "derived"),
+    (lambda: tenants.generate(seed=0, users=2, servers=2, jobs=2, trace="week"), "derived data"),
     (lambda: genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="hugginggpt"),
      "aisched data fetch hugginggpt"),
     (lambda: genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="taskbench"), "taskbench_dags.jsonl"),
