@@ -7,10 +7,10 @@ import signal
 import threading
 from collections.abc import Iterator
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 #: Default profile: a few dozen inputs per entry point (the whole fuzz folder stays about a minute).
-FAST = settings(max_examples=40, deadline=None, database=None,
+FAST = settings(max_examples=40, deadline=None, database=None, phases=[Phase.explicit, Phase.generate],
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 #: ``-m slow``: the deeper profile.
 DEEP = settings(max_examples=600, deadline=None, database=None,

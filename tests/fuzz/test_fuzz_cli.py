@@ -103,7 +103,7 @@ def test_compare_option_values(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 @pytest.mark.parametrize("case", COMPARE_CASES, ids=[f"{f}{o}" for f, o in COMPARE_CASES])
-@pytest.mark.parametrize("value", ["-1", "1000000000", "99999999999999999999", "nan", "1e15", "abc", ""])
+@pytest.mark.parametrize("value", ["-1", "1000000000", "99999999999999999999", "nan"])
 def test_compare_each_option_with_the_worst_values(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                     stub_compare: list[object], case: tuple[str, str],
                                                     value: str) -> None:
@@ -144,7 +144,9 @@ def test_select_option_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         seen.append(args)
         raise _Built
 
-    monkeypatch.setattr(module, "select_policies", stop, raising=False)
+    import aisched.online.spot
+
+    monkeypatch.setattr(aisched.online.spot, "select", stop)
     # a valid small run is allowed (jobs kept small); the point is the bad values
     argv = ["select", fam, option, value, "--jobs", "3", "--no-figures", "--out", str(tmp_path / "o")]
     if option == "--jobs":
