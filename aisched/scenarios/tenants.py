@@ -88,11 +88,17 @@ def load_philly(path: str | Path) -> pd.DataFrame:
     path = Path(path)
     if not path.is_file():
         raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
-    frame = pd.read_csv(path)
+    try:
+        frame = pd.read_csv(path)
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:  # EmptyDataError is a ValueError
+        raise InvalidScenarioError("trace", f"{path.name}: not a readable CSV ({exc})") from None
     missing = {"timestamp", "num_gpus", "cluster"} - set(frame.columns)
     if missing:
         raise InvalidScenarioError("trace", f"{path.name} lacks columns {sorted(missing)}")
-    frame["timestamp"] = pd.to_datetime(frame["timestamp"])
+    try:
+        frame["timestamp"] = pd.to_datetime(frame["timestamp"])
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InvalidScenarioError("trace", f"{path.name}: column 'timestamp' is not date-times ({exc})") from None
     return frame.sort_values("timestamp", kind="stable").reset_index(drop=True)
 
 
