@@ -31,3 +31,13 @@ if HIDE_SHARED_DATA:  # before aisched is imported: its modules read these at im
 
 def pytest_report_header(config):
     return "aisched data: every data folder hidden (AISCHED_HIDE_SHARED_DATA)" if HIDE_SHARED_DATA else None
+
+
+def need_data_file(name: str) -> None:
+    """Skip the calling test with a message when data file ``name`` is in no data folder."""
+    import pytest
+
+    from aisched.scenarios.data import data_file
+
+    if data_file(name, required=False) is None:
+        pytest.skip(f"data file {name} is absent from every data folder (see `aisched data list`)")

@@ -152,6 +152,8 @@ def _trace_graphs(source: str, path: str) -> tuple:
 
 def _graphs(source: str, n: int, rng: np.random.Generator) -> list[tuple[list[str], list[tuple[int, int]]]]:
     out = []
+    if n == 0:  # no jobs: no DAG file is needed
+        return out
     if source == "generator":
         cats = list(MODEL_POOLS)
         for _ in range(n):
