@@ -17,7 +17,7 @@ from collections import defaultdict
 
 def main() -> int:
     deep = "--deep" in sys.argv
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", "tests/fuzz",
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "tests/fuzz",
            "--hypothesis-show-statistics", "-rN", "-m", "slow or not slow" if deep else "not slow", "-v"]
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -27,7 +27,9 @@ def main() -> int:
     cases: dict[str, int] = defaultdict(int)
     hypothesis_tests: set[str] = set()
     for line in out.splitlines():  # "-v" lines: tests/fuzz/x.py::test_name[case] PASSED
-        m = re.match(r"(tests/fuzz/\S+?\.py::\w+)(\[.*\])? (PASSED|FAILED|SKIPPED)", line)
+        m = re.match(r"(tests/fuzz/\S+?\.py::\w+)(\[.*\])? (PASSED|FAILED|SKIPPED|ERROR)", line)
+        if m and m.group(3) in ("FAILED", "ERROR"):
+            print(f"{m.group(3)}: {m.group(1)}{m.group(2) or ''}")
         if m:
             cases[m.group(1)] += 1
     current = None
@@ -37,7 +39,7 @@ def main() -> int:
             current = m.group(1)
             hypothesis_tests.add(current)
             continue
-        m = re.search(r"(\d+) passing examples?, (\d+) failing examples?, (\d+) invalid examples?", line)
+        m = re.search(r"(\d+) passing, (\d+) failing, and (\d+) invalid", line)
         if m and current:
             inputs[current] += sum(int(x) for x in m.groups())
     total = 0

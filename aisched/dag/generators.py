@@ -19,7 +19,7 @@ def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
 
 
 #: Largest graph a generator builds (tasks); raise it if you mean it.
-MAX_TASKS = 100_000
+MAX_TASKS = 2_000  # random_dag draws every pair: quadratic
 
 
 def _count(name: str, value: int, low: int) -> int:
