@@ -70,6 +70,11 @@ def _fits(value: Any, hint: Any) -> bool:
                 and math.isfinite(float(value)))
     if hint is str:
         return isinstance(value, str)
+    if isinstance(hint, type) and hint not in (object, Any):  # a class or protocol (a spot Predictor): its attributes
+        if getattr(hint, "_is_protocol", False):
+            wanted = [n for n in getattr(hint, "__protocol_attrs__", ()) or vars(hint) if not n.startswith("_")]
+            return all(hasattr(value, n) for n in wanted)
+        return isinstance(value, hint)
     return True
 
 
@@ -108,6 +113,8 @@ def check_params(family: str, name: str, params: Mapping[str, Any]) -> None:
             raise InvalidScenarioError(
                 str(key), f"is not a parameter of {family!r} algorithm {name!r}; it takes {listing}")
         hint = hints.get(key, Any)
+        if key == "seed" and isinstance(value, numbers.Integral) and not isinstance(value, bool) and value < 0:
+            raise InvalidScenarioError("seed", f"= {value!r} must be >= 0 (numpy's generators take no negative seed)")
         if not _fits(value, hint):
             raise InvalidScenarioError(
                 str(key), f"= {value!r} is not valid for {family!r} algorithm {name!r}: "
@@ -232,6 +239,9 @@ def compare(
     family = _family_of(instance)
     chosen = list(names) if names is not None else registry.names(family)
     params = params or {}
+    if not isinstance(params, Mapping) or not all(isinstance(v, Mapping) for v in params.values()):
+        raise InvalidScenarioError("params", f"= {params!r} must map algorithm names to dicts of parameters, "
+                                   "e.g. {'astraea': {'lam': 2}}")
     unknown = set(params) - set(chosen)
     if unknown:
         raise UnknownAlgorithmError(f"params given for algorithms not compared: {sorted(unknown)}")

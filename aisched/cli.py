@@ -33,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
 
-from aisched.errors import AischedError
+from aisched.errors import AischedError, InvalidScenarioError
 
 __all__ = ["main"]
 
@@ -128,6 +128,37 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+#: Most seeds ``sweep`` / ``reproduce`` accept (a size guard: cells = points x seeds x algorithms; raise it
+#: if you mean it).
+MAX_SEEDS = 10_000
+
+
+def _out_dir(option: str, path: Path) -> Path:
+    """Create the output folder ``path`` now, before any work; a file or unwritable place is named."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidScenarioError(option, f"= {str(path)!r} cannot be a folder ({exc.strerror or exc})") from None
+    return path
+
+
+def _check_run_options(args: argparse.Namespace) -> None:
+    """``--seeds``, ``--workers``, ``--dask``, ``--out`` of ``sweep`` and ``reproduce``, before any work."""
+    if args.seeds is not None and args.seeds < 1:
+        raise InvalidScenarioError("--seeds", f"= {args.seeds} must be >= 1")
+    if args.seeds is not None and args.seeds > MAX_SEEDS:
+        raise InvalidScenarioError("--seeds", f"= {args.seeds} is more than the limit MAX_SEEDS = {MAX_SEEDS} "
+                                   "(raise aisched.cli.MAX_SEEDS if you mean it)")
+    if args.workers is not None and args.workers < 1:
+        raise InvalidScenarioError("--workers", f"= {args.workers} must be >= 1")
+    if args.serial and args.dask:
+        raise InvalidScenarioError("--serial", "cannot be combined with --dask")
+    if args.dask is not None:
+        local = args.dask[len("local:"):] if args.dask.startswith("local:") else None
+        if not args.dask.strip() or (local is not None and not (local.isdigit() and int(local) >= 1)):
+            raise InvalidScenarioError("--dask", f"= {args.dask!r}: expected a scheduler address or local:N, N >= 1")
+
+
 def _fmt_table(table) -> str:  # type: ignore[no-untyped-def]
     header = (
         f"{'algorithm':<12} {'objective':>12} {'ratio':>7} {'admitted':>8} {'runtime_s':>10} "
@@ -158,6 +189,8 @@ def _compare(args: argparse.Namespace) -> int:
             raise aisched.UnknownAlgorithmError(f"unknown algorithm {name!r} (known: {', '.join(known)})")
     if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
         raise aisched.InvalidScenarioError("--time-limit", f"= {args.time_limit} must be > 0")
+    if args.out.exists() and not args.out.is_dir():  # before any work (the folder is made when writing)
+        raise InvalidScenarioError("--out", f"= {str(args.out)!r} is not a folder")
     inst = module.instance_from_cli(args)
     print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
@@ -199,6 +232,8 @@ def _data(args: argparse.Namespace) -> int:
     from aisched.scenarios import data
 
     if args.action == "fetch":
+        if args.cache is not None:
+            _out_dir("--cache", args.cache)
         paths = data.fetch(args.dataset, mirror=args.mirror, cache=args.cache)
         print(f"{len(paths)} file(s) in place (sha256 checked):")
         for path in paths:
@@ -227,18 +262,13 @@ def _scenarios(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from aisched.errors import InvalidScenarioError
     from aisched.scenarios import catalog, sweep
 
-    if args.seeds is not None and args.seeds < 1:
-        raise InvalidScenarioError("--seeds", f"= {args.seeds} must be >= 1")
-    if args.workers is not None and args.workers < 1:
-        raise InvalidScenarioError("--workers", f"= {args.workers} must be >= 1")
-    if args.serial and args.dask:
-        raise InvalidScenarioError("--serial", "cannot be combined with --dask")
+    _check_run_options(args)
     scenario = catalog.get(args.scenario)
     if args.reduced:
         scenario = scenario.reduced()
+    _out_dir("--out", args.out)
     executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
     table = sweep.sweep(scenario, args.out, seeds=args.seeds, resume=args.resume, executor=executor,
                         workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes)
@@ -248,13 +278,10 @@ def _sweep(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from aisched.errors import InvalidScenarioError
     from aisched.scenarios import reproduce
 
-    if args.seeds is not None and args.seeds < 1:
-        raise InvalidScenarioError("--seeds", f"= {args.seeds} must be >= 1")
-    if args.workers is not None and args.workers < 1:
-        raise InvalidScenarioError("--workers", f"= {args.workers} must be >= 1")
+    _check_run_options(args)
+    _out_dir("--out", args.out)
     executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
     path = reproduce.reproduce(
         [args.family], args.out, seeds=args.seeds, reduced=args.reduced, executor=executor,

@@ -131,7 +131,7 @@ def test_offline_options_fail_before_any_work(option, value):
 
 
 def _tenants_tiny():
-    return aisched.scenarios.tenants.generate(seed=0, users=2, servers=3, jobs=4)
+    return aisched.scenarios.tenants.generate(seed=0, users=2, servers=3, jobs=4, trace=None)  # no data file needed
 
 
 @pytest.mark.parametrize(("name", "params", "field", "says"), [

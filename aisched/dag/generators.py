@@ -18,9 +18,16 @@ def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
+#: Largest graph a generator builds (tasks); raise it if you mean it.
+MAX_TASKS = 2_000  # random_dag draws every pair: quadratic
+
+
 def _count(name: str, value: int, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
         raise InvalidScenarioError(name, f"= {value!r} must be an integer >= {low}")
+    if value > MAX_TASKS:  # a size guard
+        raise InvalidScenarioError(name, f"= {value} is more than the limit MAX_TASKS = {MAX_TASKS} "
+                                   "(raise aisched.dag.generators.MAX_TASKS if you mean it)")
     return int(value)
 
 

@@ -77,6 +77,8 @@ def from_edges(
     """
     g = nx.DiGraph()
     for node in nodes:
+        if node is None or not isinstance(node, Hashable):  # networkx would raise its own error
+            raise InvalidInstanceError(field, f"task {node!r} cannot be a task identifier")
         if node in g:
             raise InvalidInstanceError(field, f"task {node!r} is listed twice")
         g.add_node(node)

@@ -61,7 +61,13 @@ def as_array(field: str, value: Any, shape: tuple[int, ...], dtype: type) -> np.
         if raw.size and not (np.issubdtype(raw.dtype, np.number) or raw.dtype == bool):
             raise InvalidInstanceError(field, f"must be numeric, got dtype {raw.dtype}")
         out = raw.astype(np.float64)
-    elif dtype is str:
+    elif dtype is str:  # text only: a number or a boolean is not silently made a name
+        if raw.size and raw.dtype.kind != "U":
+            flat = raw.reshape(-1)
+            idx = next((i for i, x in enumerate(flat) if not isinstance(x, str)), None) \
+                if raw.dtype == object else 0
+            if idx is not None:
+                raise InvalidInstanceError(field, f"[{idx}] = {flat[idx]!r} is not text (dtype {raw.dtype})")
         out = raw.astype(str)
     else:  # pragma: no cover - programming error
         raise TypeError(dtype)

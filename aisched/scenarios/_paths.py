@@ -18,8 +18,10 @@ from pathlib import Path
 
 __all__ = ["DATA_DIR", "SHARED_DATA", "cache_dir", "search_path"]
 
-#: ``<checkout>/../shared/data``: the extracts beside a source checkout.
-SHARED_DATA: Path = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+#: ``<checkout>/../shared/data``: the extracts beside a source checkout (``$AISCHED_SHARED_DATA``
+#: replaces it: the test suite points it at a missing folder to run as a user without it).
+SHARED_DATA: Path = Path(os.environ.get("AISCHED_SHARED_DATA")
+                         or Path(__file__).resolve().parents[2].parent / "shared" / "data")
 
 #: The first folder searched (``$AISCHED_DATA`` or ``../shared/data``); prefer :func:`data_file`.
 DATA_DIR: Path = Path(os.environ.get("AISCHED_DATA", SHARED_DATA))

@@ -31,8 +31,8 @@ MIT licence; see its README), ``"hugginggpt"`` the 6 task plans of the
 HuggingGPT demo (``hugginggpt_demo_parse_task.json``, repaired by
 :func:`aisched.dag.parse_hugginggpt`), ``"generator"`` random DAGs
 (:func:`aisched.dag.random_dag`, 2-5 tasks, at most 2 children per task)
-with task types drawn from :data:`MODEL_POOLS`. Files are read from
-:data:`aisched.scenarios._paths.DATA_DIR`.
+with task types drawn from :data:`MODEL_POOLS`. Files are found by
+:func:`aisched.scenarios.data.data_file` (``$AISCHED_DATA``, the user cache, ``../shared/data``).
 
 Candidate models per task type (:data:`MODEL_POOLS`): public Hugging Face
 models a HuggingGPT-style system would pick, with fp16 weight sizes (GB,
@@ -60,7 +60,7 @@ from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance
 from aisched.online.genai import baselines, comdos
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios.data import data_file
 
 __all__ = ["cli_params", "CAPACITY_GB", "MODEL_POOLS", "generate", "task_category", "default_instance",
            "DEFAULT_SCENARIO", "CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli",
@@ -153,6 +153,8 @@ def _trace_graphs(source: str, path: str) -> tuple:
 
 def _graphs(source: str, n: int, rng: np.random.Generator) -> list[tuple[list[str], list[tuple[int, int]]]]:
     out = []
+    if n == 0:  # no jobs: no DAG file is needed
+        return out
     if source == "generator":
         cats = list(MODEL_POOLS)
         for _ in range(n):
@@ -160,7 +162,7 @@ def _graphs(source: str, n: int, rng: np.random.Generator) -> list[tuple[list[st
             out.append(([cats[int(rng.integers(len(cats)))] for _ in g], list(g.edges)))
         return out
     file = "taskbench_dags.jsonl" if source == "taskbench" else "hugginggpt_demo_parse_task.json"
-    graphs = _trace_graphs(source, str(DATA_DIR / file))
+    graphs = _trace_graphs(source, str(data_file(file)))  # a missing file's error says how to get it
     for idx in rng.integers(len(graphs), size=n):
         g = graphs[int(idx)]
         pos = {v: p for p, v in enumerate(g)}
@@ -168,9 +170,16 @@ def _graphs(source: str, n: int, rng: np.random.Generator) -> list[tuple[list[st
     return out
 
 
+#: Size guards of :func:`generate` (raise them if you mean it): expected jobs, (edge, slot) cells.
+MAX_JOBS = 100_000
+MAX_EDGE_SLOTS = 10_000_000
+
+
 def _check(name: str, value: Any, low: float, *, integer: bool = True) -> None:
-    bad_type = isinstance(value, bool) or not isinstance(value, (int, np.integer) if integer else (int, float, np.number))
-    if bad_type or not np.isfinite(value) or value < low:
+    bad_type = isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, np.integer) if integer else (int, float, np.number))
+    # integers are finite (np.isfinite fails on a Python int beyond int64)
+    if bad_type or not (isinstance(value, (int, np.integer)) or np.isfinite(value)) or value < low:
         kind = "an integer" if integer else "a number"
         raise InvalidScenarioError(name, f"= {value!r} must be {kind} >= {low}")
 
@@ -220,6 +229,16 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     _check("arrival_rate", arrival_rate, 0, integer=False)
     if jobs is not None:
         _check("jobs", jobs, 0)
+    expected = float(jobs) if jobs is not None else float(arrival_rate) * float(slots)
+    if expected > MAX_JOBS:  # a size guard, before any allocation
+        what, value = ("jobs", jobs) if jobs is not None else ("arrival_rate", arrival_rate)
+        raise InvalidScenarioError(what, f"= {value!r} implies about {expected:.3g} jobs, more than the limit "
+                                   f"MAX_JOBS = {MAX_JOBS} (paper scale is about 1,400; raise "
+                                   "aisched.scenarios.genai.MAX_JOBS if you mean it)")
+    if int(edges) * int(slots) > MAX_EDGE_SLOTS:
+        raise InvalidScenarioError("edges", f"= {edges!r} x slots = {int(edges) * int(slots)} (edge, slot) cells, "
+                                   f"more than the limit MAX_EDGE_SLOTS = {MAX_EDGE_SLOTS} (raise "
+                                   "aisched.scenarios.genai.MAX_EDGE_SLOTS if you mean it)")
     if deadline_rule not in DEADLINE_RULES:
         raise InvalidScenarioError("deadline_rule", f"= {deadline_rule!r}, use one of {DEADLINE_RULES}")
     if revenue_rule not in REVENUE_RULES:

@@ -96,6 +96,7 @@ import pandas as pd
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora.instance import LoraInstance
 from aisched.scenarios import _paths, traces
+from aisched.scenarios.data import data_file
 from aisched.scenarios.lora_figures import FIGURES, cell_metrics
 
 __all__ = [
@@ -116,8 +117,11 @@ __all__ = [
 
 SLOT_SECONDS = 600  # 10-minute slots, 144 a day (paper 5.1)
 SLOTS_PER_HOUR = 3600 // SLOT_SECONDS
+#: The first data folder searched (kept for callers; loaders use :func:`aisched.scenarios.data.data_file`).
 DATA_DIR = _paths.DATA_DIR
-PHILLY_TRACE = DATA_DIR / "philly_pollux_2017-10-09.csv"
+#: The Philly day extract where :func:`~aisched.scenarios.data.data_file` found it at import
+#: (``$AISCHED_DATA``, the user cache, ``../shared/data``), else its place in ``DATA_DIR``.
+PHILLY_TRACE = data_file("philly_pollux_2017-10-09.csv", required=False) or DATA_DIR / "philly_pollux_2017-10-09.csv"
 
 # A40 / A100 LoRA throughput: mid-point of the two measured ratios in
 # lora_throughput_reference.csv, VectorLM rows (commit ce1eaa3): Llama-2-7b-hf
@@ -259,6 +263,9 @@ def _validate(
                     f"MAX_NODE_SLOTS = {MAX_NODE_SLOTS} (raise aisched.scenarios.lora.MAX_NODE_SLOTS if you mean it)")
     if not _is_int(vendors) or vendors < 0:
         raise _fail("vendors", vendors, "must be an integer >= 0")
+    if vendors > MAX_VENDORS:  # a size guard: (task, vendor) arrays
+        raise _fail("vendors", vendors, f"is more than the limit MAX_VENDORS = {MAX_VENDORS} "
+                    "(the paper uses a handful; raise aisched.scenarios.lora.MAX_VENDORS if you mean it)")
     if gpu_mix not in ("a100", "a40", "mixed"):
         raise _fail("gpu_mix", gpu_mix, "must be one of 'a100', 'a40', 'mixed'")
     if not isinstance(deadline, str) or deadline not in DEADLINE_METHODS:
@@ -310,6 +317,7 @@ def _round_down(x: np.ndarray, unit: int) -> np.ndarray:
 #: Size guards of :func:`generate` (module constants a user may raise): expected tasks, (node, slot) cells.
 MAX_TASKS = 1_000_000
 MAX_NODE_SLOTS = 10_000_000
+MAX_VENDORS = 1_000
 
 
 def generate(

@@ -23,6 +23,7 @@ from aisched.scenarios.spot_selection import FIGURES as SELECTION_FIGURES
 from aisched.scenarios.spot_selection import PHASES, POOLS, policy_weight_heatmap, selection_cell
 from aisched.scenarios.spot_workload import (
     MARKETS,
+    MAX_SLOTS,
     NOISE_SETTINGS,
     bandwidth_efficiency,
     generate,
@@ -105,6 +106,9 @@ def run_select(args: argparse.Namespace) -> int:
         raise InvalidScenarioError("--windows/--thresholds", "must be comma-separated numbers") from None
     if not windows or min(windows) < 1 or not sigmas or min(sigmas) <= 0 or not all(map(math.isfinite, sigmas)):
         raise InvalidScenarioError("--windows/--thresholds", "need windows >= 1 and finite thresholds > 0")
+    if max(windows) > MAX_SLOTS:  # a size guard: a window longer than any generated horizon
+        raise InvalidScenarioError("--windows", f"= {max(windows)} is longer than the largest horizon MAX_SLOTS = "
+                                   f"{MAX_SLOTS} slots")
     for flag, values in (("--windows", windows), ("--thresholds", sigmas)):
         repeated = sorted({x for x in values if values.count(x) > 1})
         if repeated:

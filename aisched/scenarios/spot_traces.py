@@ -85,7 +85,7 @@ def load_spot_trace(path: str | Path, resample: Resample = "by_time") -> np.ndar
         raise InvalidScenarioError("trace", f"{path}: no such file")
     try:
         raw = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InvalidScenarioError("trace", f"{path}: not valid JSON ({exc})") from None
     if not isinstance(raw, dict) or "data" not in raw or "metadata" not in raw:
         raise InvalidScenarioError("trace", f"{path}: expected keys 'metadata' and 'data'")

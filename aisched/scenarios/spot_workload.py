@@ -35,7 +35,7 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios.data import DATASETS, data_file
 from aisched.scenarios.spot_traces import load_gcp_ratios, load_market_csv, load_spot_trace
 
 __all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market",
@@ -46,6 +46,8 @@ MAX_AVAILABLE = 16
 MARKETS = ("synthetic", "vast", "aws")
 #: Largest horizon (slots) a generated instance may have; larger works are refused before any work.
 MAX_SLOTS = 10_000
+#: Largest workload :func:`workload` builds (jobs).
+MAX_WORKLOAD_JOBS = 100_000
 
 
 def _check_seed(seed: Any) -> None:
@@ -75,19 +77,26 @@ def synthetic_market(rng: np.random.Generator, slots: int, *, mean_price: float 
 def trace_market(rng: np.random.Generator, slots: int, market: str,
                  data_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``slots`` consecutive slots of a real market (``"vast"`` or ``"aws"``), random start."""
-    root = Path(DATA_DIR if data_dir is None else data_dir)
+    def find(name: str) -> Path:  # data_dir if given, else $AISCHED_DATA, the cache, ../shared/data
+        return Path(data_dir) / name if data_dir is not None else data_file(name)  # type: ignore[return-value]
+
     if market == "vast":
-        grid = load_market_csv(root / "gpu_market_price_availability_2025.csv")
+        grid = load_market_csv(find("gpu_market_price_availability_2025.csv"))
         scale = float(np.quantile(grid["price_p90"], 0.9))
         price = np.round(grid["price_median"].values / scale, 2)
         avail_raw = grid["n_available"].values
         avail = np.clip(np.round(avail_raw * MAX_AVAILABLE / max(avail_raw.max(), 1)), 0, MAX_AVAILABLE)
     elif market == "aws":
-        traces = sorted((root / "spot_traces").glob("availability_*.json"))
-        if not traces:
-            raise InvalidScenarioError("market", f"{root / 'spot_traces'}: no availability_*.json")
+        if data_dir is not None:
+            traces = sorted((Path(data_dir) / "spot_traces").glob("availability_*.json"))
+            if not traces:
+                raise InvalidScenarioError("market", f"{Path(data_dir) / 'spot_traces'}: no availability_*.json")
+        else:  # the known availability traces wherever found; none found: data_file says how to fetch them
+            names = sorted(f.name for f in DATASETS["spot-traces"].files if "/availability_" in f.name)
+            traces = [p for p in (data_file(n, required=False) for n in names) if p is not None] or [
+                data_file(names[0])]  # type: ignore[list-item]
         avail = np.clip(load_spot_trace(traces[int(rng.integers(len(traces)))]), 0, MAX_AVAILABLE)
-        ratio = float(np.median(load_gcp_ratios(root / "gcp_gpu_price_weekly.csv")))
+        ratio = float(np.median(load_gcp_ratios(find("gcp_gpu_price_weekly.csv"))))
         price = np.full(avail.size, round(ratio, 2))
     else:
         raise InvalidScenarioError("market", f"= {market!r} is not one of {MARKETS}")
@@ -171,8 +180,12 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
 def workload(seed: int = 0, jobs: int = 1000, *, deadline: int = 10, market: str = "synthetic",
              bandwidth: float = 800.0, data_dir: Path | None = None) -> list[SpotInstance]:
     """The paper's workload: ``jobs`` jobs, work ``U{70..120}``, ``N_min in 1..4``, ``N_max in 12..16``."""
-    if int(jobs) != jobs or jobs < 1:
-        raise InvalidScenarioError("jobs", f"= {jobs} must be an integer >= 1")
+    if isinstance(jobs, (bool, np.bool_)) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise InvalidScenarioError("jobs", f"= {jobs!r} must be an integer >= 1")
+    if jobs > MAX_WORKLOAD_JOBS:  # a size guard: one instance per job, built one by one
+        raise InvalidScenarioError("jobs", f"= {jobs} is more than the limit MAX_WORKLOAD_JOBS = {MAX_WORKLOAD_JOBS} "
+                                   "(the paper uses 1,000; raise aisched.scenarios.spot_workload.MAX_WORKLOAD_JOBS "
+                                   "if you mean it)")
     _check_seed(seed)
     rng = np.random.default_rng(seed)
     out = []

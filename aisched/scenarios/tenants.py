@@ -15,7 +15,7 @@
   the instance stores ``k`` per slot (``k * slot_hours``) and ``e`` in slots
   (``e / slot_hours``);
 - users, quotas, arrivals (``trace="day"`` or ``"week"``): the Microsoft
-  Philly extract in ``DATA_DIR`` (Jeon et al., USENIX ATC 2019; see
+  Philly extract found by ``data_file`` (Jeon et al., USENIX ATC 2019; see
   PROVENANCE.md). A window of ``jobs`` consecutive submissions (seeded start)
   gives arrivals (one slot = ``slot_hours`` hours) and owners (virtual
   clusters ranked by jobs, cluster ``k`` -> user ``k mod users``). The paper
@@ -52,7 +52,7 @@ import pandas as pd
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import UTILITIES, TenantInstance
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios.data import data_file
 
 __all__ = [
     "generate",
@@ -79,7 +79,7 @@ REDUCED_JOBS, REDUCED_SLOT_HOURS = 15, 48.0
 Horizon = Literal["finishable", "ignore_bandwidth"]
 HORIZONS: tuple[str, ...] = ("finishable", "ignore_bandwidth")
 
-#: Philly extracts by name (read from ``DATA_DIR``).
+#: Philly extracts by name (found by :func:`aisched.scenarios.data.data_file`).
 TRACES = {"day": "philly_pollux_2017-10-09.csv", "week": "philly_pollux_week_2017-10-09_15.csv"}
 
 
@@ -87,12 +87,18 @@ def load_philly(path: str | Path) -> pd.DataFrame:
     """The Philly extract, sorted by submission: columns ``timestamp``, ``num_gpus``, ``cluster``."""
     path = Path(path)
     if not path.is_file():
-        raise InvalidScenarioError("trace", f"file {path} does not exist (see {DATA_DIR}/README.md)")
-    frame = pd.read_csv(path)
+        raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
+    try:
+        frame = pd.read_csv(path)
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:  # EmptyDataError is a ValueError
+        raise InvalidScenarioError("trace", f"{path.name}: not a readable CSV ({exc})") from None
     missing = {"timestamp", "num_gpus", "cluster"} - set(frame.columns)
     if missing:
         raise InvalidScenarioError("trace", f"{path.name} lacks columns {sorted(missing)}")
-    frame["timestamp"] = pd.to_datetime(frame["timestamp"])
+    try:
+        frame["timestamp"] = pd.to_datetime(frame["timestamp"])
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InvalidScenarioError("trace", f"{path.name}: column 'timestamp' is not date-times ({exc})") from None
     return frame.sort_values("timestamp", kind="stable").reset_index(drop=True)
 
 
@@ -117,6 +123,11 @@ def finishable_horizon(instance: TenantInstance, lam: int = 2) -> int:
     if instance.num_jobs:
         level = max(level, (int(instance.fastest_run().max()) - 1).bit_length())
     return 2 * lam * 2**level
+
+
+#: Size guards of :func:`generate` (paper scale: 14 users, 100 servers, 200 jobs); raise one if you mean it.
+MAX_SIZE: dict[str, int] = {"users": 10_000, "servers": 100_000, "jobs": 100_000, "gpus_per_server": 1_024,
+                            "arrival_span": 10_000_000, "slots": 10_000_000}
 
 
 def _check(name: str, value: Any, low: float, integer: bool = True) -> None:
@@ -175,6 +186,12 @@ def generate(
     for name, value, low in (("users", users, 1), ("servers", servers, 1), ("jobs", jobs, 0),
                              ("gpus_per_server", gpus_per_server, 1), ("arrival_span", arrival_span, 1)):
         _check(name, value, low)
+    for name, value in (("users", users), ("servers", servers), ("jobs", jobs),
+                        ("gpus_per_server", gpus_per_server), ("arrival_span", arrival_span), ("slots", slots)):
+        if isinstance(value, (int, np.integer)) and value > MAX_SIZE[name]:  # size guards (types checked above or below)
+            raise InvalidScenarioError(name, f"= {value!r} is more than the limit MAX_SIZE[{name!r}] = "
+                                       f"{MAX_SIZE[name]} (raise aisched.scenarios.tenants.MAX_SIZE[{name!r}] "
+                                       "if you mean it)")
     if horizon not in HORIZONS:
         raise InvalidScenarioError("horizon", f"= {horizon!r}, use one of {', '.join(HORIZONS)}")
     if slot_hours == "auto":
@@ -191,7 +208,7 @@ def generate(
 
     # --- users, arrivals, quotas ------------------------------------------------
     if trace is not None:
-        path = DATA_DIR / TRACES[trace] if trace in TRACES else Path(trace)
+        path = data_file(TRACES[trace]) if trace in TRACES else Path(trace)  # says how to get a missing one
         frame = load_philly(path)
         if J > len(frame):
             raise InvalidScenarioError("jobs", f"= {J} exceeds the {len(frame)} jobs of {path.name}")

@@ -161,7 +161,10 @@ def _helios_sequence(path: Path, slot_seconds: int) -> np.ndarray:
     ts, jobs = ts.iloc[order], jobs.iloc[order]
     arrivals = np.clip(np.diff(jobs.to_numpy(dtype=float), prepend=float(jobs.iloc[0])), 0, None)
     seconds = (ts - ts.min().normalize()).dt.total_seconds().to_numpy()
-    return _bins(path, seconds, slot_seconds, weights=arrivals).round().astype(np.int64)
+    counts = _bins(path, seconds, slot_seconds, weights=arrivals).round()
+    if not np.all(np.isfinite(counts) & (counts < 2.0**62)):  # an int64 cast would wrap to negative counts
+        raise InvalidScenarioError("trace", f"{str(path)!r}: job counts reach {np.max(counts):.4g}, not a count")
+    return counts.astype(np.int64)
 
 
 def arrival_counts(trace: str | os.PathLike[str], slots: int, slot_seconds: int = 600) -> np.ndarray:

@@ -8,20 +8,22 @@ import pytest
 
 from aisched import dag
 from aisched.errors import InvalidInstanceError
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios.data import data_file
 
-HUGGINGGPT = DATA_DIR / "hugginggpt_demo_parse_task.json"
-TASKBENCH = DATA_DIR / "taskbench_dags.jsonl"
+HUGGINGGPT = "hugginggpt_demo_parse_task.json"
+TASKBENCH = "taskbench_dags.jsonl"
 
 
-def need(path):
-    if not path.is_file():
-        pytest.skip(f"data file {path} is absent (shared data folder not mounted)")
+def need(name):
+    """The data file's path ($AISCHED_DATA, the user cache, ../shared/data); skip with a message if absent."""
+    path = data_file(name, required=False)
+    if path is None:
+        pytest.skip(f"data file {name} is absent (no data folder holds it; see `aisched data list`)")
+    return path
 
 
 def test_hugginggpt_demo_file_is_repaired():
-    need(HUGGINGGPT)
-    plans = dag.load_hugginggpt(HUGGINGGPT)
+    plans = dag.load_hugginggpt(need(HUGGINGGPT))
     assert [p.id for p in plans] == [f"hugginggpt-{n}" for n in range(6)]
     first = plans[0].graph  # stray "}} }}" after objects 2 and 5
     assert len(first) == 9 and sorted(first.edges) == [(1, 2), (4, 5), (7, 8)]
@@ -47,8 +49,7 @@ def test_parse_hugginggpt_errors():
 
 
 def test_taskbench_file_matches_its_readme():
-    need(TASKBENCH)
-    graphs = dag.load_taskbench(TASKBENCH)
+    graphs = dag.load_taskbench(need(TASKBENCH))
     assert len(graphs) == 342
     nodes = collections.Counter(len(t.graph) for t in graphs)
     edges = collections.Counter(t.graph.number_of_edges() for t in graphs)

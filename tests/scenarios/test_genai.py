@@ -7,13 +7,13 @@ import pytest
 
 from aisched.cli import main
 from aisched.errors import InvalidScenarioError
-from aisched.scenarios import genai
-from aisched.scenarios._paths import DATA_DIR
+from aisched.scenarios import _paths, genai
+from aisched.scenarios.data import data_file
 
 
 def need_data():
-    if not (DATA_DIR / "taskbench_dags.jsonl").is_file():
-        pytest.skip(f"TaskBench DAGs absent from {DATA_DIR}")
+    if data_file("taskbench_dags.jsonl", required=False) is None:
+        pytest.skip("TaskBench DAGs (taskbench_dags.jsonl) absent from every data folder")
 
 
 def test_settings_of_section_iv_a():
@@ -136,9 +136,11 @@ def test_bad_parameters(kwargs, needle):
 
 
 def test_missing_trace_file(monkeypatch, tmp_path):
-    monkeypatch.setattr(genai, "DATA_DIR", tmp_path)
+    monkeypatch.setenv("AISCHED_DATA", str(tmp_path))
+    monkeypatch.setenv("AISCHED_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(_paths, "SHARED_DATA", tmp_path / "no-shared")
     genai._trace_graphs.cache_clear()
-    with pytest.raises(InvalidScenarioError, match="does not exist"):
+    with pytest.raises(InvalidScenarioError, match="taskbench_dags.jsonl' not found"):
         genai.generate(seed=0, edges=2, slots=10, jobs=2)
     assert genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="generator").num_jobs == 2
 

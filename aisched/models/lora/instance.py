@@ -222,6 +222,8 @@ class LoraInstance:
         check_positive("compute_capacity", self.compute_capacity)
         put("memory_capacity", as_array("memory_capacity", memory_capacity, (K,), float))
         check_positive("memory_capacity", self.memory_capacity)
+        if not np.issubdtype(np.asarray(base_memory).dtype, np.number):  # no boolean or text read as a number
+            raise InvalidInstanceError("base_memory", f"must be a number, got {base_memory!r}")
         try:
             rb = float(base_memory)
         except (TypeError, ValueError):

@@ -38,7 +38,9 @@ def _scalar(name: str, value: Any, kind: type) -> Any:
         raise InvalidInstanceError(name, f"cannot be read as a number ({value!r})") from None
     if raw.shape != ():
         raise InvalidInstanceError(name, f"must be a scalar, got shape {raw.shape}")
-    if not (np.issubdtype(raw.dtype, np.number) or raw.dtype == bool):
+    if raw.dtype == bool:  # True is not 1 here (a silent reinterpretation)
+        raise InvalidInstanceError(name, f"= {value!r} is a boolean, not a number")
+    if not np.issubdtype(raw.dtype, np.number):
         raise InvalidInstanceError(name, f"must be numeric, got {value!r}")
     x = float(raw)
     if not math.isfinite(x):
@@ -167,11 +169,17 @@ class SpotInstance:
         check_nonneg("spot_available", avail)
         object.__setattr__(self, "spot_price", price)
         object.__setattr__(self, "spot_available", avail)
-        hard = math.ceil(self.hard_deadline_factor * self.deadline - 1e-9)
+        gd = self.hard_deadline_factor * self.deadline
+        hard = math.ceil(gd - 1e-9) if math.isfinite(gd) else gd  # inf: no series is that long
         if n < hard:
             raise InvalidInstanceError(
                 "spot_available", f"has {n} slots, shorter than the hard deadline "
                 f"ceil(gamma d) = {hard}")
+        full = float(self.throughput(self.max_gpus))
+        if not (full > 0 and math.isfinite(self.work / full)) or self.work / full > n:  # before an int cast overflows
+            raise InvalidInstanceError(
+                "work", f"= {self.work:g} needs {self.work / full if full > 0 else math.inf:.4g} slots at max_gpus "
+                f"on demand, more than the series' {n} slots")
         need = self.deadline + self.termination_slots(self.work)
         if n < need:
             raise InvalidInstanceError(

@@ -62,6 +62,8 @@ def _no_bools(field: str, value: Any) -> None:
 
 def _pos_scalar(field: str, value: Any) -> float:
     _no_bools(field, value)
+    if not np.issubdtype(np.asarray(value).dtype, np.number):  # no text read as a number
+        raise InvalidInstanceError(field, f"must be a number, got {value!r}")
     try:
         out = float(value)
     except (TypeError, ValueError):
@@ -225,8 +227,16 @@ class TenantInstance:
         check_nonneg("update_time", self.update_time)
         put("gradient_size", as_array("gradient_size", gradient_size, (J,), float))
         check_nonneg("gradient_size", self.gradient_size)
+        # the slowest mini-batch time and whole-job work must be finite (a huge value overflows to inf)
+        slow = self.compute_time + self.update_time + 2.0 * self.gradient_size / self.worker_bandwidth
+        total = slow * (self.epochs.astype(float) * self.chunks * self.minibatches)
+        if J and not np.all(np.isfinite(total) & (total < 2.0**62)):
+            j = int(np.argmax(~(np.isfinite(total) & (total < 2.0**62))))
+            raise InvalidInstanceError("gradient_size", f"[{j}] = {self.gradient_size[j]:g} (with compute_time, "
+                                       f"update_time, epochs x chunks x minibatches) makes job {j}'s "
+                                       f"time {total[j]:g} slots, not a finite horizon")
         # --- utility ------------------------------------------------------------
-        if utility not in UTILITIES:
+        if not isinstance(utility, str) or utility not in UTILITIES:
             raise InvalidInstanceError("utility", f"= {utility!r}, use 'linear' or 'convex'")
         put("utility", str(utility))
         for name, value in (

@@ -217,7 +217,13 @@ class ComdosState:
         self.alpha = default_alpha(instance, alpha_reading) if alpha is None else float(alpha)
         if not math.isfinite(self.alpha) or self.alpha < 0:
             raise InvalidScenarioError("alpha", f"= {alpha!r} must be a finite number >= 0")
-        w = instance.cost_weight if cost_weights is None else np.asarray(cost_weights, dtype=float)
+        try:  # text, containers of text, booleans: named below, never a raw ValueError
+            bad = cost_weights is not None and np.asarray(cost_weights).dtype.kind not in "iuf"
+            w = instance.cost_weight if cost_weights is None else np.asarray(cost_weights, dtype=float)
+        except (TypeError, ValueError):
+            bad, w = True, np.zeros(0)
+        if bad:
+            w = np.zeros(0)
         if w.shape != (3,) or not np.all(np.isfinite(w)) or np.any(w < 0):
             raise InvalidScenarioError("cost_weights", f"= {cost_weights!r} must be 3 finite numbers >= 0")
         self.weights = w

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import need_data_file
 from genai_tiny import brute_force_optimum, make_instance, random_tiny
 
 import aisched
@@ -67,6 +68,7 @@ def test_build_names_components_and_solves_extended_model():
 
 
 def test_time_limit_reports_status_not_exception():
+    need_data_file("taskbench_dags.jsonl")  # skip, not fail, without the data
     inst = aisched.scenarios.genai.generate(seed=0, edges=3, slots=30, arrival_rate=0.6, capacity=12.0)
     out = aisched.offline(inst, time_limit=0.01)
     assert out.status in ("time_limit", "optimal")

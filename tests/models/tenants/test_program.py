@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from conftest import need_data_file
 from tenants_tiny import brute_force, random_tiny, worked_example
 
 import aisched
@@ -35,6 +36,7 @@ def test_worked_example_optimum_and_components():
 def test_time_limit_returns_status_not_exception():
     from aisched.scenarios import tenants as sc
 
+    need_data_file("philly_pollux_2017-10-09.csv")  # skip, not fail, without the data
     inst = sc.generate(seed=2, users=2, servers=5, jobs=8, slot_hours=48.0)
     out = aisched.offline(inst, time_limit=0.5)
     assert out.status in ("time_limit", "optimal")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 import pytest
+from conftest import need_data_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lora_tiny import brute_force_optimum, random_tiny
@@ -64,6 +65,7 @@ def test_a_limit_still_returns_a_certified_bound() -> None:
 def test_bound_errors() -> None:
     with pytest.raises(InvalidScenarioError, match="^depth: is not an option of the bound"):
         aisched.bound(random_tiny(0), depth=3)
+    need_data_file("philly_pollux_2017-10-09.csv")  # skip, not fail, without the data
     tenants = aisched.scenarios.tenants.generate(seed=0, users=2, servers=3, jobs=4)
     with pytest.raises(UnknownAlgorithmError, match="no certified bound for family 'tenants' yet"):
         aisched.bound(tenants)

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import need_data_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tenants_tiny import brute_force, random_tiny, worked_example
@@ -147,6 +148,7 @@ def test_lemma1_lambda_and_default_thetas():
 def test_arrival_clock_never_admits_a_loss():
     from aisched.scenarios import tenants as sc
 
+    need_data_file("philly_pollux_2017-10-09.csv")  # skip, not fail, without the data
     inst = sc.generate(seed=1, users=3, servers=6, jobs=12, slot_hours=24.0)
     out = astraea.run(inst, clock="arrival")
     out.verify(inst)

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from conftest import need_data_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tenants_tiny import brute_force, random_tiny, worked_example
@@ -31,6 +32,7 @@ def test_feasible_and_at_most_the_optimum(seed, name):
 
 @pytest.fixture(scope="module")
 def mid():
+    need_data_file("philly_pollux_2017-10-09.csv")  # skip, not fail, without the data
     return sc.generate(seed=3, users=4, servers=10, jobs=30, slot_hours=12.0)
 
 

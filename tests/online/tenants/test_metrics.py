@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import need_data_file
 from tenants_tiny import worked_example
 
 import aisched
@@ -49,6 +50,7 @@ def test_alpha_and_its_variance():
 
 
 def test_baseline_without_accounting_counts_every_job_as_own():
+    need_data_file("philly_pollux_2017-10-09.csv")  # skip, not fail, without the data
     inst = sc.generate(seed=0, users=3, servers=6, jobs=10, slot_hours=24.0)
     out = aisched.run("gandiva_fair", inst)
     table = fairness(inst, out).per_user
