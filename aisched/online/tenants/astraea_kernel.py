@@ -35,11 +35,12 @@ Readings of the pseudocode (each documented where it is used):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RoundState", "JobSpec", "Schedule", "best_schedule", "padded_levels", "sparse_table"]
+__all__ = ["RoundState", "JobSpec", "Schedule", "best_schedule", "value_bound", "padded_levels", "sparse_table"]
 
 
 def sparse_table(a: np.ndarray) -> list[np.ndarray]:
@@ -227,6 +228,37 @@ def _sums(eta: np.ndarray, d: np.ndarray) -> np.ndarray:
     c = np.concatenate([[0.0], np.cumsum(eta)])
     t0 = np.arange(L)
     return c[np.minimum(t0[None, :] + d[:, None], L)] - c[t0][None, :]
+
+
+def value_bound(state: RoundState, spec: JobSpec, bw_ratio: float, extra_offset: int = 0) -> float:
+    """An upper bound on ``f(t- + d + extra_offset) - c_w - c_p`` over every schedule of the round.
+
+    For each placement, worker count ``w`` whose run ``d`` fits the round and
+    start ``t-`` with ``t- + d <= L``: ``f(t- + d + extra_offset) - w sum eta_w
+    - p sum eta_p`` with ``p`` the fewest PSs a schedule holds (1 centralised;
+    ``ceil(b_w / b_p)`` distributed, since ``D_w - D_sw >= 1`` in MINCOSTD
+    line 8), ignoring capacity, quotas and sharing. Every schedule
+    :func:`best_schedule` can return has ``mu`` (``extra_offset = 0``) at most
+    this value, as prices are >= 0 and ``f`` is non-increasing in completion,
+    so a bound <= 0 proves that no schedule has ``mu > 0`` (no admission);
+    with ``extra_offset = r0 - r - completion_offset`` it bounds the revenue
+    under (3) (``admission="real_revenue"``). ``-inf`` when no run fits.
+    """
+    L = state.length
+    need_min = (max(0, math.ceil(bw_ratio - 1e-9)), 1)
+    t0 = np.arange(L)
+    best = -np.inf
+    for c in (0, 1):
+        d = spec.durations[c].astype(np.int64)
+        w = np.arange(1, d.size + 1)
+        keep = d <= L
+        if not keep.any():
+            continue
+        d, w = d[keep], w[keep]
+        value = (spec.utility(t0[None, :] + d[:, None] + extra_offset)
+                 - w[:, None] * _sums(state.eta_w, d) - need_min[c] * _sums(state.eta_p, d))
+        best = max(best, float(np.where(t0[None, :] + d[:, None] <= L, value, -np.inf).max()))
+    return best
 
 
 def best_schedule(
