@@ -19,6 +19,8 @@ which provides:
 - ``describe(instance, args) -> str``: a one-line description of the scenario;
 - optionally ``cli_figures(outcomes, table, out) -> list[str]``: extra figures
   written to ``out`` (file names returned);
+- optionally ``cli_params(args, names) -> {algorithm: {parameter: value}}``: the
+  algorithms' options given on the command line (checked before any work);
 - for ``select``: ``add_select_arguments(parser)`` and ``run_select(args) -> int``.
 """
 
@@ -158,11 +160,16 @@ def _compare(args: argparse.Namespace) -> int:
             raise aisched.UnknownAlgorithmError(f"unknown algorithm {name!r} (known: {', '.join(known)})")
     if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
         raise aisched.InvalidScenarioError("--time-limit", f"= {args.time_limit} must be > 0")
+    from aisched.api import check_params
+
+    params = module.cli_params(args, names) if hasattr(module, "cli_params") else {}
+    for name, given in params.items():
+        check_params(family, name, given)
     inst = module.instance_from_cli(args)
     print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
     table = aisched.compare(
-        inst, names, offline=not args.no_offline, time_limit=args.time_limit, outcomes=outcomes
+        inst, names, offline=not args.no_offline, time_limit=args.time_limit, params=params, outcomes=outcomes
     )
     print(_fmt_table(table))
     if "offline" in outcomes:

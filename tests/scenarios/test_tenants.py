@@ -163,3 +163,41 @@ def test_old_horizon_leaves_jobs_out_that_the_new_one_considers():
 def test_negative_seed_is_named() -> None:
     with pytest.raises(InvalidScenarioError, match=r"^seed: = -1 must be an integer >= 0"):
         sc.generate(seed=-1)
+
+
+def test_cli_algorithm_options_reach_the_algorithms(tmp_path, capsys):
+    """Issue 15: the readings' options on ``aisched compare tenants`` (T1-T3)."""
+    code = main([
+        "compare", "tenants", "--users", "2", "--servers", "2", "--jobs", "4", "--trace", "synthetic",
+        "--slot-hours", "auto", "--horizon", "ignore_bandwidth", "--admission", "ideal", "--cluster", "quota",
+        "--release", "batch", "--lam", "1", "--no-offline", "--no-figures", "--out", str(tmp_path),
+    ])
+    assert code == 0
+    assert "slots of 48 h" in capsys.readouterr().out
+    astraea_out = aisched.Outcome.from_netcdf(tmp_path / "tenants_astraea.nc")
+    assert astraea_out.info["admission"] == "ideal" and astraea_out.info["lam"] == 1
+    inst = sc.generate(seed=0, users=2, servers=2, jobs=4, trace=None, slot_hours="auto",
+                       horizon="ignore_bandwidth")
+    for name, params in (("batchsche", {"cluster": "quota", "admission": "ideal", "lam": 1}),
+                         ("gandiva_fair", {"release": "batch", "lam": 1}), ("hived", {"release": "batch", "lam": 1})):
+        back = aisched.Outcome.from_netcdf(tmp_path / f"tenants_{name}.nc")
+        assert back.objective == pytest.approx(aisched.run(name, inst, **params).objective), name
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["--admission", "maybe"], "--admission"),
+    (["--slot-hours", "long"], "--slot-hours"),
+    (["--lam", "x"], "--lam"),
+    (["--lam", "0"], "--lam"),
+    (["--theta-scale", "-1"], "--theta-scale"),
+    (["--horizon", "forever"], "--horizon"),
+    (["--release", "batch", "--algorithms", "astraea"], "--release"),
+])
+def test_cli_bad_algorithm_option_exits_2_naming_it(argv, option, capsys):
+    try:
+        code = main(["compare", "tenants", "--no-offline", "--no-figures", *argv])
+    except SystemExit as exc:  # argparse's own checks (choices, types)
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert option in err and err.count("\n") == 1
