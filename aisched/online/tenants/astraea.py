@@ -305,10 +305,11 @@ def schedule_batch(
             """
             job = spec(j)
             if params.bound_first:
-                if value_bound(state, job, bw_ratio) < -_BOUND_MARGIN:
-                    return None
+                # revenue under (3) counts from the arrival, before the round: its bound is the
+                # smaller one (f falls with completion), so it alone decides when it applies
                 extra = r0 - int(instance.arrival[j]) - job.completion_offset
-                if params.admission == "real_revenue" and value_bound(state, job, bw_ratio, extra) < -_BOUND_MARGIN:
+                offsets = [0] if params.admission == "ideal" else [extra] if extra >= 0 else [0, extra]
+                if any(value_bound(state, job, bw_ratio, x) < -_BOUND_MARGIN for x in offsets):
                     return None
             sched = best_schedule(state, job, fair_share, bw_ratio)
             if sched is None or params.admission == "ideal":
