@@ -503,22 +503,25 @@ def utilisation_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
     files = sorted((root / "outcomes").glob("p*-s*-*.nc"))
     if not files:
         return None
-    last = max(int(re.match(r"p(\d+)", f.name).group(1)) for f in files)
-    seed = min(int(re.match(r"p\d+-s(\d+)", f.name).group(1)) for f in files if f.name.startswith(f"p{last}-"))
-    chosen = [f for f in files if f.name.startswith(f"p{last}-s{seed}-") and "offline" not in f.name]
+    cells = [(int(m.group(1)), int(m.group(2)), m.group(3), f) for f in files
+             if (m := re.fullmatch(r"p(\d+)-s(\d+)-(.+)\.nc", f.name)) and m.group(3) != "offline"]
+    if not cells:
+        return None
+    last = max(c[0] for c in cells)
+    seed = min(c[1] for c in cells if c[0] == last)
+    chosen = [(name, f) for p, s, name, f in cells if p == last and s == seed]
     base = dict(definition.get("base", {}))
     if definition.get("x_target", "generator") == "generator":
         base[definition["x"]] = definition["values"][last]
     instance = generate(seed=seed, **base)
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7.0, 3.6))
-    for f in chosen:
+    for name, f in chosen:
         plan = Outcome.from_netcdf(f).plan
         util = gpu_utilisation(instance, plan)
         admitted = plan["admitted"].values.astype(bool)
         end = int(plan["end"].values[admitted].max()) + 1 if admitted.any() else 0
-        line, = ax.plot(np.arange(util.size), 100.0 * util, linewidth=0.9, label=f"{f.stem.split('-', 2)[2]} "
-                        f"(makespan {end})")
+        line, = ax.plot(np.arange(util.size), 100.0 * util, linewidth=0.9, label=f"{name} (makespan {end})")
         if end:
             ax.axvline(end, color=line.get_color(), linewidth=0.6, linestyle=":")
     ax.set_xlabel("slot")

@@ -24,12 +24,12 @@ def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
         if exc.field in ("data", "trace") and ("not found" in exc.message or "does not exist" in exc.message):
             pytest.skip(f"{name}: {exc}")
         raise
-    n_algos = len(scenario.algorithms) + int(scenario.offline)
+    n_algos = len(scenario.runs) + int(scenario.offline)  # runs: the algorithms, then their variants
     assert len(table) == len(scenario.values) * n_algos
     assert np.isfinite(table["objective"]).all()
     online = table[table["algorithm"] != "offline"]
     assert scenario.metric in table.columns and online[scenario.metric].notna().all()
-    assert set(table["algorithm"]) == set(scenario.algorithms) | ({"offline"} if scenario.offline else set())
+    assert set(table["algorithm"]) == set(scenario.runs) | ({"offline"} if scenario.offline else set())
     assert sweep.folder(tmp_path, scenario).joinpath("table.csv").is_file()
     if scenario.offline:  # online never beats a proven optimum
         opt = table[table["reference_kind"] == "optimum"]
