@@ -19,6 +19,8 @@ which provides:
 - ``describe(instance, args) -> str``: a one-line description of the scenario;
 - optionally ``cli_figures(outcomes, table, out) -> list[str]``: extra figures
   written to ``out`` (file names returned);
+- optionally ``cli_params(args, names) -> {algorithm: {parameter: value}}``: the
+  algorithms' options given on the command line (checked before any work);
 - for ``select``: ``add_select_arguments(parser)`` and ``run_select(args) -> int``.
 """
 
@@ -191,14 +193,19 @@ def _compare(args: argparse.Namespace) -> int:
         raise aisched.InvalidScenarioError("--time-limit", f"= {args.time_limit} must be > 0")
     if args.out.exists() and not args.out.is_dir():  # before any work (the folder is made when writing)
         raise InvalidScenarioError("--out", f"= {str(args.out)!r} is not a folder")
+    from aisched.api import check_params
+
+    # the family's algorithm options, for the algorithms compared, checked before any work
+    params = module.cli_params(args, names) if hasattr(module, "cli_params") else {}
+    params = {name: opts for name, opts in params.items() if name in names}
+    for name, given in params.items():
+        check_params(family, name, given)
     inst = module.instance_from_cli(args)
     print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
-    params = None
-    if hasattr(module, "cli_params"):  # the family's algorithm options, for the algorithms compared
-        params = {name: opts for name, opts in module.cli_params(args).items() if name in names}
     table = aisched.compare(
-        inst, names, offline=not args.no_offline, time_limit=args.time_limit, outcomes=outcomes, params=params
+        inst, names, offline=not args.no_offline, time_limit=args.time_limit, params=params or None,
+        outcomes=outcomes,
     )
     print(_fmt_table(table))
     if "offline" in outcomes:

@@ -391,8 +391,12 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Random-A when its edge cannot host the task (genai A6; default %(default)s)")
 
 
-def cli_params(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    """Per-algorithm options of ``aisched compare genai`` (passed to :func:`aisched.compare`)."""
+def cli_params(args: argparse.Namespace, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Per-algorithm options of ``aisched compare genai`` (passed to :func:`aisched.compare`).
+
+    ``names`` (the compared algorithms) is accepted for the CLI's family hook; every
+    genai option has a default, so all four algorithms' options are returned.
+    """
     return {
         "comdos": {"alpha_reading": args.alpha_reading, "selection": args.selection,
                    "option_eval": args.option_eval},

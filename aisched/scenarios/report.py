@@ -141,6 +141,30 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[Clai
             order = summary[summary["algorithm"] == c.algorithm].sort_values("point")["mean"].to_numpy()
             drops = int(np.sum(np.diff(order) < 0))
             checks.append(ClaimCheck(c, float(drops), drops == 0, f"{drops} decrease(s) along x"))
+        elif c.kind == "decreasing":
+            order = summary[summary["algorithm"] == c.algorithm].sort_values("point")["mean"].to_numpy()
+            rises = int(np.sum(np.diff(order) > 0))
+            checks.append(ClaimCheck(c, float(rises), rises == 0, f"{rises} increase(s) along x"))
+        elif c.kind == "gentler_decline":
+            theirs = _mean(summary, str(c.baseline))
+            drops = []
+            for m in (mine, theirs):
+                a, b = m.get(str(c.point), math.nan), m.get(str(c.other_point), math.nan)
+                drops.append((a - b) / abs(a) if math.isfinite(a) and math.isfinite(b) and a != 0 else math.nan)
+            if not all(math.isfinite(d) for d in drops):
+                checks.append(ClaimCheck(c, math.nan, None, f"no finite drop of {c.algorithm} or {c.baseline}"))
+                continue
+            sign = 1.0 if higher else -1.0  # a drop is a loss: a rise of a lower-is-better metric
+            ok = bool(sign * drops[0] < sign * drops[1])
+            checks.append(ClaimCheck(c, drops[0] - drops[1], ok, f"relative drop {c.point} -> {c.other_point}: "
+                                     f"{drops[0]:+.2%} vs {c.baseline}'s {drops[1]:+.2%}"))
+        elif c.kind == "spread_at_most":
+            values = mine.to_numpy(dtype=float)
+            if (values <= 0).any():
+                checks.append(ClaimCheck(c, math.nan, None, "a mean <= 0: max / min undefined"))
+                continue
+            spread = float(values.max() / values.min())
+            checks.append(ClaimCheck(c, spread, spread <= float(c.value), f"max / min {spread:.4g} vs {c.value}"))
         elif c.kind == "greater":
             a, b = mine.get(str(c.point), math.nan), mine.get(str(c.other_point), math.nan)
             ok = None if not (math.isfinite(a) and math.isfinite(b)) else bool(a > b)

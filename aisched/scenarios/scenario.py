@@ -54,6 +54,9 @@ METRICS: dict[str, bool] = {
     "min_surplus": True,          # tenants: least ideal revenue - resource cost of a job that paid (Fig. 12)
     "misreport_gain": False,      # lora: largest utility gain of a misreport / true value (full re-runs, Fig. 10)
     "payment_to_bid": False,      # lora: largest payment / bid of an admitted task (Fig. 11; <= 1 is IR)
+    "gpu_util_peak": True,        # tenants: largest share of all GPUs (workers) busy in one slot (Fig. 13)
+    "makespan": False,            # tenants: slots until the last admitted job completes (Fig. 13)
+    "revenue_per_job": True,      # tenants: total revenue (3) / admitted jobs (Table 2)
     # policy selection (kind "selection", spot Figs. 9-10); objective = mean realised utility per job
     "best_fixed": True,           # mean utility per job of the best fixed policy in hindsight
     "regret": False,              # regret of Algorithm 2 (normalised utilities), vs the bound sqrt(2 K ln M)
@@ -61,7 +64,8 @@ METRICS: dict[str, bool] = {
 }
 
 #: Metrics that only one family computes.
-FAMILY_METRICS: dict[str, str] = {"alpha_variance": "tenants", "min_surplus": "tenants",
+FAMILY_METRICS: dict[str, str] = {"alpha_variance": "tenants", "min_surplus": "tenants", "gpu_util_peak": "tenants",
+                                  "makespan": "tenants", "revenue_per_job": "tenants",
                                   "misreport_gain": "lora", "payment_to_bid": "lora",
                                   "best_fixed": "spot", "regret": "spot", "regret_to_bound": "spot"}
 
@@ -81,6 +85,10 @@ CLAIM_KINDS: dict[str, str] = {
     "greater": "m(algorithm, point) > m(algorithm, other_point)",
     "at_least": "m(algorithm, p) >= value at every point",
     "better_than": "m(algorithm, p) is better than m(baseline, p) at every point",
+    "decreasing": "m(algorithm, p) does not increase along the x-axis",
+    "gentler_decline": "the relative drop (m(point) - m(other_point)) / |m(point)| of algorithm is smaller "
+                       "than baseline's",
+    "spread_at_most": "max_p m(algorithm, p) / min_p m(algorithm, p) <= value (all means > 0)",
 }
 
 
@@ -99,12 +107,13 @@ class Claim:
     baseline
         ``improvement`` / ``better_than``: the algorithm compared against.
     point
-        ``improvement`` / ``greater``: the x label the claim is made at.
+        ``improvement`` / ``greater`` / ``gentler_decline``: the x label the claim is made at
+        (``gentler_decline``: where the drop starts).
     other_point
-        ``greater`` only: the x label compared with.
+        ``greater`` / ``gentler_decline``: the x label compared with (where the drop ends).
     value
         ``improvement``: the paper's relative change (0.4899 for +48.99%);
-        ``at_most`` / ``at_least``: the bound.
+        ``at_most`` / ``at_least``: the bound; ``spread_at_most``: the largest max / min ratio.
     """
 
     kind: str
@@ -350,9 +359,9 @@ def _validate(s: Scenario) -> None:
             raise InvalidScenarioError(
                 f"claims[{i}]", f"{where}an improvement claim needs a compared baseline and a value"
             )
-        if c.kind in ("at_most", "at_least") and c.value is None:
+        if c.kind in ("at_most", "at_least", "spread_at_most") and c.value is None:
             raise InvalidScenarioError(f"claims[{i}].value", f"{where}an {c.kind} claim needs a value")
-        if c.kind == "better_than" and c.baseline not in s.algorithms:
+        if c.kind in ("better_than", "gentler_decline") and c.baseline not in s.algorithms:
             raise InvalidScenarioError(f"claims[{i}].baseline", f"{where}needs a compared baseline")
         for attr in ("point", "other_point"):
             label = getattr(c, attr)
@@ -362,6 +371,8 @@ def _validate(s: Scenario) -> None:
                 )
         if c.kind in ("improvement", "greater") and c.point is None:
             raise InvalidScenarioError(f"claims[{i}].point", f"{where}a {c.kind} claim needs a point")
+        if c.kind == "gentler_decline" and (c.point is None or c.other_point is None):
+            raise InvalidScenarioError(f"claims[{i}]", f"{where}a gentler_decline claim needs point and other_point")
         if c.kind == "greater" and c.other_point is None:
             raise InvalidScenarioError(f"claims[{i}].other_point", f"{where}a greater claim needs other_point")
 

@@ -70,6 +70,8 @@ __all__ = [
     "cli_figures",
     "finishable_horizon",
     "HORIZONS",
+    "gpu_utilisation",
+    "cli_params",
 ]
 
 #: Largest job count of the paper's reduced setting (section 5.2) and its default slot length, hours.
@@ -295,10 +297,82 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=d["jobs"], help="jobs (default %(default)s)")
     parser.add_argument("--utility", choices=UTILITIES, default=d["utility"])
     parser.add_argument("--trace", choices=("day", "week", "synthetic"), default=d["trace"])
-    parser.add_argument("--slot-hours", type=float, default=d["slot_hours"], help="hours per slot")
+    parser.add_argument("--slot-hours", type=_slot_hours, default=d["slot_hours"],
+                        help="hours per slot, or 'auto' (48 h at <= 15 jobs, else 1 h) (default %(default)s)")
     parser.add_argument("--gpus-per-server", type=int, default=d["gpus_per_server"])
     parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
+    parser.add_argument("--horizon", choices=HORIZONS, default="finishable",
+                        help="rule of the automatic horizon (default %(default)s; docs/readings.md T2)")
     parser.add_argument("--seed", type=int, default=d["seed"])
+    # algorithm options (docs/readings.md, tenants): passed to the algorithms that take them
+    parser.add_argument("--admission", choices=("real_revenue", "ideal"), default=None,
+                        help="Astraea's and BatchSche's admission (default real_revenue; T1)")
+    parser.add_argument("--clock", choices=("batch", "arrival"), default=None,
+                        help="Astraea's and BatchSche's utility clock (default batch)")
+    parser.add_argument("--lam", type=_lam, default=None,
+                        help="lambda of Astraea and BatchSche: an integer >= 1 or 'lemma1' (default 2)")
+    parser.add_argument("--theta-scale", type=float, default=None,
+                        help="Astraea's theta_w, theta_p as a share of their values (Fig. 11; default 1)")
+    parser.add_argument("--cluster", choices=("private", "quota"), default=None,
+                        help="BatchSche's cluster (default private; T3)")
+    parser.add_argument("--release", choices=("arrival", "batch"), default=None,
+                        help="when Gandiva_fair and HiveD may start a job (default arrival; T3)")
+
+
+def _slot_hours(text: str) -> float | str:
+    """``--slot-hours``: a number or ``auto``."""
+    if text == "auto":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number or 'auto'") from None
+
+
+def _lam(text: str) -> int | str:
+    """``--lam``: an integer or ``lemma1``."""
+    if text == "lemma1":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer or 'lemma1'") from None
+
+
+#: ``aisched compare tenants`` option -> (algorithm parameter, algorithms that take it).
+_CLI_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "admission": ("admission", ("astraea", "batchsche")),
+    "clock": ("clock", ("astraea", "batchsche")),
+    "lam": ("lam", ("astraea", "batchsche", "gandiva_fair", "hived")),
+    "theta_scale": ("theta_scale", ("astraea",)),
+    "cluster": ("cluster", ("batchsche",)),
+    "release": ("release", ("gandiva_fair", "hived")),
+}
+
+
+def cli_params(args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
+    """Per-algorithm keyword parameters of the options given (the others keep the algorithms' defaults).
+
+    An option that none of ``names`` takes is an error naming it (raised before any work).
+    """
+    out: dict[str, dict[str, Any]] = {}
+    scale = getattr(args, "theta_scale", None)
+    if scale is not None and not (math.isfinite(scale) and scale > 0):
+        raise InvalidScenarioError("--theta-scale", f"= {scale!r} must be a finite number > 0")
+    lam = getattr(args, "lam", None)
+    if isinstance(lam, int) and lam < 1:
+        raise InvalidScenarioError("--lam", f"= {lam!r} must be an integer >= 1 or 'lemma1'")
+    for option, (param, takers) in _CLI_PARAMS.items():
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        using = [n for n in names if n in takers]
+        if not using:
+            raise InvalidScenarioError(f"--{option.replace('_', '-')}",
+                                       f"= {value!r} applies to {', '.join(takers)}, none of which is compared")
+        for name in using:
+            out.setdefault(name, {})[param] = value
+    return out
 
 
 def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
@@ -309,7 +383,7 @@ def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
     inst = generate(
         seed=args.seed, users=args.users, servers=args.servers, jobs=args.jobs, utility=args.utility,
         trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
-        gpus_per_server=args.gpus_per_server, slots=args.slots,
+        gpus_per_server=args.gpus_per_server, slots=args.slots, horizon=args.horizon,
     )
     _CLI_INSTANCE[0] = inst
     return inst
@@ -320,9 +394,16 @@ def describe(inst: TenantInstance, args: argparse.Namespace) -> str:
     return (
         f"tenants scenario: {inst.num_users} users, {inst.num_servers} servers "
         f"({inst.total_workers} workers, {inst.total_parameter_servers} PSs), {inst.num_jobs} jobs, "
-        f"{inst.num_slots} slots of {args.slot_hours:g} h, {inst.utility} utility, trace {args.trace}, "
+        f"{inst.num_slots} slots of {_hours(inst, args):g} h, {inst.utility} utility, trace {args.trace}, "
         f"seed {args.seed}"
     )
+
+
+def _hours(inst: TenantInstance, args: argparse.Namespace) -> float:
+    """The slot length in hours the options give (``auto`` resolved as :func:`generate` does)."""
+    if args.slot_hours != "auto":
+        return float(args.slot_hours)
+    return 1.0 if inst.num_jobs > REDUCED_JOBS else REDUCED_SLOT_HOURS
 
 
 def alpha_bars(alphas: dict[str, np.ndarray], path: Path, *, title: str = "", dpi: int = 120) -> Path:
@@ -363,7 +444,11 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
     ``alpha_variance``: the variance of the revenue-fairness ratios (Fig. 8);
     ``alpha_u<k>``: user k's ratio ``alpha_u`` (Fig. 7); ``min_surplus``: the least
     ``mu_j`` = ideal revenue - resource cost over the jobs Astraea admitted
-    (Fig. 12; ``nan`` for schedulers without admission prices or no admitted job).
+    (Fig. 12; ``nan`` for schedulers without admission prices or no admitted job);
+    ``gpu_util_peak``: the largest share of all GPUs busy in one slot (Fig. 13,
+    :func:`gpu_utilisation`); ``makespan``: slots from 0 until the last admitted
+    job completes (Fig. 13); ``revenue_per_job``: revenue (3) per admitted job
+    (Table 2; ``nan`` when none is admitted).
     """
     from aisched.online.tenants.metrics import fairness
 
@@ -374,7 +459,20 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
     surplus = plan["mu"].values[plan["admitted"].values] if "mu" in plan else np.array([])
     surplus = surplus[np.isfinite(surplus)]
     out["min_surplus"] = float(surplus.min()) if surplus.size else float("nan")
+    util = gpu_utilisation(instance, plan)
+    out["gpu_util_peak"] = float(util.max(initial=0.0))
+    admitted = plan["admitted"].values.astype(bool)
+    out["makespan"] = float(plan["end"].values[admitted].max() + 1) if admitted.any() else float("nan")
+    out["revenue_per_job"] = float(outcome.objective) / int(admitted.sum()) if admitted.any() else float("nan")
     return out
+
+
+def gpu_utilisation(instance: TenantInstance, plan: Any) -> np.ndarray:
+    """(slot,) share of all workers (GPUs, ``sum_s C_sw``) in use by the admitted jobs (Fig. 13)."""
+    from aisched.models.tenants import usage
+
+    used_w, _ = usage(instance, plan)
+    return used_w.sum(axis=0) / max(1, int(instance.total_workers))
 
 
 def alpha_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
@@ -414,5 +512,43 @@ def revenue_cost_figure(root: Path, definition: dict[str, Any], table: pd.DataFr
     return save(fig, root / "revenue_vs_cost.png")
 
 
+def utilisation_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+    """Fig. 13: GPU utilisation per slot of each scheduler (last point, first seed), makespan marked."""
+    from aisched.outcome import Outcome
+    from aisched.scenarios.figures import _pyplot, save
+
+    files = sorted((root / "outcomes").glob("p*-s*-*.nc"))
+    if not files:
+        return None
+    cells = [(int(m.group(1)), int(m.group(2)), m.group(3), f) for f in files
+             if (m := re.fullmatch(r"p(\d+)-s(\d+)-(.+)\.nc", f.name)) and m.group(3) != "offline"]
+    if not cells:
+        return None
+    last = max(c[0] for c in cells)
+    seed = min(c[1] for c in cells if c[0] == last)
+    chosen = [(name, f) for p, s, name, f in cells if p == last and s == seed]
+    base = dict(definition.get("base", {}))
+    if definition.get("x_target", "generator") == "generator":
+        base[definition["x"]] = definition["values"][last]
+    instance = generate(seed=seed, **base)
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.0, 3.6))
+    for name, f in chosen:
+        plan = Outcome.from_netcdf(f).plan
+        util = gpu_utilisation(instance, plan)
+        admitted = plan["admitted"].values.astype(bool)
+        end = int(plan["end"].values[admitted].max()) + 1 if admitted.any() else 0
+        line, = ax.plot(np.arange(util.size), 100.0 * util, linewidth=0.9, label=f"{name} (makespan {end})")
+        if end:
+            ax.axvline(end, color=line.get_color(), linewidth=0.6, linestyle=":")
+    ax.set_xlabel("slot")
+    ax.set_ylabel("GPU utilisation (%)")
+    ax.set_ylim(0, 105)
+    ax.set_title(textwrap.fill(f"{definition.get('title') or definition['name']} (seed {seed})", 80), fontsize=8)
+    ax.legend(fontsize=7)
+    return save(fig, root / "gpu_utilisation.png")
+
+
 #: Extra report figures of the tenants family (``Scenario.figures``).
-FIGURES = {"alpha_per_user": alpha_figure, "revenue_vs_cost": revenue_cost_figure}
+FIGURES = {"alpha_per_user": alpha_figure, "revenue_vs_cost": revenue_cost_figure,
+           "gpu_utilisation": utilisation_figure}

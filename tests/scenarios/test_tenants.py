@@ -163,3 +163,122 @@ def test_old_horizon_leaves_jobs_out_that_the_new_one_considers():
 def test_negative_seed_is_named() -> None:
     with pytest.raises(InvalidScenarioError, match=r"^seed: = -1 must be an integer >= 0"):
         sc.generate(seed=-1)
+
+
+def test_cli_algorithm_options_reach_the_algorithms(tmp_path, capsys):
+    """Issue 15: the readings' options on ``aisched compare tenants`` (T1-T3)."""
+    code = main([
+        "compare", "tenants", "--users", "2", "--servers", "2", "--jobs", "4", "--trace", "synthetic",
+        "--slot-hours", "auto", "--horizon", "ignore_bandwidth", "--admission", "ideal", "--cluster", "quota",
+        "--release", "batch", "--lam", "1", "--no-offline", "--no-figures", "--out", str(tmp_path),
+    ])
+    assert code == 0
+    assert "slots of 48 h" in capsys.readouterr().out
+    astraea_out = aisched.Outcome.from_netcdf(tmp_path / "tenants_astraea.nc")
+    assert astraea_out.info["admission"] == "ideal" and astraea_out.info["lam"] == 1
+    inst = sc.generate(seed=0, users=2, servers=2, jobs=4, trace=None, slot_hours="auto",
+                       horizon="ignore_bandwidth")
+    for name, params in (("batchsche", {"cluster": "quota", "admission": "ideal", "lam": 1}),
+                         ("gandiva_fair", {"release": "batch", "lam": 1}), ("hived", {"release": "batch", "lam": 1})):
+        back = aisched.Outcome.from_netcdf(tmp_path / f"tenants_{name}.nc")
+        assert back.objective == pytest.approx(aisched.run(name, inst, **params).objective), name
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["--admission", "maybe"], "--admission"),
+    (["--slot-hours", "long"], "--slot-hours"),
+    (["--lam", "x"], "--lam"),
+    (["--lam", "0"], "--lam"),
+    (["--theta-scale", "-1"], "--theta-scale"),
+    (["--horizon", "forever"], "--horizon"),
+    (["--release", "batch", "--algorithms", "astraea"], "--release"),
+])
+def test_cli_bad_algorithm_option_exits_2_naming_it(argv, option, capsys):
+    try:
+        code = main(["compare", "tenants", "--no-offline", "--no-figures", *argv])
+    except SystemExit as exc:  # argparse's own checks (choices, types)
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert option in err and err.count("\n") == 1
+
+
+def test_new_claim_kinds_on_a_hand_made_summary():
+    """Claim kinds added for tenants Figs. 5-6 and Table 2: decreasing, gentler_decline, spread_at_most."""
+    import pandas as pd
+
+    from aisched.scenarios import report
+    from aisched.scenarios.scenario import Claim
+
+    summary = pd.DataFrame({
+        "point": [0, 0, 1, 1, 2, 2], "x": ["5", "5", "10", "10", "15", "15"], "algorithm": ["us", "them"] * 3,
+        "mean": [1.0, 1.0, 0.8, 0.9, 0.85, 0.5], "std": [0.0] * 6, "count": [1] * 6,
+    })
+    claims = [Claim("decreasing", "", "us"), Claim("decreasing", "", "them"),
+              Claim("gentler_decline", "", "us", baseline="them", point="5", other_point="15"),
+              Claim("gentler_decline", "", "them", baseline="us", point="5", other_point="15"),
+              Claim("spread_at_most", "", "us", value=1.3), Claim("spread_at_most", "", "them", value=1.3)]
+    definition = {"metric": "ratio", "claims": [vars(c) for c in claims]}
+    checks = report.check_claims(definition, summary)
+    assert [c.holds for c in checks] == [False, True, True, False, True, False]
+    assert checks[2].measured == pytest.approx(0.15 - 0.5)
+    assert checks[4].measured == pytest.approx(1.0 / 0.8)
+    # lower is better: a fall is a gain, so the larger fall (them) is the gentler "decline"
+    lower = report.check_claims({**definition, "metric": "makespan"}, summary)
+    assert lower[2].holds is False and lower[3].holds is True
+    # a mean <= 0 leaves max / min undefined: not checked
+    bad = summary.assign(mean=[0.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    assert report.check_claims({**definition, "claims": [vars(claims[4])]}, bad)[0].holds is None
+
+
+@pytest.mark.parametrize("claim, field", [
+    ({"kind": "gentler_decline", "algorithm": "astraea", "baseline": "hived", "point": "200"}, "claims[0]"),
+    ({"kind": "gentler_decline", "algorithm": "astraea", "point": "200", "other_point": "200"}, "claims[0].baseline"),
+    ({"kind": "spread_at_most", "algorithm": "astraea"}, "claims[0].value"),
+])
+def test_new_claim_kinds_are_validated(claim, field):
+    from aisched.scenarios.scenario import Claim, Scenario
+
+    with pytest.raises(InvalidScenarioError) as err:
+        Scenario(name="tenants/t", family="tenants", title="t", x="jobs", values=(200,), base={},
+                 algorithms=("astraea", "hived"), claims=(Claim(text="", **claim),))
+    assert err.value.field == field
+
+
+def test_cell_metrics_of_fig13_and_table2():
+    """gpu_util_peak, makespan and revenue_per_job from a plan, checked against the plan by hand."""
+    _need_data()
+    inst = sc.generate(seed=0, users=2, servers=2, jobs=20)
+    for name in sc.CLI_ALGORITHMS:
+        out = aisched.run(name, inst)
+        m = sc.cell_metrics(inst, out)
+        adm = np.nonzero(out.admitted)[0]
+        busy = np.zeros(inst.num_slots)
+        for j in adm:
+            busy[int(out.plan["start"][j]): int(out.plan["end"][j]) + 1] += int(out.plan["workers"][j].sum())
+        assert m["gpu_util_peak"] == pytest.approx(busy.max() / inst.total_workers) and m["gpu_util_peak"] <= 1.0
+        assert m["makespan"] == int(out.plan["end"].values[adm].max()) + 1
+        assert m["revenue_per_job"] == pytest.approx(out.objective / adm.size)
+
+
+def test_reduced_forms_bind_capacity_at_their_high_load_point():
+    """Issue 16 point 3: at the last point of the reduced Fig. 4a / Fig. 13 every GPU is busy in some slot."""
+    _need_data()
+    from aisched.scenarios import catalog
+
+    for name in ("tenants/fig4a-jobs-linear", "tenants/fig13-utilisation"):
+        s = catalog.get(name).reduced()
+        inst = sc.generate(seed=0, **s.point_params(len(s.values) - 1))
+        out = aisched.run("gandiva_fair", inst)
+        assert sc.cell_metrics(inst, out)["gpu_util_peak"] == 1.0, name
+        assert out.num_admitted < inst.num_jobs  # and some job is left out
+
+
+def test_utilisation_figure_of_a_reduced_sweep(tmp_path):
+    _need_data()
+    from aisched.scenarios import catalog, sweep
+
+    s = catalog.get("tenants/fig13-utilisation").reduced()
+    sweep.sweep(s, tmp_path, executor="serial", progress=False)
+    png = sc.utilisation_figure(sweep.folder(tmp_path, s), s.definition(), None)
+    assert png is not None and png.stat().st_size > 1000

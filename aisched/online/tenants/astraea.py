@@ -60,7 +60,7 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan, usage
-from aisched.online.tenants.astraea_kernel import JobSpec, RoundState, Schedule, best_schedule
+from aisched.online.tenants.astraea_kernel import JobSpec, RoundState, Schedule, best_schedule, value_bound
 from aisched.outcome import Outcome
 from aisched.registry import register
 
@@ -77,6 +77,8 @@ __all__ = [
 ]
 
 Clock = Literal["batch", "arrival"]
+#: A bound must be below ``-_BOUND_MARGIN`` to reject a job unseen (rounding of a value at 0).
+_BOUND_MARGIN = 1e-7
 Admission = Literal["real_revenue", "ideal"]
 
 
@@ -143,6 +145,11 @@ class AstraeaParams:
         ``f(t+ - r) - c_w - c_p``, is > 0 (section 4.1: "if the maximal revenue
         is greater than 0, then the job is admitted"); ``"ideal"``: ``mu > 0``
         alone, ``mu`` counted with ``clock`` (the rule before issue 15).
+    bound_first
+        Reject a job without running Algorithm 3 when
+        :func:`~aisched.online.tenants.astraea_kernel.value_bound` proves that
+        no schedule passes the admission (default True; a speed-up with the
+        same decisions, False runs the kernel on every job).
     """
 
     lam: int
@@ -151,6 +158,7 @@ class AstraeaParams:
     clock: Clock = "batch"
     sharing: bool = True
     admission: Admission = "real_revenue"
+    bound_first: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.lam, bool) or not isinstance(self.lam, (int, np.integer)) or self.lam < 1:
@@ -289,8 +297,21 @@ def schedule_batch(
             res.worker_cost[j], res.ps_cost[j] = sched.worker_cost, sched.ps_cost
             res.mu[j], res.batch[j] = sched.mu, batch
 
-        def admit(j: int, sched: Schedule | None) -> Schedule | None:
-            """Admission: ``mu > 0`` (kernel) and, by default, revenue under (3) > 0."""
+        def decide(j: int, fair_share: bool) -> Schedule | None:
+            """Algorithm 3 and admission: ``mu > 0`` (kernel) and, by default, revenue under (3) > 0.
+
+            With ``params.bound_first`` a job whose :func:`value_bound` proves
+            the admission fails is rejected without the kernel (same decisions).
+            """
+            job = spec(j)
+            if params.bound_first:
+                # revenue under (3) counts from the arrival, before the round: its bound is the
+                # smaller one (f falls with completion), so it alone decides when it applies
+                extra = r0 - int(instance.arrival[j]) - job.completion_offset
+                offsets = [0] if params.admission == "ideal" else [extra] if extra >= 0 else [0, extra]
+                if any(value_bound(state, job, bw_ratio, x) < -_BOUND_MARGIN for x in offsets):
+                    return None
+            sched = best_schedule(state, job, fair_share, bw_ratio)
             if sched is None or params.admission == "ideal":
                 return sched
             return sched if real_revenue(instance, j, r0, sched) > 0 else None
@@ -298,7 +319,7 @@ def schedule_batch(
         done: set[int] = set()
         for j in left:  # line 3: within each owner's fair share
             tic = time.perf_counter()
-            sched = admit(j, best_schedule(state, spec(j), True, bw_ratio))
+            sched = decide(j, True)
             if sched is not None:
                 state.commit(int(instance.owner[j]), sched.start, sched.duration, sched.workers, sched.parameter_servers)
                 place(j, sched, False)
@@ -310,7 +331,7 @@ def schedule_batch(
         if params.sharing:
             for j in [j for j in left if j not in done]:  # line 5: on all unused resources
                 tic = time.perf_counter()
-                sched = admit(j, best_schedule(state, spec(j), False, bw_ratio))
+                sched = decide(j, False)
                 if sched is not None:
                     sl = slice(sched.start, sched.start + sched.duration)
                     cost_w = state.eta_w[sl] * sched.workers.sum()

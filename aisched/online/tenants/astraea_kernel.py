@@ -35,11 +35,12 @@ Readings of the pseudocode (each documented where it is used):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RoundState", "JobSpec", "Schedule", "best_schedule", "padded_levels", "sparse_table"]
+__all__ = ["RoundState", "JobSpec", "Schedule", "best_schedule", "value_bound", "padded_levels", "sparse_table"]
 
 
 def sparse_table(a: np.ndarray) -> list[np.ndarray]:
@@ -168,6 +169,8 @@ class RoundState:
         self.lev_w = padded_levels(self.free_w[self.group_first])
         self.lev_p = padded_levels(self.free_p[self.group_first])
         self.eta_w, self.eta_p = self.prices()
+        self.csum_w = np.concatenate([[0.0], np.cumsum(self.eta_w)])
+        self.csum_p = np.concatenate([[0.0], np.cumsum(self.eta_p)])
 
     def commit(self, owner: int, start: int, duration: int, y: np.ndarray, z: np.ndarray) -> None:
         """Allocate ``y``, ``z`` in local slots ``start..start+duration-1``."""
@@ -221,12 +224,54 @@ def _windows(
     return np.where(valid_b, out, -1), valid
 
 
-def _sums(eta: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """``sum(eta[t : t + d])`` for every start and duration: ``(len(d), L)`` (clipped at the end)."""
-    L = eta.size
-    c = np.concatenate([[0.0], np.cumsum(eta)])
+def value_bound(state: RoundState, spec: JobSpec, bw_ratio: float, extra_offset: int = 0) -> float:
+    """An upper bound on ``f(t- + d + extra_offset) - c_w - c_p`` over every schedule of the round.
+
+    For each placement, worker count ``w`` whose run ``d`` fits the round and
+    start ``t-`` with ``t- + d <= L``: ``f(t- + d + extra_offset) - w sum eta_w
+    - p sum eta_p`` with ``p`` the fewest PSs a schedule holds (1 centralised;
+    ``ceil(b_w / b_p)`` distributed, since ``D_w - D_sw >= 1`` in MINCOSTD
+    line 8), ignoring capacity, quotas and sharing. Every schedule
+    :func:`best_schedule` can return has ``mu`` (``extra_offset = 0``) at most
+    this value, as prices are >= 0 and ``f`` is non-increasing in completion,
+    so a bound <= 0 proves that no schedule has ``mu > 0`` (no admission);
+    with ``extra_offset = r0 - r - completion_offset`` it bounds the revenue
+    under (3) (``admission="real_revenue"``). ``-inf`` when no run fits.
+    The cheaper bound ``f(shortest run + extra_offset)`` (started at once, at
+    no cost) is returned instead when it is already < 0.
+    """
+    L = state.length
+    runs = [(c, np.nonzero(spec.durations[c] <= L)[0]) for c in (0, 1)]
+    runs = [(c, rows) for c, rows in runs if rows.size]
+    if not runs:
+        return -np.inf
+    # first a cheaper bound: the utility of the shortest run started at once, at no cost
+    shortest = min(int(spec.durations[c][rows].min()) for c, rows in runs)
+    cheap = float(spec.utility(np.array(shortest + extra_offset)))
+    if cheap < 0.0:
+        return cheap
+    need_min = (max(0, math.ceil(bw_ratio - 1e-9)), 1)
     t0 = np.arange(L)
-    return c[np.minimum(t0[None, :] + d[:, None], L)] - c[t0][None, :]
+    best = -np.inf
+    for c, rows in runs:
+        d = spec.durations[c][rows].astype(np.int64)
+        w = rows + 1
+        end = t0[None, :] + d[:, None]
+        fits = end <= L
+        value = (spec.utility(end + extra_offset)
+                 - w[:, None] * _window_sums(state.csum_w, d) - need_min[c] * _window_sums(state.csum_p, d))
+        best = max(best, float(np.where(fits, value, -np.inf).max()))
+    return best
+
+
+def _window_sums(csum: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """``sum(eta[t : t + d])`` for every start and duration: ``(len(d), L)`` (clipped at the end).
+
+    ``csum`` is ``[0, cumsum(eta)]``, computed once per round state (:meth:`RoundState._refresh`).
+    """
+    L = csum.size - 1
+    t0 = np.arange(L)
+    return csum[np.minimum(t0[None, :] + d[:, None], L)] - csum[t0][None, :]
 
 
 def best_schedule(
@@ -285,7 +330,7 @@ def best_schedule(
         dsw_s1 = np.take_along_axis(d_sw, s1, axis=1)[:, 0, :]
         rest = (count * np.maximum(wmin, 0)).sum(axis=1) - wmin_s1
         feas = valid & ok.any(axis=1) & (aw >= w[:, None]) & (rest >= w[:, None] - dsw_s1)
-        cost = w[:, None] * _sums(state.eta_w, d) + np.where(feas, need_s1, 0) * _sums(state.eta_p, d)
+        cost = w[:, None] * _window_sums(state.csum_w, d) + np.where(feas, need_s1, 0) * _window_sums(state.csum_p, d)
         f = spec.utility(t0[None, :] + d[:, None])
         val[0, rows] = np.where(feas, f - cost, -np.inf)
 
@@ -300,7 +345,7 @@ def best_schedule(
         ap, _ = _windows(lev_ap, d, L)
         ok = (wmin >= w[:, None, None]) & (pmin >= 1)
         feas = valid & ok.any(axis=1) & (aw >= w[:, None]) & (ap >= 1)
-        cost = w[:, None] * _sums(state.eta_w, d) + _sums(state.eta_p, d)
+        cost = w[:, None] * _window_sums(state.csum_w, d) + _window_sums(state.csum_p, d)
         f = spec.utility(t0[None, :] + d[:, None])
         val[1, rows] = np.where(feas, f - cost, -np.inf)
 

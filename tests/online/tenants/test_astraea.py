@@ -1,5 +1,6 @@
 """Astraea: kernel vs loop reference, feasibility and optimality gap, income division (2), admission."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -281,3 +282,41 @@ def test_default_admission_never_admits_a_job_with_revenue_at_most_zero(seed, sp
     cost = plan["worker_cost"].values[adm] + plan["ps_cost"].values[adm]
     assert (f - cost > 0).all() and (f > 0).all()
     assert out.objective >= 0.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_value_bound_is_at_least_every_schedules_value(seed):
+    """Issue 15 point 6: ``value_bound`` bounds mu from above, so a bound <= 0 means no admission."""
+    from aisched.online.tenants.astraea_kernel import value_bound
+
+    inst, state, rng = _random_round(seed)
+    ratio = inst.worker_bandwidth / inst.ps_bandwidth
+    for j in range(inst.num_jobs):
+        fair = bool(rng.random() < 0.5)
+        spec = job_spec(inst, j, 0)
+        bound = value_bound(state, spec, ratio)
+        ref = max_irev(state, spec, fair, ratio)
+        if ref is None:
+            continue
+        assert ref[0] <= bound + 1e-9
+        got = best_schedule(state, spec, fair, ratio)
+        # shifted clock: the bound of the completion counted 3 slots later bounds that revenue too
+        late = got.utility + spec.slope * 3 - got.worker_cost - got.ps_cost
+        assert late <= value_bound(state, spec, ratio, 3) + 1e-9
+        state.commit(int(inst.owner[j]), got.start, got.duration, got.workers, got.parameter_servers)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), span=st.integers(1, 12), hours=st.sampled_from([1.0, 6.0, 48.0]),
+       utility=st.sampled_from(["linear", "convex"]), admission=st.sampled_from(["real_revenue", "ideal"]))
+def test_bound_first_gives_the_same_run(seed, span, hours, utility, admission):
+    """The speed-up (reject by ``value_bound`` before the kernel) changes no decision, price or payment."""
+    from aisched.scenarios import tenants as sc
+
+    inst = sc.generate(seed=seed, users=2, servers=3, jobs=8, trace=None, arrival_span=span,
+                       slot_hours=hours, utility=utility, gpus_per_server=2)
+    params = astraea._params(inst, 2, None, None, "batch", True, admission=admission)
+    fast, _ = astraea.simulate(inst, params)
+    slow, _ = astraea.simulate(inst, dataclasses.replace(params, bound_first=False))
+    for name in ("start", "end", "y", "z", "admitted", "shared", "worker_cost", "ps_cost", "income", "mu"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
