@@ -119,3 +119,33 @@ def test_bound_errors() -> None:
     for name, value in (("method", "bundle"), ("pricing", "gpu"), ("primal", "round")):
         with pytest.raises(InvalidScenarioError, match=f"^{name}: = '{value}'"):
             aisched.bound(random_tiny(0), **{name: value})
+
+
+def test_compare_uses_the_certified_bound_where_no_optimum_is_proven() -> None:
+    inst = random_tiny(5, tasks=5)
+    table = aisched.compare(inst, ["pdftsp"], offline=False, bound=True, bound_time_limit=30)
+    assert list(table.index) == ["bound", "pdftsp"]
+    assert set(table["reference"]) == {"bound"}
+    assert table.loc["pdftsp", "ratio"] == pytest.approx(table.loc["pdftsp", "objective"] / table.loc["bound", "bound"])
+    # with a proven optimum, the optimum stays the reference and no bound is computed
+    proven = aisched.compare(inst, ["pdftsp"], bound=True, time_limit=60)
+    assert set(proven["reference"]) == {"optimum"} and "bound" not in proven.index
+
+
+@pytest.mark.slow  # two pdFTSP and two bound compilations: about a minute on 2 busy cores
+def test_a_sweep_with_bound_true_labels_its_ratios_as_to_a_bound(tmp_path) -> None:
+    from aisched.scenarios import report, sweep
+    from aisched.scenarios.catalog import Scenario
+
+    scenario = Scenario(
+        name="lora/bound-mini", family="lora", title="ratio to the certified bound", x="nodes", values=(2, 3),
+        base={"slots": 12, "tasks": 6, "vendors": 2}, algorithms=("pdftsp",), metric="ratio", seeds=1,
+        offline=False, bound=True, time_limit=20.0,
+    )
+    table = sweep.sweep(scenario, tmp_path, executor="serial", progress=False)
+    online = table[table["algorithm"] == "pdftsp"]
+    assert set(online["reference_kind"]) == {"bound"} and (online["ratio"] <= 1 + 1e-9).all()
+    bounds = table[table["algorithm"] == "bound"].set_index("point")["bound"]
+    assert np.allclose(online.set_index("point")["reference"], bounds)
+    text = report.report(tmp_path, figures=False).read_text(encoding="utf-8")
+    assert "upper **bound** on the optimum" in text
