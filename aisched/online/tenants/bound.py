@@ -78,12 +78,17 @@ def option_families(instance: TenantInstance, job: int) -> list[tuple[int, bool,
     return out
 
 
+Option = tuple[int, bool, int, int, int, float]  # (w, centralized, start, duration, ps, utility)
+
+
 def price_jobs(instance: TenantInstance, families: list[np.ndarray], worker_price: np.ndarray,
-               ps_price: np.ndarray) -> tuple[np.ndarray, list[tuple[int, bool, int, int, int, float] | None]]:
+               ps_price: np.ndarray, candidates: list[list[tuple[float, Option]]] | None = None,
+               ) -> tuple[np.ndarray, list[Option | None]]:
     """Each job's best reduced profit and option ``(w, centralized, start, duration, ps, utility)``.
 
     ``families[j]`` is ``option_families`` as an (F, 4) array. Options of
     utility <= 0 are not options (as in :func:`~aisched.models.tenants.options`).
+    ``candidates``, if given, receives per job the best (reduced profit, option) of every family.
     """
     T = instance.num_slots
     cw = np.concatenate([[0.0], np.cumsum(worker_price)])
@@ -100,15 +105,17 @@ def price_jobs(instance: TenantInstance, families: list[np.ndarray], worker_pric
             red = f - w * (cw[starts + d] - cw[starts]) - ps * (cp[starts + d] - cp[starts])
             red = np.where(f > 0, red, -math.inf)
             a = int(np.argmax(red))
+            option = (int(w), bool(cen), int(starts[a]), int(d), int(ps), float(f[a]))
+            if candidates is not None and np.isfinite(red[a]):
+                candidates[j].append((float(red[a]), option))
             if red[a] > profit[j]:
-                profit[j] = float(red[a])
-                best[j] = (int(w), bool(cen), int(starts[a]), int(d), int(ps), float(f[a]))
+                profit[j], best[j] = float(red[a]), option
     return profit, best
 
 
 @register_bound("tenants")
 def bound(instance: TenantInstance, *, time_limit: float | None = 60.0, max_iterations: int = 2000,
-          tolerance: float = 1e-7, primal: bool = True) -> Outcome:
+          tolerance: float = 1e-7, primal: bool = True, columns_per_job: int = 4) -> Outcome:
     """A certified upper bound on problem (3)'s optimum (cluster-level configuration LP).
 
     Parameters
@@ -123,6 +130,9 @@ def bound(instance: TenantInstance, *, time_limit: float | None = 60.0, max_iter
         A column enters when its reduced profit exceeds the job's dual by more.
     primal
         Also build a plan from the generated centralised columns (first fit).
+    columns_per_job
+        Columns a job may enter per round: the best start of each of its
+        option families (workers, placement kind), most profitable first.
 
     Returns
     -------
@@ -149,16 +159,18 @@ def bound(instance: TenantInstance, *, time_limit: float | None = 60.0, max_iter
     weights = np.zeros(0)
     while iterations < max_iterations:
         iterations += 1
-        profit, choice = price_jobs(instance, families, worker_price, ps_price)
+        candidates: list[list[tuple[float, Option]]] = [[] for _ in range(J)]
+        profit, _ = price_jobs(instance, families, worker_price, ps_price, candidates)
         lagrangian = float(np.sum(np.maximum(profit, 0.0)) + W * worker_price.sum() + P * ps_price.sum())
         if lagrangian < best_bound:
             best_bound, best_prices = lagrangian, (worker_price.copy(), ps_price.copy())
         new = []
         for j in np.flatnonzero(np.isfinite(profit) & (profit > job_dual + tolerance)):
-            w, cen, t0, d, ps, f = choice[j]
-            if (int(j), w, cen, t0) not in seen:
-                seen.add((int(j), w, cen, t0))
-                new.append((int(j), w, cen, t0, d, ps, f))
+            ranked = sorted(candidates[j], key=lambda c: -c[0])[:max(1, columns_per_job)]
+            for red, (w, cen, t0, d, ps, f) in ranked:
+                if red > job_dual[j] + tolerance and (int(j), w, cen, t0) not in seen:
+                    seen.add((int(j), w, cen, t0))
+                    new.append((int(j), w, cen, t0, d, ps, f))
         if not new:
             status = "lp_optimal"
             break
