@@ -222,7 +222,7 @@ def _usage(instance: LoraInstance, columns: list[Column]) -> tuple[csr_matrix, c
 @register_bound("lora")
 def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing = "jax",
           time_limit: float | None = 60.0, max_iterations: int = 500, tolerance: float = 1e-7,
-          primal: Primal = "auto") -> Outcome:
+          primal: Primal = "auto", prices: xr.Dataset | None = None) -> Outcome:
     """A certified upper bound on IP (4)'s optimum, with the prices that certify it and a primal value.
 
     Parameters
@@ -251,6 +251,10 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         that meet (4e)), ``"greedy"`` (those columns by decreasing LP value, then
         value, each taken when its task is free and capacity (4f)-(4g) holds),
         ``"auto"`` (milp up to 5,000 columns, else greedy), ``"none"``.
+    prices
+        Starting ``compute_price`` and ``memory_price`` over (node, slot), e.g.
+        pdFTSP's final duals (``aisched.run("pdftsp", instance).prices``): the
+        first round's ``L`` is taken at them (any prices >= 0 certify a bound).
 
     Returns
     -------
@@ -279,6 +283,13 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
     room = instance.memory_capacity - instance.base_memory
     capacity = np.concatenate([np.repeat(instance.compute_capacity, T), np.repeat(room, T)])
     compute_price, memory_price = np.zeros((K, T)), np.zeros((K, T))
+    if prices is not None:
+        for name in ("compute_price", "memory_price"):
+            arr = np.asarray(prices[name].transpose("node", "slot").values, dtype=float) if name in prices else None
+            if arr is None or arr.shape != (K, T) or not np.all(np.isfinite(arr)) or np.any(arr < 0):
+                raise InvalidScenarioError(f"prices.{name}", f"must be finite and >= 0 over (node, slot) = ({K}, {T})")
+        compute_price = np.asarray(prices["compute_price"].transpose("node", "slot").values, dtype=float).copy()
+        memory_price = np.asarray(prices["memory_price"].transpose("node", "slot").values, dtype=float).copy()
     columns: list[Column] = []
     seen: set[tuple[int, int, tuple[int, ...]]] = set()
     best_bound, best_prices = math.inf, (compute_price, memory_price)

@@ -149,3 +149,18 @@ def test_a_sweep_with_bound_true_labels_its_ratios_as_to_a_bound(tmp_path) -> No
     assert np.allclose(online.set_index("point")["reference"], bounds)
     text = report.report(tmp_path, figures=False).read_text(encoding="utf-8")
     assert "upper **bound** on the optimum" in text
+
+
+def test_starting_prices_give_a_certified_first_round() -> None:
+    inst = random_tiny(7, tasks=5)
+    start = aisched.run("pdftsp", inst).prices
+    out = aisched.bound(inst, prices=start, max_iterations=1, pricing="numpy")
+    assert out.bound >= _optimum(inst) - 1e-6
+    cp, mp = start["compute_price"].values, start["memory_price"].values
+    unit = lb._units(inst)[0]
+    expected = sum(max(0.0, lb.price_task(inst, i, cp, mp, unit)[0]) for i in range(inst.num_tasks))
+    expected += float(np.sum(cp * inst.compute_capacity[:, None])
+                      + np.sum(mp * (inst.memory_capacity - inst.base_memory)[:, None]))
+    assert out.info["lagrangian_history"][0] == pytest.approx(expected)
+    with pytest.raises(InvalidScenarioError, match="^prices.compute_price"):
+        aisched.bound(inst, prices=start.assign(compute_price=-start["compute_price"] - 1))
