@@ -178,7 +178,9 @@ def bound(instance: Any, *, time_limit: float | None = 60.0, **options: Any) -> 
     column generation converged; "limit": a Lagrangian bound at a limit),
     ``prices`` the (node, slot) prices that certify it, ``objective`` the best
     primal value found (its plan verified), so ``bound - objective`` is a
-    proven gap. Families: ``lora`` (:func:`aisched.online.lora.bound.bound`).
+    proven gap. Families: ``lora`` (:func:`aisched.online.lora.bound.bound`),
+    ``tenants`` (:func:`aisched.online.tenants.bound.bound`, cluster-level).
+    ``spot`` has none: its one job's exact DP is already the optimum.
 
     Raises
     ------
@@ -205,6 +207,8 @@ def compare(
     solver: str = "highs",
     params: dict[str, dict[str, Any]] | None = None,
     outcomes: dict[str, Outcome] | None = None,
+    bound: bool = False,
+    bound_time_limit: float | None = 60.0,
 ) -> pd.DataFrame:
     """Run several algorithms (and the offline optimum) on one instance.
 
@@ -223,15 +227,25 @@ def compare(
     params
         Per-algorithm keyword parameters, e.g. ``{"pdftsp": {"selection": "exact"}}``.
     outcomes
-        If given, filled with ``name -> Outcome`` (offline under ``"offline"``).
+        If given, filled with ``name -> Outcome`` (offline under ``"offline"``,
+        the certified bound under ``"bound"``).
+    bound
+        Also compute the family's certified upper bound (:func:`bound`, row
+        ``"bound"``: its objective is the bound's primal value). It is the
+        reference wherever the offline solve did not prove optimality (or was
+        not run, ``offline=False``: the way to compare at paper scale); with
+        both, the least of the two upper bounds.
+    bound_time_limit
+        Seconds for the certified bound.
 
     Returns
     -------
     pandas.DataFrame
         One row per algorithm (index ``algorithm``), columns ``objective``,
         ``ratio`` (objective / reference), ``reference`` ("optimum" when the
-        offline solve proved optimality, "bound" when it stopped at a limit,
-        empty without it), ``admitted``, ``runtime_s``, ``decision_median_s``,
+        offline solve proved optimality, "bound" when the reference is an upper
+        bound -- the offline solve's at a limit or the certified one -- so the
+        ratio is a lower estimate of the true ratio; empty without either), ``admitted``, ``runtime_s``, ``decision_median_s``,
         ``status``, ``bound``, then the family's resource metrics where it
         registers them (:func:`aisched.registry.register_metrics`, e.g. compute
         and memory utilisation). Every outcome is checked with :meth:`Outcome.verify`.
@@ -250,6 +264,8 @@ def compare(
         check_params(family, name, params.get(name, {}))
     if offline:
         results["offline"] = globals()["offline"](instance, solver=solver, time_limit=time_limit)
+    if bound and not (offline and results["offline"].status == "optimal"):
+        results["bound"] = globals()["bound"](instance, time_limit=bound_time_limit)
     for name in chosen:
         results[name] = run(name, instance, **params.get(name, {}))
     rows = []
@@ -260,10 +276,14 @@ def compare(
             reference, kind = off.objective, "optimum"
         elif not math.isnan(off.bound):
             reference, kind = off.bound, "bound"
+    if "bound" in results and kind != "optimum":
+        certified = results["bound"].bound
+        if not math.isnan(certified) and (math.isnan(reference) or certified < reference):
+            reference, kind = certified, "bound"
     measure = registry.metrics(family)
     measured: dict[str, None] = {}  # the family metrics' columns, in first-seen order
     for name, outcome in results.items():
-        if not (name == "offline" and math.isnan(outcome.objective)):
+        if not (name in ("offline", "bound") and math.isnan(outcome.objective)):
             outcome.verify(instance)
         row = outcome.summary()
         if measure is not None and not math.isnan(outcome.objective):

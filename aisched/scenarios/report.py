@@ -61,7 +61,7 @@ class ClaimCheck:
 
 def summarise(table: pd.DataFrame, metric: str) -> pd.DataFrame:
     """Mean, std and count of ``metric`` per (point, x, algorithm), online algorithms only."""
-    online = table[table["algorithm"] != "offline"]
+    online = table[~table["algorithm"].isin(["offline", "bound"])]
     grouped = online.groupby(["point", "x", "algorithm"], sort=True)[metric]
     return grouped.agg(["mean", "std", "count"]).reset_index()
 
@@ -282,6 +282,19 @@ def mean_table(definition: dict[str, Any], summary: pd.DataFrame) -> list[str]:
     return [*lines, ""]
 
 
+def _reference_lines(table: pd.DataFrame, metric: str) -> list[str]:
+    """Which reference the ratios are to, per point: the proven optimum or an upper bound (issue 17)."""
+    if metric not in ("ratio", "competitive_ratio") or "reference_kind" not in table:
+        return []
+    kinds = table.groupby("x", sort=False)["reference_kind"].agg(lambda k: sorted(set(k) - {""}))
+    bound_at = [str(x) for x, k in kinds.items() if "bound" in k]
+    if not bound_at:
+        return ["Ratios are to the proven offline optimum.", ""]
+    return [f"Ratios at {', '.join(bound_at)} are to an upper **bound** on the optimum (the offline solve's at "
+            "its limit, or the certified bound), not the optimum: a ratio to a bound is a lower estimate of the "
+            "true ratio (a competitive ratio to it, an upper estimate).", ""]
+
+
 def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int]) -> list[str]:
     """The claims table of one sweep (every claim, with its verdict); counts verdicts."""
     if not checks:
@@ -327,6 +340,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         lines.append(f"Metric `{metric}` ({'higher' if METRICS[metric] else 'lower'} is better), "
                      f"mean ± std over {seeds} seed(s); {len(table)} cells.")
         lines.append("")
+        lines += _reference_lines(table, metric)
         if figures:
             png, _ = _figure(root, definition, summary)
             lines += [f"![{definition['name']}]({(rel / png.name).as_posix()})", ""]

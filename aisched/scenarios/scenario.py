@@ -152,7 +152,12 @@ class Scenario:
     offline
         Also solve the offline program of every (point, seed).
     time_limit
-        Seconds for each offline solve.
+        Seconds for each offline solve (and each certified bound).
+    bound
+        Also compute the family's certified upper bound (:func:`aisched.bound`,
+        cell algorithm ``"bound"``) of every (point, seed): the ratio reference
+        wherever the offline program is not proven optimal or not solved
+        (``offline = false``, paper-scale points; issue 17).
     params
         Per-algorithm keyword parameters.
     reduced_base, reduced_values
@@ -200,6 +205,7 @@ class Scenario:
     figures: tuple[str, ...] = ()
     full_values: tuple[Any, ...] | None = None
     variants: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
+    bound: bool = False
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -252,6 +258,7 @@ class Scenario:
             "claims": [vars(c) for c in self.claims],
             # recorded only when not the default, so that older sweep folders still resume
             **({"kind": self.kind} if self.kind != "compare" else {}),
+            **({"bound": True} if self.bound else {}),
             **({"x_target": self.x_target} if self.x_target != "generator" else {}),
             **({"figures": list(self.figures)} if self.figures else {}),
             **({"variants": {v: {a: dict(p) for a, p in by.items()} for v, by in self.variants.items()}}
@@ -294,8 +301,8 @@ def _validate(s: Scenario) -> None:
         raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
     if FAMILY_METRICS.get(s.metric, s.family) != s.family:
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {FAMILY_METRICS[s.metric]!r} metric")
-    if s.metric in ("ratio", "competitive_ratio") and not s.offline:
-        raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true")
+    if s.metric in ("ratio", "competitive_ratio") and not (s.offline or s.bound):
+        raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true (or bound = true)")
     if s.kind not in KINDS:
         raise InvalidScenarioError("kind", f"{where}{s.kind!r} is not one of {list(KINDS)}")
     if s.x_target not in ("generator", "algorithms"):
@@ -415,6 +422,7 @@ def _validate_variants(s: Scenario, where: str) -> None:
 _TOP_KEYS = {
     "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
     "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures", "variants",
+    "bound",
 }
 _CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value"}
 
@@ -500,6 +508,7 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             claims=tuple(claims), kind=typed("kind", str, "compare"),
             x_target=typed("x_target", str, "generator"), figures=tuple(typed("figures", list, [])),
             variants={v: {a: dict(p) for a, p in by.items()} for v, by in variants.items()},
+            bound=typed("bound", bool, False),
         )
     except InvalidScenarioError as exc:
         raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None

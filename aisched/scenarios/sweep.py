@@ -23,8 +23,9 @@ and utilities per (job, policy) instead of an Outcome.
 
 The table has one row per cell: ``scenario, point, x, seed, algorithm,
 objective, status, bound, admitted, runtime_s, decision_median_s, work_s``
-plus ``reference`` (the offline optimum of the cell's (point, seed), or its
-bound when the solve stopped at a limit), ``reference_kind``, ``ratio =
+plus ``reference`` (the offline optimum of the cell's (point, seed), or the
+least upper bound -- the solve's at a limit, or the certified ``"bound"``
+cell's when the scenario has ``bound = true``), ``reference_kind``, ``ratio =
 objective / reference`` and ``competitive_ratio = reference / objective``.
 """
 
@@ -86,7 +87,7 @@ def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
     n_seeds = scenario.seeds if seeds is None else seeds
     if not isinstance(n_seeds, int) or isinstance(n_seeds, bool) or n_seeds < 1:
         raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
-    algos = (["offline"] if scenario.offline else []) + scenario.runs
+    algos = (["offline"] if scenario.offline else []) + (["bound"] if scenario.bound else []) + scenario.runs
     out = []
     for p in range(len(scenario.values)):
         for seed in range(n_seeds):
@@ -94,7 +95,8 @@ def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
                 out.append(Cell(
                     scenario=scenario.name, family=scenario.family, point=p, x=scenario.labels[p], seed=seed,
                     algorithm=name, generator_params=scenario.point_params(p),
-                    algorithm_params=scenario.algorithm_params(p, name), time_limit=scenario.time_limit,
+                    algorithm_params={} if name == "bound" else scenario.algorithm_params(p, name),
+                    time_limit=scenario.time_limit,
                     kind=scenario.kind,
                 ))
     return out
@@ -129,6 +131,8 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     inst = _instance(cell)
     if cell.algorithm == "offline":
         outcome = aisched.offline(inst, time_limit=cell.time_limit, **cell.algorithm_params)
+    elif cell.algorithm == "bound":  # the certified upper bound (issue 17); objective: its primal value
+        outcome = aisched.bound(inst, time_limit=cell.time_limit, **cell.algorithm_params)
     else:  # "<algorithm>@<variant>" runs the algorithm with the variant's parameters
         outcome = aisched.run(cell.algorithm.partition("@")[0], inst, **cell.algorithm_params)
     if not math.isnan(outcome.objective):
@@ -242,14 +246,16 @@ def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
     if not rows:
         return pd.DataFrame(columns=TABLE_COLUMNS)
     table = pd.DataFrame(rows)
-    ref = {}
-    for r in rows:
-        if r["algorithm"] != "offline":
+    ref: dict[tuple[Any, Any], tuple[float, str]] = {}
+    for r in rows:  # the proven optimum, else the least upper bound (offline solve's or certified)
+        if r["algorithm"] not in ("offline", "bound"):
             continue
-        if r["status"] == "optimal":
-            ref[(r["point"], r["seed"])] = (r["objective"], "optimum")
-        elif r["bound"] is not None and not math.isnan(r["bound"]):
-            ref[(r["point"], r["seed"])] = (r["bound"], "bound")
+        key = (r["point"], r["seed"])
+        if r["algorithm"] == "offline" and r["status"] == "optimal":
+            ref[key] = (r["objective"], "optimum")
+        elif (r["bound"] is not None and not math.isnan(r["bound"]) and ref.get(key, ("", ""))[1] != "optimum"
+              and r["bound"] < ref.get(key, (math.inf, ""))[0]):
+            ref[key] = (r["bound"], "bound")
     pairs = list(zip(table["point"], table["seed"]))
     table["reference"] = [ref.get(k, (math.nan, ""))[0] for k in pairs]
     table["reference_kind"] = [ref.get(k, (math.nan, ""))[1] for k in pairs]

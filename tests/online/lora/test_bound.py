@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pyomo.environ as pyo
 import pytest
-from conftest import need_data_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lora_tiny import brute_force_optimum, random_tiny
 
 import aisched
-from aisched.errors import InvalidScenarioError, UnknownAlgorithmError
+from aisched.errors import InvalidScenarioError
 from aisched.online.lora import bound as lb
+from aisched.online.lora import bound_pricing
+from aisched.online.lora.bound_pricing import BatchPricer
 from aisched.solvers import solve
 
 
@@ -28,10 +29,10 @@ def _lp_relaxation(inst) -> float:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10_000), st.integers(2, 5))
-def test_bound_between_optimum_and_lp_relaxation(seed: int, tasks: int) -> None:
+@given(st.integers(0, 10_000), st.integers(2, 5), st.sampled_from(["jax", "numpy"]))
+def test_bound_between_optimum_and_lp_relaxation(seed: int, tasks: int, pricing: str) -> None:
     inst = random_tiny(seed, tasks=tasks)
-    out = aisched.bound(inst, time_limit=30)
+    out = aisched.bound(inst, time_limit=30, pricing=pricing)
     opt = _optimum(inst)
     assert out.status == "lp_optimal" and out.info["exact_units"]
     assert out.bound >= opt - 1e-6  # certified: never below the optimum
@@ -55,6 +56,56 @@ def test_pricing_equals_brute_force_best_schedule() -> None:
                 assert col.work >= inst.work[i] - 1e-9
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 6), st.floats(0.0, 3.0))
+def test_batched_pricing_equals_numpy_pricing(seed: int, tasks: int, scale: float) -> None:
+    """The jitted batched DP finds every task's best reduced profit exactly as the NumPy DP does."""
+    inst = random_tiny(seed, tasks=tasks, slots=5)
+    unit, _ = lb._units(inst)
+    rng = np.random.default_rng(seed)
+    shape = (inst.num_nodes, inst.num_slots)
+    cp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.7)
+    mp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.5)
+    priced = BatchPricer(inst, unit).price(cp, mp)
+    for i in range(inst.num_tasks):
+        profit, col = lb.price_task(inst, i, cp, mp, unit)
+        if col is None:
+            assert priced.profit[i] == -np.inf
+            continue
+        assert priced.profit[i] == pytest.approx(profit, abs=1e-9)
+        nodes = priced.assignment[i]
+        cells = [(k, t) for t, k in enumerate(nodes) if k >= 0]
+        charge = sum(cp[k, t] * inst.throughput[i, k] + mp[k, t] * inst.memory_need[i] for k, t in cells)
+        assert priced.value[i] - charge == pytest.approx(priced.profit[i], abs=1e-9)  # the schedule attains it
+        assert priced.work[i] >= inst.work[i] - 1e-9  # (4e)
+        first = inst.arrival[i] + (inst.vendor_delay[i, priced.vendor[i]] if priced.vendor[i] >= 0 else 0)
+        assert all(first <= t <= inst.deadline[i] for _, t in cells)  # (4c)-(4d)
+
+
+def test_batched_pricing_does_not_recompile_across_rounds() -> None:
+    inst = random_tiny(3, tasks=6)
+    pricer = BatchPricer(inst, lb._units(inst)[0])
+    zeros = np.zeros((inst.num_nodes, inst.num_slots))
+    pricer.price(zeros, zeros)
+    before = bound_pricing.cache_size()
+    pricer.price(zeros + 0.5, zeros + 0.25)
+    assert bound_pricing.cache_size() == before
+
+
+@pytest.mark.parametrize("method", ["colgen", "subgradient"])
+def test_every_method_is_certified_on_small_instances(method: str) -> None:
+    """Small instances (8 tasks, 3 nodes, 6 slots): bound >= the MILP's proven optimum >= primal."""
+    for seed in range(3):
+        inst = random_tiny(seed, tasks=8, nodes=3, slots=6)
+        off = aisched.offline(inst, time_limit=60)
+        assert off.status == "optimal"
+        out = aisched.bound(inst, method=method, max_iterations=40, primal="greedy")
+        assert out.bound >= off.objective - 1e-6
+        assert out.objective == pytest.approx(out.verify(inst)) and out.objective <= off.objective + 1e-6
+        history = out.info["lagrangian_history"]
+        assert out.bound == pytest.approx(min(history))  # the least L(pi) seen
+
+
 def test_a_limit_still_returns_a_certified_bound() -> None:
     inst = random_tiny(6, tasks=5)
     out = aisched.bound(inst, max_iterations=1)
@@ -65,7 +116,51 @@ def test_a_limit_still_returns_a_certified_bound() -> None:
 def test_bound_errors() -> None:
     with pytest.raises(InvalidScenarioError, match="^depth: is not an option of the bound"):
         aisched.bound(random_tiny(0), depth=3)
-    need_data_file("philly_pollux_2017-10-09.csv")  # skip, not fail, without the data
-    tenants = aisched.scenarios.tenants.generate(seed=0, users=2, servers=3, jobs=4)
-    with pytest.raises(UnknownAlgorithmError, match="no certified bound for family 'tenants' yet"):
-        aisched.bound(tenants)
+    for name, value in (("method", "bundle"), ("pricing", "gpu"), ("primal", "round")):
+        with pytest.raises(InvalidScenarioError, match=f"^{name}: = '{value}'"):
+            aisched.bound(random_tiny(0), **{name: value})
+
+
+def test_compare_uses_the_certified_bound_where_no_optimum_is_proven() -> None:
+    inst = random_tiny(5, tasks=5)
+    table = aisched.compare(inst, ["pdftsp"], offline=False, bound=True, bound_time_limit=30)
+    assert list(table.index) == ["bound", "pdftsp"]
+    assert set(table["reference"]) == {"bound"}
+    assert table.loc["pdftsp", "ratio"] == pytest.approx(table.loc["pdftsp", "objective"] / table.loc["bound", "bound"])
+    # with a proven optimum, the optimum stays the reference and no bound is computed
+    proven = aisched.compare(inst, ["pdftsp"], bound=True, time_limit=60)
+    assert set(proven["reference"]) == {"optimum"} and "bound" not in proven.index
+
+
+@pytest.mark.slow  # two pdFTSP and two bound compilations: about a minute on 2 busy cores
+def test_a_sweep_with_bound_true_labels_its_ratios_as_to_a_bound(tmp_path) -> None:
+    from aisched.scenarios import report, sweep
+    from aisched.scenarios.catalog import Scenario
+
+    scenario = Scenario(
+        name="lora/bound-mini", family="lora", title="ratio to the certified bound", x="nodes", values=(2, 3),
+        base={"slots": 12, "tasks": 6, "vendors": 2}, algorithms=("pdftsp",), metric="ratio", seeds=1,
+        offline=False, bound=True, time_limit=20.0,
+    )
+    table = sweep.sweep(scenario, tmp_path, executor="serial", progress=False)
+    online = table[table["algorithm"] == "pdftsp"]
+    assert set(online["reference_kind"]) == {"bound"} and (online["ratio"] <= 1 + 1e-9).all()
+    bounds = table[table["algorithm"] == "bound"].set_index("point")["bound"]
+    assert np.allclose(online.set_index("point")["reference"], bounds)
+    text = report.report(tmp_path, figures=False).read_text(encoding="utf-8")
+    assert "upper **bound** on the optimum" in text
+
+
+def test_starting_prices_give_a_certified_first_round() -> None:
+    inst = random_tiny(7, tasks=5)
+    start = aisched.run("pdftsp", inst).prices
+    out = aisched.bound(inst, prices=start, max_iterations=1, pricing="numpy")
+    assert out.bound >= _optimum(inst) - 1e-6
+    cp, mp = start["compute_price"].values, start["memory_price"].values
+    unit = lb._units(inst)[0]
+    expected = sum(max(0.0, lb.price_task(inst, i, cp, mp, unit)[0]) for i in range(inst.num_tasks))
+    expected += float(np.sum(cp * inst.compute_capacity[:, None])
+                      + np.sum(mp * (inst.memory_capacity - inst.base_memory)[:, None]))
+    assert out.info["lagrangian_history"][0] == pytest.approx(expected)
+    with pytest.raises(InvalidScenarioError, match="^prices.compute_price"):
+        aisched.bound(inst, prices=start.assign(compute_price=-start["compute_price"] - 1))

@@ -1,0 +1,68 @@
+"""Certified upper bounds at paper scale (issue 17); prints figures.
+
+lora: a paper-scale day (200 mixed nodes, 144 slots, Poisson(80) arrivals, 5
+vendors: ``aisched.scenarios.lora.generate``, ~11,755 tasks), bound by
+:func:`aisched.online.lora.bound.bound` within ``--lora-time`` seconds of
+rounds; tenants: ``aisched.scenarios.tenants.generate``'s defaults (200 jobs,
+100 servers, 14 users). Per family: seconds, rounds, the certified bound, the
+best primal value (a verified plan), the proven gap ``bound - primal``, and
+the online algorithm's value (pdFTSP, Astraea) with its ratio to the bound
+(a lower estimate of its true ratio to the optimum).
+
+Usage: ``python benchmarks/bench_bound.py [--family lora|tenants|both] [--lora-time 240]
+[--method colgen|subgradient] [--warm] [--tenants-time 120] [--seed 0]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import aisched
+
+
+def _show(name: str, out, online_name: str, online_value: float, online_s: float) -> None:
+    print(f"[{name}] bound {out.bound:.6g} ({out.status}, {out.info['iterations']} rounds, {out.runtime_s:.1f} s, "
+          f"columns {out.info['columns']}, LP {out.info['lp_value']:.6g})")
+    print(f"[{name}] best primal {out.objective:.6g}; proven gap {out.bound - out.objective:.6g} "
+          f"({(out.bound - out.objective) / max(abs(out.bound), 1e-12):.1%} of the bound)")
+    print(f"[{name}] {online_name} {online_value:.6g} in {online_s:.1f} s; ratio to the bound "
+          f"{online_value / out.bound:.4f} (a lower estimate of its ratio to the optimum)")
+    extra = {k: v for k, v in out.info.items() if k.endswith("_s") or k in ("exact_units", "primal_method")}
+    print(f"[{name}] info {extra}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--family", choices=["lora", "tenants", "both"], default="both")
+    ap.add_argument("--lora-time", type=float, default=240.0)
+    ap.add_argument("--method", choices=["colgen", "subgradient"], default="colgen")
+    ap.add_argument("--tenants-time", type=float, default=120.0)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--warm", action="store_true", help="lora: start from pdFTSP's final prices")
+    args = ap.parse_args()
+    print(f"load average {os.getloadavg()}; cores {os.cpu_count()}")
+    if args.family in ("lora", "both"):
+        inst = aisched.scenarios.lora.generate(args.seed, nodes=200, slots=144, arrival_rate=80, vendors=5)
+        print(f"[lora] {inst.num_tasks} tasks, {inst.num_nodes} nodes, {inst.num_slots} slots")
+        tic = time.perf_counter()
+        online = aisched.run("pdftsp", inst)
+        online_s = time.perf_counter() - tic
+        tic = time.perf_counter()
+        start = online.prices if args.warm else None
+        out = aisched.bound(inst, time_limit=args.lora_time, method=args.method, prices=start)
+        print(f"[lora] bound wall {time.perf_counter() - tic:.1f} s (starting prices: "
+              f"{'pdFTSP final duals' if args.warm else 'zero'})")
+        _show("lora", out, "pdFTSP", online.objective, online_s)
+    if args.family in ("tenants", "both"):
+        inst = aisched.scenarios.tenants.generate(seed=args.seed)
+        print(f"[tenants] {inst.num_jobs} jobs, {inst.num_servers} servers, {inst.num_slots} slots")
+        out = aisched.bound(inst, time_limit=args.tenants_time)
+        tic = time.perf_counter()
+        online = aisched.run("astraea", inst)
+        _show("tenants", out, "Astraea", online.objective, time.perf_counter() - tic)
+
+
+if __name__ == "__main__":
+    main()
