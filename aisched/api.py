@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import inspect
 import math
 import numbers
@@ -70,6 +71,8 @@ def _fits(value: Any, hint: Any) -> bool:
                 and math.isfinite(float(value)))
     if hint is str:
         return isinstance(value, str)
+    if origin is collections.abc.Callable or hint is collections.abc.Callable:
+        return callable(value)
     if isinstance(hint, type) and hint not in (object, Any):  # a class or protocol (a spot Predictor): its attributes
         if getattr(hint, "_is_protocol", False):
             wanted = [n for n in getattr(hint, "__protocol_attrs__", ()) or vars(hint) if not n.startswith("_")]

@@ -30,6 +30,10 @@ from aisched.models.genai.plan import verify_plan
 
 __all__ = ["GenaiInstance"]
 
+#: The most (edge, slot) cells an instance may have: every algorithm keeps an
+#: (edge, slot) array of used memory and prices; raise it if you mean more.
+MAX_EDGE_SLOTS = 100_000_000
+
 _FIELDS = (
     "num_slots", "memory_capacity", "compute_cost", "transfer_cost", "hosting_cost", "model_size",
     "model_name", "arrival", "deadline", "revenue", "num_tasks", "task_type", "candidate_model",
@@ -117,6 +121,11 @@ class GenaiInstance:
         if cap.ndim != 1 or cap.shape[0] < 1:
             raise InvalidInstanceError("memory_capacity", f"must be a non-empty 1-d array (edge,), got {cap.shape}")
         K = cap.shape[0]
+        if K * T > MAX_EDGE_SLOTS:
+            raise InvalidInstanceError(
+                "num_slots", f"= {T} with {K} edges is {K * T:,} (edge, slot) cells, more than the limit "
+                f"MAX_EDGE_SLOTS = {MAX_EDGE_SLOTS:,} (raise aisched.models.genai.instance.MAX_EDGE_SLOTS "
+                "if you mean it)")
         size = np.asarray(model_size)
         if size.ndim != 1 or size.shape[0] < 1:
             raise InvalidInstanceError("model_size", f"must be a non-empty 1-d array (model,), got {size.shape}")

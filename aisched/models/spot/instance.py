@@ -124,7 +124,7 @@ class SpotInstance:
         scale_up_efficiency: float = 0.9, scale_down_efficiency: float = 0.9,
         on_demand_price: float = 1.0, changeover: str = "off",
     ) -> None:
-        if changeover not in ("off", "on"):
+        if not isinstance(changeover, str) or changeover not in ("off", "on"):
             raise InvalidInstanceError("changeover", f"= {changeover!r} is not 'off' or 'on'")
         object.__setattr__(self, "changeover", str(changeover))
         kinds = {"deadline": int, "min_gpus": int, "max_gpus": int}

@@ -229,12 +229,24 @@ def run(
     )
 
 
-def run_welfare(instance: LoraInstance, **params: object) -> Outcome:
+def run_welfare(
+    instance: LoraInstance,
+    *,
+    seed: int = 0,
+    formulation: str = "classes",
+    solver: str = "highs",
+    slot_time_limit: float | None = 30.0,
+    mip_gap: float | None = 1e-4,
+    threads: int | None = None,
+    repair_rounds: int = 2,
+    progress: Callable[[int, SlotResult], None] | None = None,
+) -> Outcome:
     """``titan_welfare``: Titan's per-slot loop with IP (4)'s welfare as objective.
 
     The baseline before issue 12 (a myopic per-slot welfare optimiser, stronger
-    than the paper's Titan). Same parameters as :func:`run` except ``objective``.
+    than the paper's Titan). Same parameters as :func:`run` except ``objective``
+    (spelled out, so :func:`aisched.api.check_params` names a wrong one).
     """
-    if "objective" in params:
-        raise InvalidScenarioError("objective", "is fixed to 'welfare' for titan_welfare")
-    return run(instance, objective="welfare", **params)  # type: ignore[arg-type]
+    return run(instance, seed=seed, objective="welfare", formulation=formulation, solver=solver,
+               slot_time_limit=slot_time_limit, mip_gap=mip_gap, threads=threads,
+               repair_rounds=repair_rounds, progress=progress)
