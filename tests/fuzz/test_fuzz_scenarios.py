@@ -22,7 +22,8 @@ from aisched.errors import AischedError
 from aisched.scenarios import scenario as scenario_mod
 from aisched.scenarios import traces
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FAST = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])
 DEEP = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 GOOD_TOML = """

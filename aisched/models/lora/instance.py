@@ -9,6 +9,7 @@ memory in GB, money (bids, vendor prices, energy cost) in one currency unit.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -73,8 +74,8 @@ def _check_money_scale(name: str, values: np.ndarray) -> None:
 def _bound(name: str, value: Any) -> float | None:
     if value is None:
         return None
-    if isinstance(value, (bool, np.bool_)):
-        raise InvalidInstanceError(name, f"must be a number or None, got {value!r}")
+    if isinstance(value, (bool, np.bool_, str, bytes)) or not isinstance(value, (numbers.Real, np.ndarray)):
+        raise InvalidInstanceError(name, f"must be a number or None, got {value!r}")  # '3' is not read as 3
     try:
         out = float(value)
     except (TypeError, ValueError):
