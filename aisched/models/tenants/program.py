@@ -64,12 +64,13 @@ from aisched.outcome import Outcome
 from aisched.registry import register_offline
 from aisched.solvers import check_options, solve
 
-__all__ = ["build", "options", "extract_plan", "solve_offline", "max_utility"]
+__all__ = ["build", "options", "run_shapes", "extract_plan", "solve_offline", "max_utility"]
 
 
-def options(instance: TenantInstance, job: int) -> list[tuple[int, bool, int, int, float]]:
-    """Options ``(w, centralized, start, duration, utility)`` of ``job`` kept by :func:`build`."""
-    out: list[tuple[int, bool, int, int, float]] = []
+def run_shapes(instance: TenantInstance, job: int) -> list[tuple[int, bool, int]]:
+    """``(w, centralized, duration)`` of ``job``: per placement, the fewest workers of each distinct
+    duration that fits between its arrival and the horizon (the families :func:`options` starts)."""
+    out: list[tuple[int, bool, int]] = []
     cen_ok = (instance.parameter_servers >= 1)
     max_cen = int(instance.workers[cen_ok].max()) if cen_ok.any() else 0
     w_max = min(int(instance.chunks[job]), instance.total_workers)
@@ -85,10 +86,19 @@ def options(instance: TenantInstance, job: int) -> list[tuple[int, bool, int, in
             if d in seen or r + d > T:
                 continue
             seen.add(d)
-            for t0 in range(r, T - d + 1):
-                f = float(instance.utility_value(job, t0 + d - r))
-                if f > 0:
-                    out.append((w, centralized, t0, d, f))
+            out.append((w, centralized, d))
+    return out
+
+
+def options(instance: TenantInstance, job: int) -> list[tuple[int, bool, int, int, float]]:
+    """Options ``(w, centralized, start, duration, utility)`` of ``job`` kept by :func:`build`."""
+    out: list[tuple[int, bool, int, int, float]] = []
+    T, r = instance.num_slots, int(instance.arrival[job])
+    for w, centralized, d in run_shapes(instance, job):
+        for t0 in range(r, T - d + 1):
+            f = float(instance.utility_value(job, t0 + d - r))
+            if f > 0:
+                out.append((w, centralized, t0, d, f))
     return out
 
 

@@ -43,6 +43,7 @@ import xarray as xr
 
 from aisched.models.tenants import TenantInstance
 from aisched.models.tenants.plan import make_plan, verify_plan
+from aisched.models.tenants.program import run_shapes
 from aisched.outcome import Outcome
 from aisched.registry import register_bound
 
@@ -55,27 +56,10 @@ def option_families(instance: TenantInstance, job: int) -> list[tuple[int, bool,
     The same families :func:`aisched.models.tenants.options` enumerates (every
     start ``r_j .. T - d`` of each), with ``ps`` the model's ``p_k``.
     """
-    cen_ok = instance.parameter_servers >= 1
-    max_cen = int(instance.workers[cen_ok].max()) if cen_ok.any() else 0
-    w_max = min(int(instance.chunks[job]), instance.total_workers)
-    T, r = instance.num_slots, int(instance.arrival[job])
     c_max = int(instance.workers.max())
     ratio = instance.worker_bandwidth / instance.ps_bandwidth
-    out = []
-    for centralized in (False, True):
-        top = min(w_max, max_cen) if centralized else w_max
-        if top < 1:
-            continue
-        ws = np.arange(1, top + 1)
-        ds = instance.duration(ws, centralized, np.full(ws.shape, job))
-        seen: set[int] = set()
-        for w, d in zip(ws.tolist(), ds.tolist()):
-            if d in seen or r + d > T:
-                continue
-            seen.add(d)
-            ps = 1 if w <= c_max else max(1, math.ceil((w - c_max) * ratio - 1e-9))
-            out.append((w, centralized, d, ps))
-    return out
+    return [(w, centralized, d, 1 if w <= c_max else max(1, math.ceil((w - c_max) * ratio - 1e-9)))
+            for w, centralized, d in run_shapes(instance, job)]
 
 
 Option = tuple[int, bool, int, int, int, float]  # (w, centralized, start, duration, ps, utility)
