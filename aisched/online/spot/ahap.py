@@ -109,10 +109,9 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
             shifts = wk.shifts_of(inst, q)
         except ValueError:  # e.g. a negative intercept: no non-negative lattice shear
             shifts = None
-    # the kernel has no changeover, and its tie-break table has one row per window slot
-    # (wk.TIE_BREAK): a longer window runs on the (exact) NumPy reference
-    fits = int(window) + 1 <= wk.TIE_BREAK.shape[0]
-    use_kernel = shifts is not None and inst.changeover == "off" and fits
+    # the kernel has no changeover, and its tables grow with the window: a window past the hard
+    # deadline (it sees nothing more) runs on the exact NumPy reference instead
+    use_kernel = shifts is not None and inst.changeover == "off" and int(window) <= inst.num_slots
     if use_kernel:
         job = wk.stack([wk.job_arrays(inst, price_fc, avail_fc, q, lead=int(window))])
         out = wk.ahap_batch(job, np.array([commitment]), np.array([threshold]), window=int(window),

@@ -121,7 +121,8 @@ def job_arrays(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, q
         "wq_same": np.round(h / q).astype(np.int64),
         "wq_up": np.round(inst.scale_up_efficiency * h / q).astype(np.int64),
         "wq_down": np.round(inst.scale_down_efficiency * h / q).astype(np.int64),
-        "tie": TIE_BREAK[:, counts % 128],
+        # one row per window slot offset, wrapping every 16 as the reference's ``TIE_BREAK[i % 16]``
+        "tie": TIE_BREAK[np.arange(max(TIE_BREAK.shape[0], lead + 1)) % TIE_BREAK.shape[0]][:, counts % 128],
         "price_fc": f(price_fc[:d, : lead + 1]), "avail_fc": f(avail_fc[:d, : lead + 1]),
         "price": f(inst.spot_price[:d]), "avail": f(inst.spot_available[:d]),
         "scalars": np.array([
