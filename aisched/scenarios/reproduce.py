@@ -119,6 +119,7 @@ def reproduce(
     bar = tqdm(total=total, initial=initial, desc=f"reproduce {label}", unit="cell", disable=not progress,
                dynamic_ncols=True, smoothing=0.05)
     started = time.perf_counter()
+    load_start = os.getloadavg() if hasattr(os, "getloadavg") else None
     walls: dict[str, float] = {}
     runner = open_runner(executor, workers)
     try:
@@ -137,6 +138,9 @@ def reproduce(
         "wall_s": wall, "wall_s_per_scenario": walls,
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": {"platform": platform.platform(), "processor": platform.machine(), "cpus": os.cpu_count()},
+        # load averages (1, 5, 15 min) when the run started and ended: a loaded machine runs slower
+        "load_start": None if load_start is None else list(load_start),
+        "load_end": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
     Path(out).mkdir(parents=True, exist_ok=True)
     (Path(out) / record_name(families, reduced)).write_text(json.dumps(record, indent=1), encoding="utf-8")

@@ -4,8 +4,12 @@
 reproduce`` run) and writes one page a reader can trust: for every scenario
 (paper figure) its size, seeds and wall time; for every claim of the paper the
 measurement (mean over seeds; the table gives mean +- std per point), the verdict
-("holds", "fails" or "not checked: <reason>"), and a link to the family's
-readings in ``docs/readings.md``. Nothing is typed by hand: the page is
+("holds", "fails" or "not checked: <reason>"), the verdict under each of the
+scenario's variants (other readings of the paper, listed under the claim and
+gathered in "Claims a reading carries" where a variant turns a verdict), a
+link to the family's readings in ``docs/readings.md``, and a time-budget table
+(per single-family run: seeds, wall minutes, the machine's load average,
+against issue 16's 90 minutes for 3 seeds on 2 cores). Nothing is typed by hand: the page is
 regenerated from the run (``aisched report DIR --reproduction docs/reproduction.md``).
 """
 
@@ -18,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from aisched.errors import InvalidScenarioError
-from aisched.scenarios.report import check_claims, mean_table, summarise
+from aisched.scenarios.report import ClaimCheck, check_claims, mean_table, summarise, variant_checks
 from aisched.scenarios.scenario import METRICS
 from aisched.scenarios.sweep import load_table
 
@@ -55,6 +59,71 @@ def _size(definition: dict[str, Any]) -> str:
     return f"{definition['x']} in {definition['labels']}" + (f"; {base}" if base else "")
 
 
+#: The time budget of issue 16: ``aisched reproduce FAMILY`` with >= 3 seeds within 90 minutes on 2 cores.
+BUDGET_MIN = 90.0
+BUDGET_SEEDS = 3
+
+
+def _kind(check: ClaimCheck) -> str:
+    return {True: "holds", False: "fails", None: "not checked"}[check.holds]
+
+
+def _variant_lines(definition: dict[str, Any], text: str,
+                   by_variant: dict[str, list[ClaimCheck]], counts: dict[str, int]) -> list[str]:
+    """Sub-bullets: the claim ``text`` under each variant that re-checks it (counted in ``counts``)."""
+    lines: list[str] = []
+    for variant, checks in by_variant.items():
+        for chk in checks:
+            if chk.claim.text != text:
+                continue
+            counts[_kind(chk)] += 1
+            changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
+                                for a, params in definition["variants"][variant].items())
+            verdict = "**fails**" if chk.holds is False else chk.verdict
+            measured = f" (measured: {chk.detail})" if chk.holds is not None else ""
+            lines.append(f"  - under `{variant}` ({changed}): {verdict}{measured}")
+    return lines
+
+
+def _load(run: dict[str, Any]) -> str:
+    start, end = run.get("load_start"), run.get("load_end")
+    if not start or not end:
+        return ""
+    return (f"; load average {start[0]:.1f} at the start, {end[0]:.1f} at the end "
+            f"({end[2]:.1f} over the last 15 min)")
+
+
+def _budget(runs: list[dict[str, Any]]) -> list[str]:
+    """The time-budget table: per family, seeds, cells, wall minutes and the verdict against the budget."""
+    lines = ["## Time budget", "",
+             f"Issue 16: `aisched reproduce FAMILY --seeds {BUDGET_SEEDS}` (or more seeds) within "
+             f"{BUDGET_MIN:.0f} minutes on a 2-core machine. A run on a loaded machine (see its load "
+             "average) over-states the quiet figure; a resumed run (cells kept from an earlier run) "
+             "under-states it and is not counted.", "",
+             "| family | seeds | cells | wall (min) | load average (start, end) | within the budget |",
+             "|---|---|---|---|---|---|"]
+    rows = len(lines)
+    for run in runs:
+        if run.get("reduced") or len(run.get("families", [])) != 1:
+            continue
+        seeds = run.get("seeds")
+        resumed = run.get("cells_already_done", 0) > 0
+        minutes = run.get("wall_s", 0.0) / 60
+        load = (f"{run['load_start'][0]:.1f}, {run['load_end'][0]:.1f}"
+                if run.get("load_start") and run.get("load_end") else "not recorded")
+        if resumed:
+            verdict = "not counted: resumed run"
+        elif seeds is None or seeds < BUDGET_SEEDS:
+            verdict = f"not checked: {seeds or 'default'} seed(s) < {BUDGET_SEEDS}"
+        else:
+            verdict = "yes" if minutes <= BUDGET_MIN else "**no**"
+        lines.append(f"| {run['families'][0]} | {seeds or 'default'} | {run.get('cells_total', '?')} | "
+                     f"{minutes:.1f} | {load} | {verdict} |")
+    if len(lines) == rows:
+        lines = [*lines[:-2], "No single-family full-size run under this folder."]
+    return [*lines, ""]
+
+
 def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "docs/reproduction.md", *,
           readings: str | os.PathLike[str] | None = "docs/readings.md") -> Path:
     """Write the reproduction page for the sweeps under ``directory``; returns its path.
@@ -84,6 +153,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     link_base = "" if readings_path is None else os.path.relpath(readings_path, out.parent)
     runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(top.glob("reproduce-*.json"))]
     counts = {"holds": 0, "fails": 0, "not checked": 0}
+    variant_counts = {"holds": 0, "fails": 0, "not checked": 0}
+    carried: list[str] = []  # claims whose verdict differs under some variant
     body: list[str] = []
     for root in roots:
         definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
@@ -98,10 +169,13 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                  + (f", {timing['wall_s']:.0f} s wall ({timing.get('executor', '?')})" if timing else "")
                  + f". {reading}.", ""]
         checks = []
+        by_variant: dict[str, list[ClaimCheck]] = {}
+        summary = None
         if not table.empty:
             metric = definition["metric"]
             summary = summarise(table, metric)
             checks = check_claims(definition, summary)
+            by_variant = variant_checks(definition, summary)
             better = "higher" if METRICS[metric] else "lower"
             body += [f"`{metric}` ({better} is better), mean ± std over seeds:", "",
                      *mean_table(definition, summary)]
@@ -115,6 +189,12 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 verdict = "**fails**" if chk.holds is False else chk.verdict
                 measured = f" (measured: {chk.detail})" if chk.holds is not None else ""
                 body.append(f"- {chk.claim.text}: {verdict}{measured}")
+                body += _variant_lines(definition, chk.claim.text, by_variant, variant_counts)
+                others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
+                if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:
+                    flips = ", ".join(f"`{v}`" for v, h in others.items() if h is not None and h != chk.holds)
+                    carried.append(f"- {definition['name']}: {chk.claim.text}: {kind} by default, "
+                                   f"{'holds' if not chk.holds else 'fails'} under {flips}")
             body.append("")
     head = ["# Reproduction status", "",
             "Generated by `aisched report DIR --reproduction docs/reproduction.md` from the run under "
@@ -129,11 +209,23 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                  + f", finished {run.get('finished', '?')}, {run.get('wall_s', 0) / 60:.1f} min wall on "
                  f"{machine.get('cpus', '?')} CPUs ({machine.get('platform', '?')}), executor "
                  f"{run.get('executor', '?')} with {run.get('workers', '?')} worker(s); "
-                 f"{run.get('cells_total', '?')} cells ({run.get('cells_already_done', 0)} kept from an earlier run)."]
+                 f"{run.get('cells_total', '?')} cells ({run.get('cells_already_done', 0)} kept from an earlier run)"
+                 f"{_load(run)}."]
     if runs:
         head.append("")
     head += [f"Claims: {sum(counts.values())} in all: {counts['holds']} hold, {counts['fails']} fail, "
-             f"{counts['not checked']} not checked.", ""]
+             f"{counts['not checked']} not checked."
+             + (f" Under the scenarios' variants (other readings, listed under each claim): "
+                f"{variant_counts['holds']} hold, {variant_counts['fails']} fail, "
+                f"{variant_counts['not checked']} not checked." if sum(variant_counts.values()) else ""), ""]
+    if sum(variant_counts.values()):
+        head += ["## Claims a reading carries", "",
+                 "Claims whose verdict under a variant (another reading of the paper, docs/readings.md) "
+                 "differs from the default's:", "", *(carried or ["- none: every variant gives the default's verdicts"]),
+                 ""]
+    if runs:
+        head += _budget(runs)
+    head += ["## Per figure", ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(head + body) + "\n", encoding="utf-8")
     return out

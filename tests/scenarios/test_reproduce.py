@@ -84,3 +84,42 @@ def test_cli_reproduce_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -
     assert "invalid choice: 'nope'" in capsys.readouterr().err
     assert cli.main(["reproduce", "spot", "--seeds", "0"]) == 2
     assert "--seeds: = 0 must be >= 1" in capsys.readouterr().err
+
+
+def _fake_sweep(root: Path, rows: list[dict[str, object]]) -> None:
+    """A sweep folder of ``genai/fig5-edges``'s reduced form holding ``rows`` as its finished cells."""
+    scenario = catalog.get("genai/fig5-edges").reduced()
+    (root / "cells").mkdir(parents=True)
+    (root / "scenario.json").write_text(sweep._definition(scenario), encoding="utf-8")
+    for i, row in enumerate(rows):
+        full = {"scenario": scenario.name, "seed": 0, "status": "online", "bound": float("nan"), "admitted": 1,
+                "runtime_s": 0.1, "decision_median_s": 0.001, "work_s": 0.1, **row}
+        (root / "cells" / f"c{i:03d}.json").write_text(json.dumps(full), encoding="utf-8")
+
+
+def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(tmp_path: Path) -> None:
+    """A variant that turns a verdict is listed under the claim and in "Claims a reading carries"."""
+    rows = []
+    for point, x in enumerate(["2", "3"]):  # comdos below heft_ma by default, best under alpha-gb
+        for algorithm, value in [("comdos", 1.0), ("comdos@alpha-gb", 9.0), ("heft_ma", 5.0), ("heft_a", 4.0),
+                                 ("random_a", 3.0)]:
+            rows.append({"point": point, "x": x, "algorithm": algorithm, "objective": value + point})
+    _fake_sweep(tmp_path / "genai" / "fig5-edges", rows)
+    record = {"families": ["genai"], "reduced": False, "seeds": 3, "cells_total": 10, "cells_already_done": 0,
+              "executor": "process", "workers": 2, "wall_s": 600.0, "finished": "2026-11-23T00:00:00+00:00",
+              "machine": {"cpus": 2, "platform": "test"}, "load_start": [1.0, 1.0, 1.0], "load_end": [2.0, 1.5, 1.2]}
+    (tmp_path / "reproduce-genai.json").write_text(json.dumps(record), encoding="utf-8")
+    slow = {**record, "families": ["spot"], "wall_s": 91 * 60.0}
+    (tmp_path / "reproduce-spot.json").write_text(json.dumps(slow), encoding="utf-8")
+    page = reproduction.write(tmp_path, tmp_path / "reproduction.md", readings=None).read_text()
+    best = "ComDOS still outperforms the others"
+    assert f"- {best}: **fails** (measured: beaten at 2: heft_ma, 3: heft_ma)" in page
+    assert "  - under `alpha-gb` (comdos: alpha_reading='gb'): holds" in page
+    assert "## Claims a reading carries" in page
+    assert f"- genai/fig5-edges: {best}: fails by default, holds under `alpha-gb`" in page
+    claims = catalog.get("genai/fig5-edges").claims
+    assert f"Claims: {len(claims)} in all: 0 hold, 1 fail, {len(claims) - 1} not checked." in page
+    assert f"variants (other readings, listed under each claim): 1 hold, 0 fail, {len(claims) - 1} not checked" in page
+    assert "| genai | 3 | 10 | 10.0 | 1.0, 2.0 | yes |" in page
+    assert "| spot | 3 | 10 | 91.0 | 1.0, 2.0 | **no** |" in page
+    assert "load average 1.0 at the start, 2.0 at the end (1.2 over the last 15 min)" in page
