@@ -182,7 +182,7 @@ def bound(instance: GenaiInstance, *, time_limit: float | None = 60.0, max_itera
     columns: list[Column] = []
     seen: set[tuple] = set()
     best_bound, best_price = math.inf, price
-    lp_value, status, iterations, relaxed_at_best = math.nan, "limit", 0, 0
+    lp_value, status, iterations, relaxed_at_best = 0.0, "limit", 0, 0  # the master without columns: 0
     job_dual, weights = np.zeros(J), np.zeros(0)
     history: list[float] = []
     pricing_s = master_s = 0.0
