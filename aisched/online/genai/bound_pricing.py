@@ -224,7 +224,7 @@ class JobPricer:
     def _solve_fixed(self, fixed: dict[int, tuple], budget: int) -> tuple[float, dict, bool, int]:
         """Exact least cost with ``fixed`` states, enumerating the other cutset tasks (``comdos_exact._Job.solve``).
 
-        Returns (cost, states, complete, forest solves): ``complete`` False when ``budget``
+        Returns (cost, states, complete, states examined): ``complete`` False when ``budget``
         ran out (the cost is then the best found, a feasible value).
         """
         model = self.model
@@ -234,6 +234,7 @@ class JobPricer:
         for combo in itertools.product(*finite):
             if used >= budget:
                 return best, best_states, False, used
+            used += 1  # every state of the other cutset tasks examined counts, solved or pruned
             pinned = {**fixed, **{u: tuple(int(x) for x in s) for u, s in zip(more, combo, strict=True)}}
             value = sum(float(model.own[u][s]) for u, s in pinned.items())
             unary: dict[int, np.ndarray] = {}
@@ -249,7 +250,6 @@ class JobPricer:
                 continue
             rest = [u for u in range(model.n) if u not in pinned]
             rest_value, states = model.solve_forest(rest, unary) if rest else (0.0, {})
-            used += 1
             if value + rest_value < best:
                 best, best_states = value + rest_value, {**states, **pinned}
         return best, best_states, True, used
