@@ -35,7 +35,9 @@ def _genai_small(x: str) -> dict:
 #: variant adds one ComDOS run per cell); Fig. 8 (five settings + the alpha-gb variant) 160 s and Fig. 9
 #: (both variants, MILP) ~53 s per seed, both measured at load ~16 from other sessions.
 FULL_RUN_SECONDS = {"genai/fig4-slots": 88, "genai/fig5-edges": 73, "genai/fig6-capacity": 53,
-                    "genai/fig7-workload": 47, "genai/fig8-weights": 160, "genai/fig9-competitive": 53}
+                    "genai/fig7-workload": 47, "genai/fig8-weights": 160, "genai/fig9-competitive": 53,
+                    # one seed, --serial, load ~9 from other sessions (2026-11-23): 156 s of cell work
+                    "genai/fig9-competitive-scale": 165}
 
 
 def add_scenarios(add: Add) -> None:
