@@ -9,8 +9,14 @@ best primal value (a verified plan), the proven gap ``bound - primal``, and
 the online algorithm's value (pdFTSP, Astraea) with its ratio to the bound
 (a lower estimate of its true ratio to the optimum).
 
-Usage: ``python benchmarks/bench_bound.py [--family lora|tenants|both] [--lora-time 240]
-[--method colgen|subgradient] [--warm] [--tenants-time 120] [--seed 0]``.
+genai: the paper's largest setting (10 edges, 500 slots, Poisson(7) arrivals, homo-M:
+``aisched.scenarios.genai.generate``, 3,451 jobs at seed 0), bound by
+:func:`aisched.online.genai.bound.bound` within ``--genai-time`` seconds, against ComDOS
+(Algorithm 2, the paper's default readings).
+
+Usage: ``python benchmarks/bench_bound.py [--family lora|tenants|genai|both|all] [--lora-time 240]
+[--method colgen|subgradient] [--warm] [--tenants-time 120] [--genai-time 300] [--genai-slots 500]
+[--genai-rate 7] [--seed 0]`` (``both`` = lora and tenants, ``all`` = the three).
 """
 
 from __future__ import annotations
@@ -33,17 +39,36 @@ def _show(name: str, out, online_name: str, online_value: float, online_s: float
     print(f"[{name}] info {extra}")
 
 
+def _genai(args: argparse.Namespace) -> None:
+    """genai at paper scale: the certified bound, its primal, and ComDOS's ratio to the bound."""
+    inst = aisched.scenarios.genai.generate(args.seed, edges=10, slots=args.genai_slots,
+                                            arrival_rate=args.genai_rate)
+    print(f"[genai] {inst.num_jobs} jobs, {inst.num_edges} edges, {inst.num_slots} slots")
+    out = aisched.bound(inst, time_limit=args.genai_time)
+    print(f"[genai] cyclic-skeleton jobs {out.info['cyclic_jobs']}, relaxed (capped) at the best bound "
+          f"{out.info['relaxed_jobs']}, conditional solves {out.info['conditional_solves']}, "
+          f"proven optimal {out.info['proven_optimal']}")
+    tic = time.perf_counter()
+    online = aisched.run("comdos", inst)
+    _show("genai", out, "ComDOS", online.objective, time.perf_counter() - tic)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--family", choices=["lora", "tenants", "both"], default="both")
+    ap.add_argument("--family", choices=["lora", "tenants", "genai", "both", "all"], default="both")
     ap.add_argument("--lora-time", type=float, default=240.0)
     ap.add_argument("--method", choices=["colgen", "subgradient"], default="colgen")
     ap.add_argument("--tenants-time", type=float, default=120.0)
+    ap.add_argument("--genai-time", type=float, default=300.0)
+    ap.add_argument("--genai-slots", type=int, default=500)
+    ap.add_argument("--genai-rate", type=float, default=7.0)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--warm", action="store_true", help="lora: start from pdFTSP's final prices")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()}; cores {os.cpu_count()}")
-    if args.family in ("lora", "both"):
+    if args.family in ("genai", "all"):
+        _genai(args)
+    if args.family in ("lora", "both", "all"):
         inst = aisched.scenarios.lora.generate(args.seed, nodes=200, slots=144, arrival_rate=80, vendors=5)
         print(f"[lora] {inst.num_tasks} tasks, {inst.num_nodes} nodes, {inst.num_slots} slots")
         tic = time.perf_counter()
@@ -55,7 +80,7 @@ def main() -> None:
         print(f"[lora] bound wall {time.perf_counter() - tic:.1f} s (starting prices: "
               f"{'pdFTSP final duals' if args.warm else 'zero'})")
         _show("lora", out, "pdFTSP", online.objective, online_s)
-    if args.family in ("tenants", "both"):
+    if args.family in ("tenants", "both", "all"):
         inst = aisched.scenarios.tenants.generate(seed=args.seed)
         print(f"[tenants] {inst.num_jobs} jobs, {inst.num_servers} servers, {inst.num_slots} slots")
         out = aisched.bound(inst, time_limit=args.tenants_time)

@@ -99,6 +99,18 @@ def add_scenarios(add: Add) -> None:
                 Claim("increasing", "the performance ratio grows as the number of servers increases", "astraea")),
     ))
     add(Scenario(
+        name="tenants/fig5-ratio-scale", family="tenants",
+        title="Fig. 5 at paper scale: Astraea / certified bound (a lower estimate of Astraea / OPT) vs number "
+              "of jobs (14 users, 100 servers, one-hour slots)",
+        x="jobs", values=(100, 200), base=_TENANT_BASE, algorithms=("astraea",),
+        metric="ratio", offline=False, bound=True, time_limit=120.0,
+        reduced_base=_TENANT_REDUCED_JOBS, reduced_values=(10,),
+        claims=(Claim("at_least", "the performance ratio remains above 0.6 (here to the certified bound of "
+                      "aisched.bound: a lower estimate of the ratio to the optimum)", "astraea", value=0.6),
+                Claim("decreasing", "the performance ratio decreases with the increasing size of jobs",
+                      "astraea")),
+    ))
+    add(Scenario(
         name="tenants/fig6-ratio-schedulers", family="tenants",
         title="Fig. 6: performance ratio of the four schedulers vs number of jobs (2 users, 5 servers)",
         x="jobs", values=(5, 10, 15), base={"users": 2, "servers": 5, **_TENANT_OFFLINE_SLOT},

@@ -24,12 +24,17 @@ def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
         if exc.field in ("data", "trace") and ("not found" in exc.message or "does not exist" in exc.message):
             pytest.skip(f"{name}: {exc}")
         raise
-    n_algos = len(scenario.runs) + int(scenario.offline)  # runs: the algorithms and their variants
+    n_algos = len(scenario.runs) + int(scenario.offline) + int(scenario.bound)  # runs: algorithms and variants
     assert len(table) == len(scenario.values) * n_algos
     assert np.isfinite(table["objective"]).all()
-    online = table[table["algorithm"] != "offline"]
+    online = table[~table["algorithm"].isin(["offline", "bound"])]
     assert scenario.metric in table.columns and online[scenario.metric].notna().all()
-    assert set(table["algorithm"]) == set(scenario.runs) | ({"offline"} if scenario.offline else set())
+    assert set(table["algorithm"]) == (set(scenario.runs) | ({"offline"} if scenario.offline else set())
+                                       | ({"bound"} if scenario.bound else set()))
+    if scenario.bound:  # the certified bound is the reference where no optimum is proven, and holds every run
+        ref = table[table["reference_kind"] == "bound"]
+        assert len(ref) == len(table) or scenario.offline
+        assert (ref["objective"] <= ref["reference"] + 1e-6 * ref["reference"].abs().clip(lower=1)).all()
     assert sweep.folder(tmp_path, scenario).joinpath("table.csv").is_file()
     if scenario.offline:  # online never beats a proven optimum
         opt = table[table["reference_kind"] == "optimum"]
