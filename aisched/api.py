@@ -182,8 +182,9 @@ def bound(instance: Any, *, time_limit: float | None = 60.0, **options: Any) -> 
     ``prices`` the (node, slot) prices that certify it, ``objective`` the best
     primal value found (its plan verified), so ``bound - objective`` is a
     proven gap. Families: ``lora`` (:func:`aisched.online.lora.bound.bound`),
-    ``tenants`` (:func:`aisched.online.tenants.bound.bound`, cluster-level).
-    ``spot`` has none: its one job's exact DP is already the optimum.
+    ``genai`` (:func:`aisched.online.genai.bound.bound`, relaxed P1 with exact
+    per-job pricing), ``tenants`` (:func:`aisched.online.tenants.bound.bound`,
+    cluster-level). ``spot`` has none: its one job's exact DP is already the optimum.
 
     Raises
     ------

@@ -239,6 +239,14 @@ def _timed_write(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> f
     return time.perf_counter() - tic
 
 
+def _closed(row: dict[str, Any]) -> bool:
+    """A bound cell whose verified primal value meets its certified bound (to 1e-9 relative): the optimum."""
+    objective, bound = row.get("objective"), row.get("bound")
+    if objective is None or bound is None or not (math.isfinite(objective) and math.isfinite(bound)):
+        return False
+    return bool(objective >= bound - 1e-9 * max(abs(bound), 1.0))
+
+
 def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
     """The tidy table of a sweep folder, from its finished cells (with references and ratios)."""
     root = Path(root)
@@ -253,6 +261,8 @@ def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
         key = (r["point"], r["seed"])
         if r["algorithm"] == "offline" and r["status"] == "optimal":
             ref[key] = (r["objective"], "optimum")
+        elif r["algorithm"] == "bound" and _closed(r) and ref.get(key, ("", ""))[1] != "optimum":
+            ref[key] = (r["objective"], "optimum")  # a verified plan as good as a certified bound: proven
         elif (r["bound"] is not None and not math.isnan(r["bound"]) and ref.get(key, ("", ""))[1] != "optimum"
               and r["bound"] < ref.get(key, (math.inf, ""))[0]):
             ref[key] = (r["bound"], "bound")

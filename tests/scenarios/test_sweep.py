@@ -264,3 +264,40 @@ def test_claim_verdicts_are_plain_booleans() -> None:
     """A numpy comparison must not leak np.bool_ into the verdict (the page bolds `holds is False`)."""
     chk = report.ClaimCheck(Claim("at_most", "", "us", value=1.0), 2.0, np.float64(2.0) <= 1.0, "")
     assert chk.holds is False and chk.verdict == "fails"
+
+
+def test_ratios_to_a_bound_decide_only_the_side_the_bound_certifies() -> None:
+    """bound / ALG is an upper estimate of OPT / ALG: "<= c" holding is proven, failing is undecided."""
+    summary = pd.DataFrame({
+        "point": [0, 1], "x": ["a", "b"], "algorithm": ["us", "us"], "mean": [1.5, 2.5], "std": [0.0] * 2,
+        "count": [1] * 2, "by_bound": [1, 1],
+    })
+    definition = {"metric": "competitive_ratio", "claims": [
+        vars(Claim("at_most", "", "us", value=3.0)), vars(Claim("at_most", "", "us", value=2.0)),
+        vars(Claim("decreasing", "", "us"))]}
+    proven, undecided, trend = report.check_claims(definition, summary)
+    assert proven.holds is True and "holds on the optimum too" in proven.detail
+    assert undecided.holds is None and "cannot decide" in undecided.detail and "largest 2.5" in undecided.detail
+    assert trend.holds is None  # a trend of one-sided estimates decides nothing
+    ratio = summary.assign(mean=[0.7, 0.5])  # ALG / bound: a lower estimate of ALG / OPT
+    low = {"metric": "ratio", "claims": [vars(Claim("at_least", "", "us", value=0.4)),
+                                         vars(Claim("at_least", "", "us", value=0.6))]}
+    assert [c.holds for c in report.check_claims(low, ratio)] == [True, None]
+    exact = summary.assign(by_bound=[0, 0])  # references proven optimal: both verdicts stand
+    assert [c.holds for c in report.check_claims(definition, exact)] == [True, False, False]
+
+
+def test_a_bound_met_by_its_verified_plan_is_a_proven_optimum(tmp_path: Path) -> None:
+    rows = [{"scenario": "s", "point": 0, "x": "a", "seed": 0, "algorithm": "bound", "objective": 10.0,
+             "status": "lp_optimal", "bound": 10.0, "admitted": 1, "runtime_s": 1.0, "decision_median_s": 0.0,
+             "work_s": 1.0},
+            {"scenario": "s", "point": 1, "x": "b", "seed": 0, "algorithm": "bound", "objective": 8.0,
+             "status": "limit", "bound": 12.0, "admitted": 1, "runtime_s": 1.0, "decision_median_s": 0.0,
+             "work_s": 1.0}]
+    rows += [{**r, "algorithm": "us", "objective": 5.0, "bound": float("nan"), "status": "online"} for r in rows]
+    (tmp_path / "cells").mkdir()
+    for i, row in enumerate(rows):
+        (tmp_path / "cells" / f"c{i}.json").write_text(json.dumps(row))
+    table = sweep.load_table(tmp_path).set_index(["point", "algorithm"])
+    assert table.loc[(0, "us"), "reference_kind"] == "optimum" and table.loc[(0, "us"), "reference"] == 10.0
+    assert table.loc[(1, "us"), "reference_kind"] == "bound" and table.loc[(1, "us"), "reference"] == 12.0
