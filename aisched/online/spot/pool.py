@@ -49,6 +49,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from aisched.online.spot import window_groups as wg
 from aisched.online.spot import window_kernel as wk
 from aisched.online.spot.window_reference import TOL
 
@@ -196,9 +197,12 @@ def solve_windows(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np
     pp[:n] = prev
     jobs = {k: stacked[k][pad] for k in _SOLVER_KEYS}
     with jax.enable_x64(True):
-        outs = [_solve_batch({k: v[i:i + BATCH] for k, v in jobs.items()}, jnp.asarray(t),
-                             jnp.asarray(zz[i:i + BATCH]), jnp.asarray(pp[i:i + BATCH]), W=window + 1,
-                             G=lattice, shifts=tuple(shifts)) for i in range(0, size, BATCH)]
+        # NumPy arguments go straight to the jitted call (jit's own transfer; a jnp.asarray per argument
+        # went through a staged primitive each, ~1/5 of the pool's time)
+        tt = np.int64(t)
+        outs = [_solve_batch({k: v[i:i + BATCH] for k, v in jobs.items()}, tt, zz[i:i + BATCH],
+                             pp[i:i + BATCH], W=window + 1, G=lattice, shifts=tuple(shifts))
+                for i in range(0, size, BATCH)]
         o = np.concatenate([np.asarray(x[0]) for x in outs])
         s = np.concatenate([np.asarray(x[1]) for x in outs])
         return o[:n], s[:n]
@@ -206,7 +210,7 @@ def solve_windows(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np
 
 def cache_size() -> int:
     """Compiled entries of the batched window solver (a sweep of equal shape must not grow it)."""
-    return _solve_batch._cache_size() + _finish_batch._cache_size()
+    return _solve_batch._cache_size() + _finish_batch._cache_size() + wg.cache_size()
 
 
 @jax.jit
@@ -240,8 +244,16 @@ def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: 
 _COMPILED: set[tuple] = set()
 
 
+def grouped(stacked: dict[str, np.ndarray], shifts: tuple[int, ...]) -> bool:
+    """Whether the shared-forward solver (:mod:`~aisched.online.spot.window_groups`) applies.
+
+    It needs the int8 back-pointers of :func:`_pointer_step`: ``mu_1 = mu_2`` and at most 127 counts.
+    """
+    return tuple(shifts[:2]) == tuple(shifts[2:4]) and stacked["counts"].shape[1] <= 127
+
+
 def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: int,
-               shifts: tuple[int, ...]) -> int:
+               shifts: tuple[int, ...], shared_forward: bool = False) -> int:
     """Compile the batched (10) solver for every window length ``1..window_max + 1`` not yet compiled.
 
     A window cut by the deadline has any length up to ``w + 1``; compiling
@@ -251,11 +263,15 @@ def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: in
     shapes = tuple((k, v.shape[1:]) for k, v in sorted(stacked.items()) if k in _SOLVER_KEYS)
     new = 0
     for W1 in range(1, int(window_max) + 2):
-        key = (W1, W1 * int(lattice_step), tuple(shifts), shapes)
+        key = (W1, W1 * int(lattice_step), tuple(shifts), shapes, shared_forward)
         if key in _COMPILED:
             continue
-        solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
-                      lattice=W1 * int(lattice_step), shifts=shifts)
+        if shared_forward:
+            wg.solve_grouped(stacked, _SOLVER_KEYS, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1),
+                             np.array([W1]), lattice_step=int(lattice_step), shifts=shifts)
+        else:
+            solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
+                          lattice=W1 * int(lattice_step), shifts=shifts)
         _COMPILED.add(key)
         new += 1
     return new
@@ -292,7 +308,7 @@ def _guard(t, z, prev, o, s, work, alpha, beta, mu1, mu2, nmax, d):
 def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np.ndarray,
               threshold: np.ndarray, *, lattice_step: int, shifts: tuple[int, ...],
               clip: bool = True, sigma_rule: str = "every_slot", averaging: str = "chc",
-              deadline_guard: bool = False) -> dict[str, Any]:
+              deadline_guard: bool = False, shared_forward: bool = True) -> dict[str, Any]:
     """AHAP for every job of ``stacked`` x every policy ``(window[m], commitment[m], threshold[m])``.
 
     Same outputs as :func:`~aisched.online.spot.window_kernel.ahap_batch`
@@ -311,6 +327,12 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     kernel's ``w + 1``-slot problem only appends idle slots (``n = 0``, cost 0,
     no progress) and lattice steps no plan can reach, so the optimum is the
     same, and such windows are shared by the policies of every ``w``.
+
+    ``shared_forward`` (default): the distinct problems of a slot that share
+    the job and previous count share one forward DP pass
+    (:mod:`~aisched.online.spot.window_groups`; same plans, fewer DP cells;
+    stats ``forward_passes``); ``False``: one DP per distinct problem
+    (:func:`solve_windows`). Falls back to ``False`` when ``mu_1 != mu_2``.
     """
     window = np.asarray(window, np.int64)
     commitment = np.asarray(commitment, np.int64)
@@ -344,9 +366,10 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     sub_prev = np.zeros((lanes, R))
     sub_done = np.zeros((lanes, R), bool)
     lane_ix = np.arange(lanes)
-    needed = unique = padded = 0
+    needed = unique = padded = passes = 0
     window_s = 0.0
-    precompile(stacked, wmax, lattice_step, shifts)  # every (clipped) length 1..W: compile now, not mid-run
+    shared_forward = bool(shared_forward) and grouped(stacked, shifts)
+    precompile(stacked, wmax, lattice_step, shifts, shared_forward)  # every (clipped) length 1..W: compile now, not mid-run
     for t in range(D):
         if chc:  # FHC^(r), r = t mod v, re-plans from its own state
             r_now = np.mod(t, com)
@@ -372,7 +395,16 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             rows = behind[first]
             usize = size[first]
             t0 = time.perf_counter()
-            for W1 in np.unique(usize):
+            if shared_forward:
+                uo, us, st = wg.solve_grouped(stacked, _SOLVER_KEYS, job[rows], t, pz[rows], pprev[rows], usize,
+                                              lattice_step=lattice_step, shifts=shifts)
+                Wu = uo.shape[1]
+                plan_o[behind, :Wu] = uo[inverse]
+                plan_s[behind] = 0.0
+                plan_s[behind, :Wu] = us[inverse]
+                padded += st["calls"] * wg.PROBLEMS
+                passes += st["passes"]
+            for W1 in ([] if shared_forward else np.unique(usize)):
                 sel = np.flatnonzero(usize == W1)
                 r = rows[sel]
                 uo, us = solve_windows(stacked, job[r], t, pz[r], pprev[r], window=int(W1) - 1,
@@ -433,4 +465,4 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             "utility": utility.reshape(shape), "completion_time": T.reshape(shape),
             "termination_slots": k.reshape(shape), "windows_solved": solved.reshape(shape),
             "stats": {"windows_needed": needed, "windows_unique": unique, "windows_padded": padded,
-                      "window_s": window_s}}
+                      "window_s": window_s, "forward_passes": passes if shared_forward else unique}}

@@ -145,7 +145,7 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     groups: dict[int, list[int]] = {}
     for m, p in enumerate(pool):
         groups.setdefault(p.window if p.algorithm == "ahap" else 0, []).append(m)
-    stats = {"windows_unique": 0, "windows_padded": 0, "window_s": 0.0}
+    stats = {"windows_unique": 0, "windows_padded": 0, "window_s": 0.0, "forward_passes": 0}
     if engine == "batched":
         ahap = [m for m, p in enumerate(pool) if p.algorithm == "ahap"]
         if ahap:
