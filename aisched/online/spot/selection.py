@@ -42,9 +42,11 @@ from aisched.online.spot import window_reference as wr
 from aisched.online.spot.predictors import Predictor, perfect
 
 __all__ = ["Policy", "SelectionResult", "paper_pool", "evaluate_pool", "select", "eg_weights",
-           "normalise_utilities"]
+           "normalise_utilities", "pool_memory_bytes", "MAX_POOL_BYTES"]
 
 SIGMAS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+#: Largest estimated working memory of :func:`evaluate_pool` (bytes) before it refuses (size guard).
+MAX_POOL_BYTES = 4 * 2**30
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,30 @@ def _forecasts(jobs: Sequence[SpotInstance], predictors: Sequence[Predictor], le
     return out
 
 
+def pool_memory_bytes(jobs: int, pool: Sequence[Policy], deadline: int, options: int = wk.SLOT_OPTIONS,
+                      engine: str = "batched", chunk: int = 250) -> int:
+    """Estimated working memory (bytes) of :func:`evaluate_pool` for ``jobs`` jobs of ``deadline`` slots.
+
+    Per job the forecasts and tie rows (``2 d (w + 1) + max(16, w + 1) S``
+    doubles, ``w`` the longest window); per (job, AHAP policy) lane of the
+    batched engine the plan history of the last ``w`` plans (``2 w (w + 1)``),
+    the decisions (``2 d``), the CHC sub-trajectories (``3 w``) and about 30
+    vectors, doubled for temporaries (the vmap engine holds ``chunk`` jobs'
+    lanes with their ``(w + 1) x G`` DP tables instead). An estimate for the
+    size guard, not a measurement.
+    """
+    ahap = [p for p in pool if p.algorithm == "ahap"]
+    w = max([p.window for p in ahap], default=1)
+    per_job = 2 * deadline * (w + 1) + max(16, w + 1) * options + 4 * deadline
+    if engine == "vmap":
+        lanes = min(jobs, chunk) * len(ahap)
+        per_lane = 2 * w * (w + 1) + 2 * deadline + (w + 1) * options * (w + 1) * 160
+    else:
+        lanes = jobs * len(ahap)
+        per_lane = 2 * (2 * w * (w + 1) + 2 * deadline + 3 * w + 30)
+    return int(8 * (jobs * per_job + lanes * per_lane))
+
+
 def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
                   predictor: Predictor | Sequence[Predictor] | None = None, *, seed: int = 0,
                   chunk: int = 250, engine: str = "batched", sigma_rule: wr.SigmaRule = "every_slot",
@@ -113,6 +139,12 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     if not pool:
         raise InvalidScenarioError("pool", "is empty")
     d = jobs[0].deadline
+    need = pool_memory_bytes(len(jobs), pool, d, engine=engine, chunk=chunk)
+    if need > MAX_POOL_BYTES:
+        w = max([p.window for p in pool if p.algorithm == "ahap"], default=0)
+        raise InvalidScenarioError("pool", f"needs about {need / 2**30:.1f} GiB ({len(jobs)} jobs x {len(pool)} "
+                                   f"policies, windows up to {w}); the limit MAX_POOL_BYTES is "
+                                   f"{MAX_POOL_BYTES / 2**30:.0f} GiB: use fewer or shorter windows, or fewer jobs")
     for k, inst in enumerate(jobs):
         if inst.changeover != "off":
             raise InvalidScenarioError("jobs", f"[{k}] has changeover={inst.changeover!r}: the pool engines model "
