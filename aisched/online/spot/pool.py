@@ -27,7 +27,9 @@ In slot ``t`` it
    the kernel's (:func:`~aisched.online.spot.window_kernel._window_dp`: same
    value updates, same first-index argmax), restructured for a batch
    (:func:`_batched_dp`: unrolled slots, reachable lattice prefix only, int8
-   back-pointers instead of value tables),
+   back-pointers instead of value tables). By default (``shared_forward``) the
+   distinct problems that share the job and previous count share one forward
+   pass instead (:mod:`~aisched.online.spot.window_groups`, same plans),
 4. scatters the plans back and does the cheap parts (the "ahead" plan, the
    averaging of the last ``v`` plans, the limits, the progress update) in NumPy
    with the same float operations, in the same order, as the kernel; the
@@ -51,6 +53,7 @@ import numpy as np
 
 from aisched.online.spot import window_groups as wg
 from aisched.online.spot import window_kernel as wk
+from aisched.online.spot.window_groups import _backtrack, _pointer_step
 from aisched.online.spot.window_reference import TOL
 
 __all__ = ["ahap_pool", "solve_windows", "finish", "cache_size", "bucket", "padded_size", "precompile", "BATCH",
@@ -70,43 +73,6 @@ _SOLVER_KEYS = ("counts", "valid", "wq_up", "wq_down", "wq_same", "tie", "price_
 def bucket(n: int) -> int:
     """Padded batch size for ``n`` problems: the next power of two, at least :data:`MIN_BUCKET`."""
     return max(MIN_BUCKET, 1 << max(int(n) - 1, 0).bit_length())
-
-
-def _pointer_step(best, key, shifts):
-    """One forward step of the (10) DP for ``mu_1 = mu_2``: new values and back-pointer data.
-
-    Values: exactly the kernel's ``step`` (max over the previous count ``!= n``
-    of the sheared table, max with "same count", minus the slot cost). The
-    kernel's backtracking picks, at state ``(n, g)``, the first index ``s``
-    maximising ``best[s, g - shift(s, n)]``; it is recovered from ``kind``
-    (0: the same count wins, 1: a changed count wins, 2: a tie) and, per
-    column ``g'`` of ``best``, the first and second-best previous counts
-    ``top[g']``, ``top2[g']`` (:func:`_backtrack`).
-    """
-    a, b, _, _, a_same, b_same = shifts
-    S = best.shape[0]
-    rows = jnp.arange(S)[:, None]
-    top = jnp.argmax(best, axis=0)
-    first = jnp.max(best, axis=0)
-    hit = rows == top[None, :]
-    masked = jnp.where(hit, wk.NEG, best)
-    second = jnp.max(masked, axis=0)
-    top2 = jnp.argmax(masked, axis=0)
-    changed = wk._shear(jnp.where(hit, second[None, :], first[None, :]), a, b)
-    same = wk._shear(best, a_same, b_same)
-    kind = jnp.where(same > changed, 0, jnp.where(changed > same, 1, 2)).astype(jnp.int8)
-    new = jnp.maximum(changed, same) - key[:, None]
-    return jnp.maximum(new, wk.NEG), (kind, top.astype(jnp.int8), top2.astype(jnp.int8))
-
-
-def _backtrack(pointer, n, g, chg, lane):
-    """Previous count at state ``(n, g)`` (batch of states) from :func:`_pointer_step`'s data."""
-    kind, top, top2 = pointer
-    k = kind[lane, n, g]
-    col = jnp.maximum(g - chg, 0)
-    t1 = top[lane, col].astype(n.dtype)
-    other = jnp.where(t1 != n, t1, top2[lane, col].astype(n.dtype))
-    return jnp.where(k == 0, n, jnp.where(k == 1, other, jnp.minimum(n, other)))
 
 
 def _batched_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
