@@ -70,17 +70,20 @@ def main() -> None:
     compile_s = time.perf_counter() - t0
     before = wk.cache_size() + pk.cache_size()
     t0 = time.perf_counter()
+    c0 = time.process_time()
     utilities, info = evaluate_pool(jobs, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine,
                                     averaging=args.averaging)
     if args.save:
         np.save(args.save, utilities)
     pool_s = time.perf_counter() - t0
+    pool_cpu = time.process_time() - c0
     new_compiles = wk.cache_size() + pk.cache_size() - before
     t0 = time.perf_counter()
     res = select(jobs, pool, utilities=utilities, seed=args.seed)
     select_s = time.perf_counter() - t0
     print(f"[pool] engine {args.engine!r}: {K} jobs x {M} policies: pool evaluation {pool_s:.1f} s "
           f"(forecasts {info['forecast_s']:.2f} s) + Algorithm 2 {select_s:.3f} s = {pool_s + select_s:.1f} s")
+    print(f"[pool] CPU time of the pool evaluation {pool_cpu:.1f} s (less sensitive to other load than wall)")
     print(f"[pool] first call on {len(warm)} jobs (compiles the kernels) {compile_s:.1f} s; "
           f"compilations during the {K}-job run: {new_compiles}")
     print(f"[pool] throughput {K * M / pool_s:.0f} policy-jobs/s ({1e3 * pool_s / (K * M):.3f} ms per "
@@ -88,8 +91,10 @@ def main() -> None:
     print(f"[pool] (10) solves needed by Algorithm 1: {info['windows_solved']} of {K * (M - 7) * 10} "
           f"lane-slots (the vmap kernel solves all of them)")
     if args.engine == "batched":
-        print(f"[pool] after deduplication: {info['windows_unique']} distinct, {info['windows_padded']} "
-              f"solved with bucket padding; time in the batched (10) solver {info['window_s']:.1f} s = "
+        print(f"[pool] after deduplication: {info['windows_unique']} distinct windows, sharing "
+              f"{info['forward_passes']} forward DP passes (one per job, slot and previous count; "
+              f"aisched.online.spot.window_groups), {info['windows_padded']} problem slots with padding; "
+              f"time in the batched (10) solver {info['window_s']:.1f} s = "
               f"{100 * info['window_s'] / pool_s:.0f}% of the pool evaluation")
     print(f"[pool] regret {res.regret:.2f} <= bound {res.regret_bound:.2f}; best fixed "
           f"{res.policy_names[res.best_policy]}")

@@ -96,6 +96,7 @@ def add_select_arguments(parser: argparse.ArgumentParser) -> None:
 def run_select(args: argparse.Namespace) -> int:
     """``aisched select spot``: Algorithm 2 over the paper's pool; prints a summary, writes files."""
     from aisched.online.spot import paper_pool, select
+    from aisched.online.spot.selection import MAX_POOL_BYTES, pool_memory_bytes
 
     if not (math.isfinite(args.error) and args.error >= 0):
         raise InvalidScenarioError("--error", f"= {args.error} must be >= 0")
@@ -113,8 +114,14 @@ def run_select(args: argparse.Namespace) -> int:
         repeated = sorted({x for x in values if values.count(x) > 1})
         if repeated:
             raise InvalidScenarioError(flag, f"repeats {repeated[0]:g} (each pool member must be distinct)")
-    jobs = workload(seed=args.seed, jobs=args.jobs, deadline=args.deadline, market=args.market)
     pool = paper_pool(windows=windows, sigmas=sigmas)
+    need = pool_memory_bytes(max(int(args.jobs), 1), pool, int(args.deadline))
+    if need > MAX_POOL_BYTES:  # size guard before any allocation
+        raise InvalidScenarioError("--windows", f"= {args.windows} gives {len(pool)} policies (windows up to "
+                                   f"{max(windows)}): the pool evaluation on {args.jobs} jobs needs about "
+                                   f"{need / 2**30:.1f} GiB, over the limit of {MAX_POOL_BYTES / 2**30:.0f} GiB "
+                                   "(use fewer or shorter windows, or fewer --jobs)")
+    jobs = workload(seed=args.seed, jobs=args.jobs, deadline=args.deadline, market=args.market)
     res = select(jobs, pool, predictor(args.noise, args.error, args.seed), seed=args.seed)
     names = res.policy_names
     u = res.utility.values

@@ -138,6 +138,27 @@ def test_cli_select_spot_bad_input_exits_2(tmp_path, capsys, argv, field):
     assert rc == 2 and len(err) == 1 and field in err[0], err
 
 
+def test_cli_select_spot_memory_guard_names_windows_and_size(tmp_path, capsys, monkeypatch):
+    import time
+
+    windows = ",".join(str(w) for w in range(1, 31))  # 465 x 7 AHAP policies: ~97 GiB on 1000 jobs
+    t0 = time.perf_counter()
+    rc = main(["select", "spot", "--windows", windows, "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and "--windows" in err[0] and "GiB" in err[0], err
+    assert time.perf_counter() - t0 < 5  # refused before the workload or the pool is built
+    # the library names the pool with the implied size
+    from aisched.online.spot import evaluate_pool, paper_pool
+    from aisched.online.spot import selection as sel
+
+    limit = sel.MAX_POOL_BYTES  # the paper's pool and windows up to the deadline stay under it
+    assert sel.pool_memory_bytes(1000, paper_pool(), 10) < sel.pool_memory_bytes(
+        1000, paper_pool(windows=range(1, 11)), 10) < limit
+    monkeypatch.setattr(sel, "MAX_POOL_BYTES", 1)
+    with pytest.raises(InvalidScenarioError, match="^pool: needs about .* GiB"):
+        evaluate_pool(spot.workload(seed=0, jobs=2, deadline=4), paper_pool(windows=(1,)))
+
+
 def test_generate_size_guard_and_field_names():
     with pytest.raises(InvalidScenarioError, match="^work: .*size guard"):
         spot.generate(work=1e9)

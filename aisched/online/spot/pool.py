@@ -27,7 +27,9 @@ In slot ``t`` it
    the kernel's (:func:`~aisched.online.spot.window_kernel._window_dp`: same
    value updates, same first-index argmax), restructured for a batch
    (:func:`_batched_dp`: unrolled slots, reachable lattice prefix only, int8
-   back-pointers instead of value tables),
+   back-pointers instead of value tables). By default (``shared_forward``) the
+   distinct problems that share the job and previous count share one forward
+   pass instead (:mod:`~aisched.online.spot.window_groups`, same plans),
 4. scatters the plans back and does the cheap parts (the "ahead" plan, the
    averaging of the last ``v`` plans, the limits, the progress update) in NumPy
    with the same float operations, in the same order, as the kernel; the
@@ -49,7 +51,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from aisched.online.spot import window_groups as wg
 from aisched.online.spot import window_kernel as wk
+from aisched.online.spot.window_groups import _backtrack, _pointer_step
 from aisched.online.spot.window_reference import TOL
 
 __all__ = ["ahap_pool", "solve_windows", "finish", "cache_size", "bucket", "padded_size", "precompile", "BATCH",
@@ -69,43 +73,6 @@ _SOLVER_KEYS = ("counts", "valid", "wq_up", "wq_down", "wq_same", "tie", "price_
 def bucket(n: int) -> int:
     """Padded batch size for ``n`` problems: the next power of two, at least :data:`MIN_BUCKET`."""
     return max(MIN_BUCKET, 1 << max(int(n) - 1, 0).bit_length())
-
-
-def _pointer_step(best, key, shifts):
-    """One forward step of the (10) DP for ``mu_1 = mu_2``: new values and back-pointer data.
-
-    Values: exactly the kernel's ``step`` (max over the previous count ``!= n``
-    of the sheared table, max with "same count", minus the slot cost). The
-    kernel's backtracking picks, at state ``(n, g)``, the first index ``s``
-    maximising ``best[s, g - shift(s, n)]``; it is recovered from ``kind``
-    (0: the same count wins, 1: a changed count wins, 2: a tie) and, per
-    column ``g'`` of ``best``, the first and second-best previous counts
-    ``top[g']``, ``top2[g']`` (:func:`_backtrack`).
-    """
-    a, b, _, _, a_same, b_same = shifts
-    S = best.shape[0]
-    rows = jnp.arange(S)[:, None]
-    top = jnp.argmax(best, axis=0)
-    first = jnp.max(best, axis=0)
-    hit = rows == top[None, :]
-    masked = jnp.where(hit, wk.NEG, best)
-    second = jnp.max(masked, axis=0)
-    top2 = jnp.argmax(masked, axis=0)
-    changed = wk._shear(jnp.where(hit, second[None, :], first[None, :]), a, b)
-    same = wk._shear(best, a_same, b_same)
-    kind = jnp.where(same > changed, 0, jnp.where(changed > same, 1, 2)).astype(jnp.int8)
-    new = jnp.maximum(changed, same) - key[:, None]
-    return jnp.maximum(new, wk.NEG), (kind, top.astype(jnp.int8), top2.astype(jnp.int8))
-
-
-def _backtrack(pointer, n, g, chg, lane):
-    """Previous count at state ``(n, g)`` (batch of states) from :func:`_pointer_step`'s data."""
-    kind, top, top2 = pointer
-    k = kind[lane, n, g]
-    col = jnp.maximum(g - chg, 0)
-    t1 = top[lane, col].astype(n.dtype)
-    other = jnp.where(t1 != n, t1, top2[lane, col].astype(n.dtype))
-    return jnp.where(k == 0, n, jnp.where(k == 1, other, jnp.minimum(n, other)))
 
 
 def _batched_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
@@ -196,9 +163,12 @@ def solve_windows(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np
     pp[:n] = prev
     jobs = {k: stacked[k][pad] for k in _SOLVER_KEYS}
     with jax.enable_x64(True):
-        outs = [_solve_batch({k: v[i:i + BATCH] for k, v in jobs.items()}, jnp.asarray(t),
-                             jnp.asarray(zz[i:i + BATCH]), jnp.asarray(pp[i:i + BATCH]), W=window + 1,
-                             G=lattice, shifts=tuple(shifts)) for i in range(0, size, BATCH)]
+        # NumPy arguments go straight to the jitted call (jit's own transfer; a jnp.asarray per argument
+        # went through a staged primitive each, ~1/5 of the pool's time)
+        tt = np.int64(t)
+        outs = [_solve_batch({k: v[i:i + BATCH] for k, v in jobs.items()}, tt, zz[i:i + BATCH],
+                             pp[i:i + BATCH], W=window + 1, G=lattice, shifts=tuple(shifts))
+                for i in range(0, size, BATCH)]
         o = np.concatenate([np.asarray(x[0]) for x in outs])
         s = np.concatenate([np.asarray(x[1]) for x in outs])
         return o[:n], s[:n]
@@ -206,7 +176,7 @@ def solve_windows(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np
 
 def cache_size() -> int:
     """Compiled entries of the batched window solver (a sweep of equal shape must not grow it)."""
-    return _solve_batch._cache_size() + _finish_batch._cache_size()
+    return _solve_batch._cache_size() + _finish_batch._cache_size() + wg.cache_size()
 
 
 @jax.jit
@@ -240,8 +210,16 @@ def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: 
 _COMPILED: set[tuple] = set()
 
 
+def grouped(stacked: dict[str, np.ndarray], shifts: tuple[int, ...]) -> bool:
+    """Whether the shared-forward solver (:mod:`~aisched.online.spot.window_groups`) applies.
+
+    It needs the int8 back-pointers of :func:`_pointer_step`: ``mu_1 = mu_2`` and at most 127 counts.
+    """
+    return tuple(shifts[:2]) == tuple(shifts[2:4]) and stacked["counts"].shape[1] <= 127
+
+
 def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: int,
-               shifts: tuple[int, ...]) -> int:
+               shifts: tuple[int, ...], shared_forward: bool = False) -> int:
     """Compile the batched (10) solver for every window length ``1..window_max + 1`` not yet compiled.
 
     A window cut by the deadline has any length up to ``w + 1``; compiling
@@ -251,11 +229,15 @@ def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: in
     shapes = tuple((k, v.shape[1:]) for k, v in sorted(stacked.items()) if k in _SOLVER_KEYS)
     new = 0
     for W1 in range(1, int(window_max) + 2):
-        key = (W1, W1 * int(lattice_step), tuple(shifts), shapes)
+        key = (W1, W1 * int(lattice_step), tuple(shifts), shapes, shared_forward)
         if key in _COMPILED:
             continue
-        solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
-                      lattice=W1 * int(lattice_step), shifts=shifts)
+        if shared_forward:
+            wg.solve_grouped(stacked, _SOLVER_KEYS, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1),
+                             np.array([W1]), lattice_step=int(lattice_step), shifts=shifts)
+        else:
+            solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
+                          lattice=W1 * int(lattice_step), shifts=shifts)
         _COMPILED.add(key)
         new += 1
     return new
@@ -292,7 +274,7 @@ def _guard(t, z, prev, o, s, work, alpha, beta, mu1, mu2, nmax, d):
 def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np.ndarray,
               threshold: np.ndarray, *, lattice_step: int, shifts: tuple[int, ...],
               clip: bool = True, sigma_rule: str = "every_slot", averaging: str = "chc",
-              deadline_guard: bool = False) -> dict[str, Any]:
+              deadline_guard: bool = False, shared_forward: bool = True) -> dict[str, Any]:
     """AHAP for every job of ``stacked`` x every policy ``(window[m], commitment[m], threshold[m])``.
 
     Same outputs as :func:`~aisched.online.spot.window_kernel.ahap_batch`
@@ -311,6 +293,12 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     kernel's ``w + 1``-slot problem only appends idle slots (``n = 0``, cost 0,
     no progress) and lattice steps no plan can reach, so the optimum is the
     same, and such windows are shared by the policies of every ``w``.
+
+    ``shared_forward`` (default): the distinct problems of a slot that share
+    the job and previous count share one forward DP pass
+    (:mod:`~aisched.online.spot.window_groups`; same plans, fewer DP cells;
+    stats ``forward_passes``); ``False``: one DP per distinct problem
+    (:func:`solve_windows`). Falls back to ``False`` when ``mu_1 != mu_2``.
     """
     window = np.asarray(window, np.int64)
     commitment = np.asarray(commitment, np.int64)
@@ -344,9 +332,10 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     sub_prev = np.zeros((lanes, R))
     sub_done = np.zeros((lanes, R), bool)
     lane_ix = np.arange(lanes)
-    needed = unique = padded = 0
+    needed = unique = padded = passes = 0
     window_s = 0.0
-    precompile(stacked, wmax, lattice_step, shifts)  # every (clipped) length 1..W: compile now, not mid-run
+    shared_forward = bool(shared_forward) and grouped(stacked, shifts)
+    precompile(stacked, wmax, lattice_step, shifts, shared_forward)  # every (clipped) length 1..W: compile now, not mid-run
     for t in range(D):
         if chc:  # FHC^(r), r = t mod v, re-plans from its own state
             r_now = np.mod(t, com)
@@ -372,7 +361,16 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             rows = behind[first]
             usize = size[first]
             t0 = time.perf_counter()
-            for W1 in np.unique(usize):
+            if shared_forward:
+                uo, us, st = wg.solve_grouped(stacked, _SOLVER_KEYS, job[rows], t, pz[rows], pprev[rows], usize,
+                                              lattice_step=lattice_step, shifts=shifts)
+                Wu = uo.shape[1]
+                plan_o[behind, :Wu] = uo[inverse]
+                plan_s[behind] = 0.0
+                plan_s[behind, :Wu] = us[inverse]
+                padded += st["calls"] * wg.PROBLEMS
+                passes += st["passes"]
+            for W1 in ([] if shared_forward else np.unique(usize)):
                 sel = np.flatnonzero(usize == W1)
                 r = rows[sel]
                 uo, us = solve_windows(stacked, job[r], t, pz[r], pprev[r], window=int(W1) - 1,
@@ -433,4 +431,4 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             "utility": utility.reshape(shape), "completion_time": T.reshape(shape),
             "termination_slots": k.reshape(shape), "windows_solved": solved.reshape(shape),
             "stats": {"windows_needed": needed, "windows_unique": unique, "windows_padded": padded,
-                      "window_s": window_s}}
+                      "window_s": window_s, "forward_passes": passes if shared_forward else unique}}

@@ -42,9 +42,11 @@ from aisched.online.spot import window_reference as wr
 from aisched.online.spot.predictors import Predictor, perfect
 
 __all__ = ["Policy", "SelectionResult", "paper_pool", "evaluate_pool", "select", "eg_weights",
-           "normalise_utilities"]
+           "normalise_utilities", "pool_memory_bytes", "MAX_POOL_BYTES"]
 
 SIGMAS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+#: Largest estimated working memory of :func:`evaluate_pool` (bytes) before it refuses (size guard).
+MAX_POOL_BYTES = 4 * 2**30
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,30 @@ def _forecasts(jobs: Sequence[SpotInstance], predictors: Sequence[Predictor], le
     return out
 
 
+def pool_memory_bytes(jobs: int, pool: Sequence[Policy], deadline: int, options: int = wk.SLOT_OPTIONS,
+                      engine: str = "batched", chunk: int = 250) -> int:
+    """Estimated working memory (bytes) of :func:`evaluate_pool` for ``jobs`` jobs of ``deadline`` slots.
+
+    Per job the forecasts and tie rows (``2 d (w + 1) + max(16, w + 1) S``
+    doubles, ``w`` the longest window); per (job, AHAP policy) lane of the
+    batched engine the plan history of the last ``w`` plans (``2 w (w + 1)``),
+    the decisions (``2 d``), the CHC sub-trajectories (``3 w``) and about 30
+    vectors, doubled for temporaries (the vmap engine holds ``chunk`` jobs'
+    lanes with their ``(w + 1) x G`` DP tables instead). An estimate for the
+    size guard, not a measurement.
+    """
+    ahap = [p for p in pool if p.algorithm == "ahap"]
+    w = max([p.window for p in ahap], default=1)
+    per_job = 2 * deadline * (w + 1) + max(16, w + 1) * options + 4 * deadline
+    if engine == "vmap":
+        lanes = min(jobs, chunk) * len(ahap)
+        per_lane = 2 * w * (w + 1) + 2 * deadline + (w + 1) * options * (w + 1) * 160
+    else:
+        lanes = jobs * len(ahap)
+        per_lane = 2 * (2 * w * (w + 1) + 2 * deadline + 3 * w + 30)
+    return int(8 * (jobs * per_job + lanes * per_lane))
+
+
 def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
                   predictor: Predictor | Sequence[Predictor] | None = None, *, seed: int = 0,
                   chunk: int = 250, engine: str = "batched", sigma_rule: wr.SigmaRule = "every_slot",
@@ -94,7 +120,9 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     solves only the needed, distinct windows (10)) or ``"vmap"`` (the kernel
     :func:`~aisched.online.spot.window_kernel.ahap_batch`, vmapped over ``chunk``
     jobs x policies, solving (10) in every slot of every lane). Both give
-    identical results. The returned info has the plans' statistics: the (10)
+    identical results. With ``changeover="on"`` in any job the NumPy references
+    run instead (they plan (10) with the changeover; ``info["engine"]`` is
+    ``"reference"``; a Python loop, for small pools). The returned info has the plans' statistics: the (10)
     solves needed (``windows_solved``) and, for "batched", the distinct ones
     (``windows_unique``), the padded ones (``windows_padded``) and the seconds
     in the window solver (``window_s``). ``sigma_rule`` (AHAP) and ``first_slot``
@@ -113,16 +141,28 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     if not pool:
         raise InvalidScenarioError("pool", "is empty")
     d = jobs[0].deadline
+    need = pool_memory_bytes(len(jobs), pool, d, engine=engine, chunk=chunk)
+    if need > MAX_POOL_BYTES:
+        w = max([p.window for p in pool if p.algorithm == "ahap"], default=0)
+        raise InvalidScenarioError("pool", f"needs about {need / 2**30:.1f} GiB ({len(jobs)} jobs x {len(pool)} "
+                                   f"policies, windows up to {w}); the limit MAX_POOL_BYTES is "
+                                   f"{MAX_POOL_BYTES / 2**30:.0f} GiB: use fewer or shorter windows, or fewer jobs")
     for k, inst in enumerate(jobs):
-        if inst.changeover != "off":
-            raise InvalidScenarioError("jobs", f"[{k}] has changeover={inst.changeover!r}: the pool engines model "
-                                       "only 'off' (run the policies one by one with aisched.run)")
         if inst.deadline != d:
             raise InvalidScenarioError("jobs", f"[{k}] has deadline {inst.deadline}, job 0 has {d}")
     preds = ([perfect()] * len(jobs) if predictor is None else
              list(predictor) if isinstance(predictor, (list, tuple)) else [predictor] * len(jobs))
     if len(preds) != len(jobs):
         raise InvalidScenarioError("predictor", f"{len(preds)} predictors for {len(jobs)} jobs")
+    if any(inst.changeover == "on" for inst in jobs):  # the kernels have no changeover: the NumPy references
+        lead = max([p.window for p in pool if p.algorithm == "ahap"], default=1)
+        t0 = time.perf_counter()
+        fcs = _forecasts(jobs, preds, lead, seed)
+        t1 = time.perf_counter()
+        utility, solved = _evaluate_reference(jobs, pool, fcs, sigma_rule, first_slot, averaging, deadline_guard)
+        return utility, {"forecast_s": t1 - t0, "kernel_s": time.perf_counter() - t1,
+                         "windows_solved": int(solved.sum()), "quantum": None, "engine": "reference",
+                         "windows_unique": 0, "windows_padded": 0, "window_s": 0.0, "forward_passes": 0}
     q = wk.work_quantum(list(jobs))
     if q is None:
         raise InvalidScenarioError("jobs", "work per slot has no decimal quantum (see work_quantum)")
@@ -145,7 +185,7 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     groups: dict[int, list[int]] = {}
     for m, p in enumerate(pool):
         groups.setdefault(p.window if p.algorithm == "ahap" else 0, []).append(m)
-    stats = {"windows_unique": 0, "windows_padded": 0, "window_s": 0.0}
+    stats = {"windows_unique": 0, "windows_padded": 0, "window_s": 0.0, "forward_passes": 0}
     if engine == "batched":
         ahap = [m for m, p in enumerate(pool) if p.algorithm == "ahap"]
         if ahap:
@@ -179,6 +219,33 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     t2 = time.perf_counter()
     return utility, {"forecast_s": t1 - t0, "kernel_s": t2 - t1, "windows_solved": int(solved.sum()),
                      "quantum": q, "engine": engine, **stats}
+
+
+def _evaluate_reference(jobs: Sequence[SpotInstance], pool: Sequence[Policy], fcs: list, sigma_rule: str,
+                        first_slot: str, averaging: str, deadline_guard: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Utilities and (10) solves of every (job, policy) with the NumPy references (``changeover="on"``).
+
+    The references plan the window (10) with the changeover
+    (:func:`~aisched.online.spot.window_reference.solve_window`); the utility is
+    :func:`~aisched.models.spot.plan_utility` of the full-horizon plan, as
+    ``aisched.run`` reports it. A loop over jobs and policies: slow, for small pools.
+    """
+    from aisched.models.spot import plan_utility
+    from aisched.online.spot.ahap import finish_plan
+
+    utility = np.zeros((len(jobs), len(pool)))
+    solved = np.zeros((len(jobs), len(pool)), np.int64)
+    for k, (inst, (pf, af)) in enumerate(zip(jobs, fcs)):
+        for m, p in enumerate(pool):
+            if p.algorithm == "ahap":
+                od, sp, extra = wr.ahap_reference(inst, pf, af, p.window, p.commitment, p.threshold, sigma_rule,
+                                                  averaging, bool(deadline_guard))
+                od, sp = finish_plan(inst, od, sp)
+                solved[k, m] = extra["windows_solved"]
+            else:
+                od, sp = wr.ahanp_reference(inst, p.threshold, first_slot)
+            utility[k, m] = plan_utility(inst, od, sp)[0]
+    return utility, solved
 
 
 def normalise_utilities(utility: np.ndarray, jobs: Sequence[SpotInstance] | None = None,

@@ -73,7 +73,7 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
 
-__all__ = ["TIE_BREAK", "TOL", "slot_costs", "solve_window", "window_terms", "ahap_reference",
+__all__ = ["TIE_BREAK", "TOL", "slot_costs", "solve_window", "window_splits", "window_terms", "ahap_reference",
            "ahanp_reference", "termination", "round_half_up", "FirstSlot", "SigmaRule",
            "sigma_floor", "Averaging", "deadline_guard", "guard_rest", "check_averaging"]
 
@@ -111,13 +111,67 @@ def window_terms(inst: SpotInstance, t: int, window: int) -> tuple[int, float]:
     return e, rest
 
 
+def window_splits(inst: SpotInstance, price: float, available: int) -> list[tuple[int, int]]:
+    """The ``(on_demand, spot)`` choices of one window slot with ``changeover="on"``: every split.
+
+    Every count ``n`` in ``{0} u [N_min, N_max]`` with every spot share
+    ``0..min(n, n^avail)`` (keeping a split can avoid a restart, so the
+    cheapest split is not always optimal; the exact DP of problem (5) does the same).
+    """
+    return [(int(n) - s, s) for n in inst.gpu_options() for s in range(min(int(n), int(available)) + 1)]
+
+
+def _solve_window_changeover(inst: SpotInstance, price: np.ndarray, available: np.ndarray,
+                             previous: tuple[int, int], progress: float,
+                             rest: float) -> tuple[float, np.ndarray, np.ndarray]:
+    """(10) with ``changeover="on"``: a state is the previous ``(on_demand, spot)`` split."""
+    frontier: dict[tuple[int, int], list] = {tuple(map(int, previous)): [(float(progress), 0.0, 0.0, ())]}
+    p_o = inst.on_demand_price
+    for i in range(len(price)):
+        nxt: dict[tuple[int, int], list] = {}
+        for prev, states in frontier.items():
+            for o, sp in window_splits(inst, float(price[i]), int(available[i])):
+                work = inst.slot_work(o, sp, *prev)
+                c = float(sp * price[i] + o * p_o)
+                # count tie-break as the count-only window, plus a smaller one on the spot share
+                tie = float(TIE_BREAK[i % 16, (o + sp) % 128] + 1e-3 * TIE_BREAK[(i + 8) % 16, sp % 128])
+                for z, cc, tt, hist in states:
+                    nxt.setdefault((o, sp), []).append((z + work, cc + c, tt + tie, (*hist, (o, sp))))
+        frontier = {}
+        for key, states in nxt.items():
+            states.sort(key=lambda s: (-s[0], s[1] + s[2]))
+            kept, best = [], np.inf
+            for s in states:
+                if s[1] + s[2] < best - 1e-13:
+                    kept.append(s)
+                    best = s[1] + s[2]
+            frontier[key] = kept
+    best_val, best_key, best_hist = -np.inf, -np.inf, ()
+    for states in frontier.values():
+        for z, cc, tt, hist in states:
+            val = float(inst.value_after_deadline(z + rest)) - cc
+            if val - tt > best_key:
+                best_val, best_key, best_hist = val, val - tt, hist
+    od = np.array([h[0] for h in best_hist], dtype=np.int64)
+    sp = np.array([h[1] for h in best_hist], dtype=np.int64)
+    return best_val, od, sp
+
+
 def solve_window(inst: SpotInstance, price: np.ndarray, available: np.ndarray, previous: int,
-                 progress: float, rest: float) -> tuple[float, np.ndarray, np.ndarray]:
+                 progress: float, rest: float, previous_spot: int = 0) -> tuple[float, np.ndarray, np.ndarray]:
     """Exact optimum of (10) by enumeration with Pareto pruning: ``(value, on_demand, spot)``.
 
     ``price``, ``available``: the window's (predicted) market; the terminal
     value is ``inst.value_after_deadline(Z_end + rest)``. Exact for any data.
+    ``previous``: the GPU count of the slot before the window; with
+    ``changeover="on"`` the window's slots are charged by
+    :meth:`~aisched.models.spot.SpotInstance.split_efficiency` and every split
+    is a choice (:func:`window_splits`), starting from the previous split
+    ``(previous - previous_spot, previous_spot)``.
     """
+    if inst.changeover == "on":
+        return _solve_window_changeover(inst, price, available, (int(previous) - int(previous_spot),
+                                        int(previous_spot)), progress, rest)
     counts = inst.gpu_options()
     cost, spot = slot_costs(price, available, counts, inst.on_demand_price)
     frontier: dict[int, list] = {int(previous): [(float(progress), 0.0, 0.0, ())]}
@@ -236,8 +290,8 @@ def deadline_guard(inst: SpotInstance, t: int, z: float, prev: tuple[int, int], 
 
 
 def _plan(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, t: int, w: int,
-          threshold: float, z: float, prev: int) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
-    """Lines 5-13 of Algorithm 1 from progress ``z`` and previous count ``prev``: ``(plan, solved)``."""
+          threshold: float, z: float, prev: tuple[int, int]) -> tuple[tuple[np.ndarray, np.ndarray], bool]:
+    """Lines 5-13 of Algorithm 1 from progress ``z`` and the previous split ``prev``: ``(plan, solved)``."""
     L, d = inst.work, inst.deadline
     expected = min(L, L / d * (t + w + 1))
     if z >= expected - TOL:  # lines 5-11: ahead, cheap spot only
@@ -245,7 +299,8 @@ def _plan(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, t: int
         cheap = (p <= threshold * inst.on_demand_price) & (a >= inst.min_gpus)
         return (np.zeros(w + 1, np.int64), np.where(cheap, np.minimum(a, inst.max_gpus), 0)), False
     e, rest = window_terms(inst, t, w)  # lines 12-13: problem (10)
-    _, po, ps = solve_window(inst, price_fc[t, : e - t + 1], avail_fc[t, : e - t + 1], prev, z, rest)
+    _, po, ps = solve_window(inst, price_fc[t, : e - t + 1], avail_fc[t, : e - t + 1], sum(prev), z, rest,
+                             prev[1])
     plan = (np.zeros(w + 1, np.int64), np.zeros(w + 1, np.int64))
     plan[0][: e - t + 1], plan[1][: e - t + 1] = po, ps
     return plan, True
@@ -278,9 +333,9 @@ def ahap_reference(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarra
             if sub_done[r]:
                 plan, used = (np.zeros(w + 1, np.int64), np.zeros(w + 1, np.int64)), False
             else:
-                plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, sub_z[r], sum(sub_prev[r]))
+                plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, sub_z[r], sub_prev[r])
         else:
-            plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, z, sum(prev))
+            plan, used = _plan(inst, price_fc, avail_fc, t, w, threshold, z, prev)
         solved += int(used)
         plans[t] = plan
         ks = [k for k in range(v) if t - k >= 0]

@@ -171,3 +171,38 @@ def test_sigma_floor_uses_every_cheap_spot_gpu():
     for t in range(inst.deadline):
         if n[t] > 0 and inst.spot_price[t] <= 0.6 * inst.on_demand_price and inst.spot_available[t] >= inst.min_gpus:
             assert sp[t] == min(int(inst.spot_available[t]), inst.max_gpus)
+
+
+def test_shared_forward_equals_one_dp_per_window():
+    """window_groups (one forward DP per job/slot/previous count) == one DP per distinct window, bit for bit."""
+    from aisched.online.spot.selection import _forecasts
+
+    jobs = aisched.scenarios.spot.workload(seed=3, jobs=6, deadline=10)
+    pool = paper_pool(windows=(1, 3, 5), sigmas=(0.3, 0.7), ahanp=False)
+    q = wk.work_quantum(jobs)
+    fcs = _forecasts(jobs, [noisy(0.2, seed=4)] * len(jobs), 5, 0)
+    stacked = wk.stack([wk.job_arrays(i, pf, af, q, lead=5, size=17) for i, (pf, af) in zip(jobs, fcs)])
+    win, com, thr = _pool_arrays(pool)
+    args = dict(lattice_step=wk.lattice_size(jobs, 0, q), shifts=wk.shifts_of(jobs[0], q))
+    for averaging in ("chc", "actual_state"):
+        a = pk.ahap_pool(stacked, win, com, thr, averaging=averaging, shared_forward=True, **args)
+        b = pk.ahap_pool(stacked, win, com, thr, averaging=averaging, shared_forward=False, **args)
+        for key in KEYS:
+            np.testing.assert_array_equal(a[key], b[key], err_msg=f"{averaging} {key}")
+        assert a["stats"]["forward_passes"] < b["stats"]["forward_passes"] == b["stats"]["windows_unique"]
+
+
+def test_plan_batches_respects_lanes_and_problems():
+    from aisched.online.spot import window_groups as wg
+
+    sizes = np.array([1, wg.PROBLEMS + 3, 2] + [1] * (wg.LANES + 2))
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    call, lane, n = wg.plan_batches(group, sizes)
+    assert n == call.max() + 1
+    for c in range(n):
+        assert (call == c).sum() <= wg.PROBLEMS and len(np.unique(lane[call == c])) <= wg.LANES
+    # a call's lanes hold one group each (a group over PROBLEMS is split over lanes)
+    pairs = {(int(c), int(ln)): set() for c, ln in zip(call, lane)}
+    for c, ln, g in zip(call, lane, group):
+        pairs[(int(c), int(ln))].add(int(g))
+    assert all(len(v) == 1 for v in pairs.values())

@@ -1,0 +1,222 @@
+"""Windows (10) that share one forward DP: same job, slot and previous count, any progress and length.
+
+In the pool (:mod:`~aisched.online.spot.pool`) the distinct window problems of
+a slot ``t`` are ``(W', job, Z, n_prev)``. The forward pass of the window DP
+(:func:`~aisched.online.spot.pool._batched_dp`) reads only the job, ``t``, the
+previous count (the initial row) and the window's slots; the progress ``Z``
+and the window's end enter only through the terminal values ``V~(Z + g q + F)``
+added after the last step. And the forward pass of a ``W``-slot window, after
+its first ``W' <= W`` steps, *is* the forward pass of the ``W'``-slot window:
+same slot costs (every slot of an unclipped or deadline-clipped window lies
+before the deadline), same tie-break rows, same reachable lattice prefix
+``(i + 1) x lattice_step + 1`` after step ``i``. So one forward pass per
+``(job, t, n_prev)``, run for the longest window that group needs, serves all
+its problems: each reads the tables of its own step ``W' - 1``, adds its own
+terminal values, takes the argmax and backtracks through the shared
+back-pointers. On the 1000-job benchmark this cuts the DP cells to about 37 %
+(benchmarks/bench_spot.py prints the counts).
+
+Same results as solving each problem alone: the values are computed by the
+same operations in the same order, and the final argmax over ``(n, g)`` is
+taken as "best ``g`` of the per-column maxima, then the first ``n``" instead of
+the first flat index; the two differ only on an exact tie between two
+different plans, which the generic tie-break perturbation (``TIE_BREAK``)
+excludes (tested against the per-problem solver bit for bit, and on the
+1000 x 112 benchmark).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from aisched.online.spot import window_kernel as wk
+
+__all__ = ["LANES", "PROBLEMS", "plan_batches", "solve_grouped", "cache_size"]
+
+#: Forward passes (groups) per call: small so a batch's DP tables stay in cache (as ``pool.BATCH``).
+LANES = 16
+#: Window problems per call (each reads one of the call's forward passes).
+PROBLEMS = 64
+
+
+def _pointer_step(best, key, shifts):
+    """One forward step of the (10) DP for ``mu_1 = mu_2``: new values and back-pointer data.
+
+    Values: exactly the kernel's ``step`` (max over the previous count ``!= n``
+    of the sheared table, max with "same count", minus the slot cost). The
+    kernel's backtracking picks, at state ``(n, g)``, the first index ``s``
+    maximising ``best[s, g - shift(s, n)]``; it is recovered from ``kind``
+    (0: the same count wins, 1: a changed count wins, 2: a tie) and, per
+    column ``g'`` of ``best``, the first and second-best previous counts
+    ``top[g']``, ``top2[g']`` (:func:`_backtrack`).
+    """
+    a, b, _, _, a_same, b_same = shifts
+    S = best.shape[0]
+    rows = jnp.arange(S)[:, None]
+    top = jnp.argmax(best, axis=0)
+    first = jnp.max(best, axis=0)
+    hit = rows == top[None, :]
+    masked = jnp.where(hit, wk.NEG, best)
+    second = jnp.max(masked, axis=0)
+    top2 = jnp.argmax(masked, axis=0)
+    changed = wk._shear(jnp.where(hit, second[None, :], first[None, :]), a, b)
+    same = wk._shear(best, a_same, b_same)
+    kind = jnp.where(same > changed, 0, jnp.where(changed > same, 1, 2)).astype(jnp.int8)
+    new = jnp.maximum(changed, same) - key[:, None]
+    return jnp.maximum(new, wk.NEG), (kind, top.astype(jnp.int8), top2.astype(jnp.int8))
+
+
+def _backtrack(pointer, n, g, chg, lane):
+    """Previous count at state ``(n, g)`` (batch of states) from :func:`_pointer_step`'s data."""
+    kind, top, top2 = pointer
+    k = kind[lane, n, g]
+    col = jnp.maximum(g - chg, 0)
+    t1 = top[lane, col].astype(n.dtype)
+    other = jnp.where(t1 != n, t1, top2[lane, col].astype(n.dtype))
+    return jnp.where(k == 0, n, jnp.where(k == 1, other, jnp.minimum(n, other)))
+
+
+def _forward(cost, tie, prev_idx, G1: int, shifts):
+    """Forward pass of the pool's batched DP; per step: back-pointers, column maxima and their first row."""
+    B, W, S = cost.shape
+    per = (G1 - 1) // W
+    best = jnp.full((B, S, 1), wk.NEG).at[jnp.arange(B), prev_idx, 0].set(0.0)
+    keys = cost + tie
+    step = jax.vmap(lambda b, k: _pointer_step(b, k, shifts))
+    pointers, colmax, colarg = [], [], []
+    for i in range(W):
+        width = (i + 1) * per + 1
+        x = jnp.concatenate([best, jnp.full((B, S, width - best.shape[2]), wk.NEG)], axis=2)
+        best, ptr = step(x, keys[:, i])
+        pointers.append(ptr)
+        colmax.append(jnp.max(best, axis=1))
+        colarg.append(jnp.argmax(best, axis=1))
+    return pointers, colmax, colarg
+
+
+@partial(jax.jit, static_argnames=("W", "G", "shifts"))
+def _solve_grouped(jobs, t, prev, lane, size, z, *, W: int, G: int, shifts):
+    """``LANES`` forward passes of ``W`` slots and ``PROBLEMS`` problems ``(lane, size W', progress z)``."""
+    def inputs(job, prev1):
+        c = wk._unpack(job["scalars"])
+        return wk._window_inputs(c, job, t, jnp.asarray(0.0), prev1, W, G)
+
+    cost, tie, spot, _, prev_idx = jax.vmap(inputs)(jobs, prev)
+    G1 = G + 1
+    pointers, colmax, colarg = _forward(cost, tie, prev_idx, G1, shifts)
+    per = G // W
+
+    def terminal(scalars, z1, w1):  # the per-problem solver's term (same operations)
+        c = wk._unpack(scalars)
+        e = jnp.minimum(t + w1 - 1, c["d"] - 1)
+        rest = c["work"] / c["d"] * (c["d"] - 1 - e)
+        return wk._vtilde(c, z1 + jnp.arange(G1) * c["q"] + rest)
+
+    term = jax.vmap(terminal)(jobs["scalars"][lane], z, size)
+    P = lane.shape[0]
+    n = jnp.zeros(P, jnp.int64)
+    g = jnp.zeros(P, jnp.int64)
+    chosen = []
+    wq_up, wq_down, wq_same = jobs["wq_up"], jobs["wq_down"], jobs["wq_same"]
+    for i in reversed(range(W)):
+        width = (i + 1) * per + 1
+        total = colmax[i][lane] + term[:, :width]
+        g_i = jnp.argmax(total, axis=1)
+        n_i = jnp.take_along_axis(colarg[i][lane], g_i[:, None], axis=1)[:, 0]
+        start = size == i + 1
+        n, g = jnp.where(start, n_i, n), jnp.where(start, g_i, g)
+        active = i < size
+        chosen.append(jnp.where(active, n, 0))
+        p = _backtrack(pointers[i], n, g, wq_up[lane, n], lane)
+        w = jnp.where(p < n, wq_up[lane, n], jnp.where(p > n, wq_down[lane, n], wq_same[lane, n]))
+        n, g = jnp.where(active, p, n), jnp.where(active, g - w, g)
+    chosen = jnp.stack(chosen[::-1], axis=1)
+    inside = jnp.arange(W)[None, :] < size[:, None]
+    counts = jnp.take_along_axis(jobs["counts"][lane], chosen, axis=1).astype(float)
+    ns = jnp.take_along_axis(spot[lane], chosen[:, :, None], axis=2)[:, :, 0]
+    return jnp.where(inside, counts - ns, 0.0), jnp.where(inside, ns, 0.0)
+
+
+def plan_batches(group: np.ndarray, group_size: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Pack problems (sorted by ``group``) into calls of at most ``LANES`` passes and ``PROBLEMS`` problems.
+
+    ``group``: the group (forward pass) of each problem, non-decreasing;
+    ``group_size``: problems per group. A group of more than ``PROBLEMS``
+    problems is split over several passes. Returns ``(call, lane)`` per problem
+    and the number of calls.
+    """
+    call = np.zeros(len(group), np.int64)
+    lane = np.zeros(len(group), np.int64)
+    c = lanes = probs = i = 0
+    for size in group_size.tolist():
+        while size:
+            take = min(size, PROBLEMS)
+            if lanes == LANES or probs + take > PROBLEMS:
+                c, lanes, probs = c + 1, 0, 0
+            call[i:i + take], lane[i:i + take] = c, lanes
+            lanes, probs, i, size = lanes + 1, probs + take, i + take, size - take
+    return call, lane, c + 1 if len(group) else 0
+
+
+def solve_grouped(stacked: dict[str, np.ndarray], keys: tuple[str, ...], job: np.ndarray, t: int,
+                  z: np.ndarray, prev: np.ndarray, size: np.ndarray, *, lattice_step: int,
+                  shifts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+    """Exact optima of (10) for problems ``(job[i], t, z[i], prev[i])`` of ``size[i]`` slots.
+
+    Returns ``(on_demand, spot)`` of shape ``(n, max(size))`` (zeros past a
+    problem's size) and counts: forward passes, calls. ``keys``: the job
+    arrays the solver reads. Requires ``mu_1 = mu_2`` (the int8 back-pointers
+    of :func:`_pointer_step`).
+    """
+    n = len(job)
+    Wg = int(size.max()) if n else 0
+    out_o = np.zeros((n, Wg))
+    out_s = np.zeros((n, Wg))
+    stats = {"passes": 0, "calls": 0}
+    if not n:
+        return out_o, out_s, stats
+    gkey = np.stack([job, prev.view(np.int64)], 1)
+    _, gid = np.unique(gkey, axis=0, return_inverse=True)
+    gid = gid.reshape(-1)
+    wmax = np.zeros(gid.max() + 1, np.int64)
+    np.maximum.at(wmax, gid, size)
+    pending = []
+    with jax.enable_x64(True):
+        for W in np.unique(wmax).tolist():
+            sel = np.flatnonzero(wmax[gid] == W)
+            sel = sel[np.argsort(gid[sel], kind="stable")]
+            _, counts = np.unique(gid[sel], return_counts=True)
+            call, lane, ncalls = plan_batches(gid[sel], counts)
+            first = np.flatnonzero(np.r_[True, (np.diff(call) != 0) | (np.diff(lane) != 0)])
+            stats["passes"] += len(first)
+            stats["calls"] += ncalls
+            lane_job = np.zeros((ncalls, LANES), np.int64)
+            lane_prev = np.zeros((ncalls, LANES))
+            lane_job[call[first], lane[first]] = job[sel[first]]
+            lane_prev[call[first], lane[first]] = prev[sel[first]]
+            bounds = np.searchsorted(call, np.arange(ncalls + 1), side="left")
+            slot = np.arange(len(sel)) - bounds[call]
+            p_lane = np.zeros((ncalls, PROBLEMS), np.int64)
+            p_size = np.ones((ncalls, PROBLEMS), np.int64)
+            p_z = np.zeros((ncalls, PROBLEMS))
+            p_lane[call, slot], p_size[call, slot], p_z[call, slot] = lane, size[sel], z[sel]
+            tt = np.int64(t)
+            for c in range(ncalls):
+                jobs = {k: stacked[k][lane_job[c]] for k in keys}
+                res = _solve_grouped(jobs, tt, lane_prev[c], p_lane[c], p_size[c], p_z[c], W=W,
+                                     G=W * int(lattice_step), shifts=tuple(shifts))
+                pending.append((sel[bounds[c]:bounds[c + 1]], W, res))
+        for rows, W, (o, s) in pending:
+            k = len(rows)
+            out_o[rows, :W] = np.asarray(o)[:k]
+            out_s[rows, :W] = np.asarray(s)[:k]
+    return out_o, out_s, stats
+
+
+def cache_size() -> int:
+    """Compiled entries of the grouped solver (a sweep of equal shape must not grow it)."""
+    return _solve_grouped._cache_size()
