@@ -182,6 +182,15 @@ def level_width(max_work_units: int) -> int:
     return -(-(int(max_work_units) + 1) // LEVEL_BLOCK) * LEVEL_BLOCK
 
 
+def _rows(stacked, g):
+    """``stacked[g]`` for (chunk, 1) group ids ``g``, as a chain of selects (``G`` is static
+    and small; faster on XLA:CPU than a gather)."""
+    out = jnp.broadcast_to(stacked[0], (g.shape[0], stacked.shape[1]))
+    for j in range(1, stacked.shape[0]):
+        out = jnp.where(g == j, stacked[j][None, :], out)
+    return out
+
+
 def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i, u_max):
     """DP (13) with line 13's running maxima on levels ``R`` from ``start``.
 
@@ -198,6 +207,7 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, lev
     zeros = jnp.zeros(n_levels)
     small = jnp.int8 if width < 128 else jnp.int32  # narrow ints keep the choice table small
     choice0 = jnp.full((n_slots, n_levels), -1, small)
+    rank = jnp.arange(chunk, dtype=jnp.int32)[:, None]
 
     def body(t, carry):
         dp, lhat, phat, choice = carry
@@ -205,7 +215,7 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, lev
         real = fn < n_nodes
         fn = jnp.where(real, fn, 0)
         ok, s_c, g_c = real & usable[fn], s[fn], group[fn]
-        e_c = eu[fn] * fep[t]
+        e_c = jnp.where(ok, eu[fn] * fep[t], _INF)  # an unusable cell costs inf
         cp_c, mp_c = fcp[t], fmp[t]
         n_chunks = (jnp.sum(real) + chunk - 1) // chunk
         find = lambda w, side: jnp.searchsorted(levels, w, side=side, method="compare_all")  # noqa: E731
@@ -223,29 +233,34 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, lev
             stacked = [jnp.stack(x) for x in zip(*shifted)]  # 3 x (G, B)
 
             def nodes(j, acc):  # front positions j*chunk .. j*chunk+chunk-1, in index order
-                best, k, lam_best, phi_best = acc
+                best, pos = acc
                 at_j = j * chunk
                 take = lambda x: lax.dynamic_slice_in_dim(x, at_j, chunk)  # noqa: E731
-                g = take(g_c)
-                d, lh, ph = (x[g] for x in stacked)  # (chunk, B): each node's group's row
+                g = take(g_c)[:, None]
+                d, lh, ph = (_rows(x, g) for x in stacked)  # (chunk, B): each node's group's row
                 lam = jnp.maximum(lh, take(cp_c)[:, None])  # line 13
                 phi = jnp.maximum(ph, take(mp_c)[:, None])
-                cand = d + take(s_c)[:, None] * lam + r * phi + take(e_c)[:, None]
-                cand = jnp.where(take(ok)[:, None], cand, _INF)
+                cand = d + take(s_c)[:, None] * lam + r * phi + take(e_c)[:, None]  # inf if unusable
                 low = jnp.min(cand, axis=0)
-                first = jnp.argmin(cand, axis=0)  # the lowest position (node index) on ties
-                one = jnp.arange(chunk)[:, None] == first[None, :]
+                # argmin (the lowest position, i.e. node index, on ties) as two plain
+                # reductions: XLA:CPU runs argmin's variadic reduce slowly
+                first = jnp.min(jnp.where(cand == low[None, :], rank, chunk), axis=0)
                 better = low < best  # strict: idle (and earlier chunks) win ties
-                pick = lambda x: jnp.sum(jnp.where(one, x, 0.0), axis=0)  # noqa: E731  exact: one term
-                return (jnp.where(better, low, best),
-                        jnp.where(better, (first + at_j).astype(small), k),
-                        jnp.where(better, pick(lam), lam_best),
-                        jnp.where(better, pick(phi), phi_best))
+                return jnp.where(better, low, best), jnp.where(better, first + at_j, pos)
 
-            init = (*old[:1], jnp.full(LEVEL_BLOCK, -1, small), *old[1:])
-            best, k, lam_best, phi_best = lax.fori_loop(0, n_chunks, nodes, init)
+            best, pos = lax.fori_loop(0, n_chunks, nodes,
+                                      (old[0], jnp.full(LEVEL_BLOCK, -1, jnp.int32)))
+            # the winner's line-13 maxima, from its group's predecessor row (max: exact)
+            ran = pos >= 0
+            at_pos = jnp.maximum(pos, 0)
+            g_pos = g_c[at_pos][None, :]
+            lam_best = jnp.where(ran, jnp.maximum(
+                jnp.take_along_axis(stacked[1], g_pos, axis=0)[0], cp_c[at_pos]), old[1])
+            phi_best = jnp.where(ran, jnp.maximum(
+                jnp.take_along_axis(stacked[2], g_pos, axis=0)[0], mp_c[at_pos]), old[2])
             put = lambda arr, x: lax.dynamic_update_slice_in_dim(arr, x, at, 0)  # noqa: E731
-            return put(dp_new, best), put(l_new, lam_best), put(p_new, phi_best), put(row, k)
+            return (put(dp_new, best), put(l_new, lam_best), put(p_new, phi_best),
+                    put(row, pos.astype(small)))
 
         dp, lhat, phat, row = lax.fori_loop(first, last + 1, block, (dp, lhat, phat, choice[t]))
         return dp, lhat, phat, lax.dynamic_update_index_in_dim(choice, row, t, 0)
