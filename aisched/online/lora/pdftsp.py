@@ -403,7 +403,7 @@ class PdftspState:
         lam[nodes, slots] = lam[nodes, slots] * (1 + share_c) + self.params.alpha * per_unit * share_c
         phi[nodes, slots] = phi[nodes, slots] * (1 + share_m) + self.params.beta * per_unit * share_m
         if self._fronts is not None:
-            self._fronts.update(slots)
+            self._fronts.raised(nodes, slots)
         if decision.admitted:
             self.used_compute[nodes, slots] += s
             self.used_memory[nodes, slots] += r

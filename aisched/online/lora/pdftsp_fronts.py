@@ -85,7 +85,7 @@ class Fronts:
     compute_price, memory_price, energy_price : (T, C) float64 -- their prices (0 on padding).
     """
 
-    def __init__(self, compute_price, memory_price, energy_price, node_class, width: int = 32) -> None:
+    def __init__(self, compute_price, memory_price, energy_price, node_class, width: int = 64) -> None:
         self.cp, self.mp, self.ep = compute_price, memory_price, energy_price  # (K, T), live views
         self.cls = np.asarray(node_class, np.int32)
         n_nodes, n_slots = self.cp.shape
@@ -96,6 +96,12 @@ class Fronts:
         self.compute_price = np.zeros((n_slots, width))
         self.memory_price = np.zeros((n_slots, width))
         self.energy_price = np.zeros((n_slots, width))
+        self._device = None
+        # class members (n_classes, largest class), ascending, padded with K: :meth:`raised`
+        sizes = np.bincount(self.cls) if n_nodes else np.zeros(1, np.int64)
+        self._members = np.full((sizes.size, max(int(sizes.max()), 1)), n_nodes, np.int64)
+        for c in range(sizes.size):
+            self._members[c, : sizes[c]] = np.nonzero(self.cls == c)[0]
         everyone = np.arange(n_nodes)
         for t in range(n_slots):
             cp, mp, ep = self.cp[:, t], self.mp[:, t], self.ep[:, t]
@@ -109,14 +115,30 @@ class Fronts:
             alive = alive[~_dominated(cp, mp, ep, self.cls, alive, alive)]
             self._store(t, alive)
 
-    def _store(self, t: int, alive: np.ndarray) -> None:
-        if alive.size > self.width:
-            width = 1 << int(alive.size - 1).bit_length()
+    def device(self) -> tuple:
+        """``nodes`` and the three price arrays as device (JAX) arrays, float64.
+
+        Cached until a front changes: the kernel reads them once per task, and a task
+        that raises no price (rejected, ``F <= 0``) does not copy them again.
+        Call inside ``jax.enable_x64(True)``.
+        """
+        if self._device is None:
+            self._device = tuple(jax.device_put(x) for x in (
+                self.nodes, self.compute_price, self.memory_price, self.energy_price))
+        return self._device
+
+    def _grow(self, size: int) -> None:
+        if size > self.width:
+            width = 1 << int(size - 1).bit_length()
             grow = width - self.width
             self.nodes = np.pad(self.nodes, ((0, 0), (0, grow)), constant_values=self.n_nodes)
             for name in ("compute_price", "memory_price", "energy_price"):
                 setattr(self, name, np.pad(getattr(self, name), ((0, 0), (0, grow))))
             self.width = width
+
+    def _store(self, t: int, alive: np.ndarray) -> None:
+        self._device = None
+        self._grow(alive.size)
         m = alive.size
         self.nodes[t, :m] = alive
         self.nodes[t, m:] = self.n_nodes
@@ -124,6 +146,64 @@ class Fronts:
         self.memory_price[t, :m] = self.mp[alive, t]
         self.energy_price[t, :m] = self.ep[alive, t]
         self.compute_price[t, m:] = self.memory_price[t, m:] = self.energy_price[t, m:] = 0.0
+
+    def raised(self, nodes, slots) -> None:
+        """Fronts after Algorithm 1 raised the prices of the cells ``(nodes[i], slots[i])`` only.
+
+        Same result as :meth:`update` (``slots``), computed for all slots at once and only
+        for the raised node's class: with one raised node ``j`` per slot, a node of
+        another class keeps its status (dominance is within a class); if ``j`` was
+        not in the front, nothing changes (its dominator's prices did not move); else
+        the class's new front is found as in :meth:`update`. Falls back to
+        :meth:`update` when a slot has more than one raised cell.
+        """
+        nodes = np.asarray(nodes, np.int64).ravel()
+        slots = np.asarray(slots, np.int64).ravel()
+        if slots.size == 0:
+            return
+        if np.unique(slots).size != slots.size:
+            self.update(slots)
+            return
+        n_nodes = self.n_nodes
+        hit = (self.nodes[slots] == nodes[:, None]).any(axis=1)
+        ts, c = slots[hit], self.cls[nodes[hit]]
+        if ts.size == 0:
+            return
+        col = ts[:, None]
+        members = self._members[c]  # (U, Kc), K on padding
+        mok = members < n_nodes
+        mem = np.where(mok, members, 0)
+        price = lambda idx: (self.cp[idx, col], self.mp[idx, col], self.ep[idx, col])  # noqa: E731
+        old = self.nodes[ts]  # (U, C)
+        width = int((old < n_nodes).sum(axis=1).max())
+        old = old[:, :width]
+        oreal = old < n_nodes
+        oidx = np.where(oreal, old, 0)
+        ok_old = oreal & (self.cls[oidx] == c[:, None])  # the old front's members of the class
+        # superset: class members no old member of the class dominates (current prices)
+        dom = _dominated_rows(price(oidx), ok_old, oidx, price(mem), mem)
+        sup = mok & ~dom
+        size = max(int(sup.sum(axis=1).max()), 1)
+        order = np.argsort(~sup, axis=1, kind="stable")[:, :size]  # superset first, ascending
+        sidx = np.take_along_axis(mem, order, axis=1)
+        sok = np.take_along_axis(sup, order, axis=1)
+        sprice = price(sidx)
+        alive = sok & ~_dominated_rows(sprice, sok, sidx, sprice, sidx)
+        merged = np.concatenate([np.where(oreal & ~ok_old, old, n_nodes),
+                                 np.where(alive, sidx, n_nodes)], axis=1)
+        merged = np.sort(merged, axis=1)
+        count = (merged < n_nodes).sum(axis=1)
+        self._grow(int(count.max()))
+        merged = merged[:, : self.width]
+        if merged.shape[1] < self.width:
+            merged = np.pad(merged, ((0, 0), (0, self.width - merged.shape[1])),
+                            constant_values=n_nodes)
+        real = merged < n_nodes
+        midx = np.where(real, merged, 0)
+        self.nodes[ts] = merged
+        for name, values in zip(("compute_price", "memory_price", "energy_price"), price(midx)):
+            getattr(self, name)[ts] = np.where(real, values, 0.0)
+        self._device = None
 
     def update(self, slots) -> None:
         """Recompute the fronts of ``slots`` after their prices rose (any prices may have changed).
@@ -139,6 +219,15 @@ class Fronts:
             old = self.nodes[t][self.nodes[t] < self.n_nodes]
             superset = everyone[~_dominated(cp, mp, ep, self.cls, old, everyone)]
             self._store(t, superset[~_dominated(cp, mp, ep, self.cls, superset, superset)])
+
+
+def _dominated_rows(cand_price, cand_ok, cand, node_price, nodes) -> np.ndarray:
+    """Per row ``u``: ``dominated[u, i]``, some valid candidate ``j < nodes[u, i]`` has all
+    three prices ``<=`` (rows share a class, so no class test). Prices are triples of (U, n)."""
+    dom = cand_ok[:, :, None] & (cand[:, :, None] < nodes[:, None, :])
+    for a, b in zip(cand_price, node_price):
+        dom &= a[:, :, None] <= b[:, None, :]
+    return dom.any(axis=1)
 
 
 @lru_cache(maxsize=65536)
@@ -299,18 +388,15 @@ def _select(fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i,
     return lax.fori_loop(0, n_starts, one_start, init)
 
 
-def _surplus(assign, fee, bid, cp, mp, ep, eu, s, r):
-    """F (10) of a schedule and its parts, computed as the NumPy oracle does."""
+def _schedule_parts(assign, cp, mp, ep, eu, s, r):
+    """The parts of F (10) of one schedule, computed as the NumPy oracle does:
+    ``max lambda``, ``max phi``, ``sum s``, ``r * #cells``, ``sum e`` (``None`` if empty)."""
     slots = np.nonzero(assign >= 0)[0]
     if slots.size == 0:
-        return -np.inf, 0.0, 0.0, 0.0, 0.0, 0.0
+        return None
     nodes = assign[slots]
-    cmax = float(np.max(cp[nodes, slots]))
-    mmax = float(np.max(mp[nodes, slots]))
-    tot_s = float(np.sum(s[nodes]))
-    tot_m = float(r * slots.size)
-    en = float(np.sum(eu[nodes] * ep[nodes, slots]))
-    return bid - fee - en - cmax * tot_s - mmax * tot_m, cmax, mmax, tot_s, tot_m, en
+    return (float(np.max(cp[nodes, slots])), float(np.max(mp[nodes, slots])),
+            float(np.sum(s[nodes])), float(r * slots.size), float(np.sum(eu[nodes] * ep[nodes, slots])))
 
 
 def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units, memory_need: float,
@@ -320,7 +406,9 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
 
     Arguments as :func:`aisched.online.lora.pdftsp_faithful.select_faithful` (prices come
     from ``fronts``). Returns the choice (NumPy values), each option's DP cost
-    ``dp[d_i, W_i]`` (N,) and schedule (N, T).
+    ``dp[d_i, W_i]`` (N,) and schedule (N, T). Options with the same start share one DP
+    and one schedule (the DP does not depend on the fee), so the kernel runs once per
+    distinct start and F's schedule parts are computed once per distinct start.
     """
     cp, mp, ep = fronts.cp, fronts.mp, fronts.ep
     n_nodes, n_slots = cp.shape
@@ -351,28 +439,33 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
     starts[: distinct.size] = distinct
     costs = np.full(n_opt, _INF)
     assigns = np.full((n_opt, n_slots), -1, np.int32)
+    surplus = np.full(n_opt, -_INF)
+    parts: list = [None] * n_opt
     if distinct.size and positive.size:
         with jax.enable_x64(True):
-            c, a = _select(fronts.nodes, fronts.compute_price, fronts.memory_price,
-                           fronts.energy_price, s, eu, usable, group, np.float64(memory_need), nxt,
+            c, a = _select(*fronts.device(), s, eu, usable, group, np.float64(memory_need), nxt,
                            padded, np.int32(levels.size - 1), np.int32(positive.max()), starts,
                            np.int32(distinct.size), np.int32(hi))
-        c, a = np.asarray(c), np.asarray(a)
-        where = np.searchsorted(distinct, st)
-        costs = np.where(valid, c[np.minimum(where, distinct.size - 1)], _INF)
-        assigns = np.where(valid[:, None], a[np.minimum(where, distinct.size - 1)], -1)
-        assigns = np.where(np.isfinite(costs)[:, None], assigns, -1).astype(np.int32)
-    parts = [_surplus(assigns[n], float(fee[n]), float(bid), cp, mp, ep, eu, s, float(memory_need))
-             if np.isfinite(costs[n]) else (-_INF, 0.0, 0.0, 0.0, 0.0, 0.0) for n in range(n_opt)]
-    surplus = np.array([p[0] for p in parts], float)
+        c, a = np.asarray(c)[: distinct.size], np.asarray(a)[: distinct.size]
+        where = np.minimum(np.searchsorted(distinct, st), distinct.size - 1)
+        costs = np.where(valid, c[where], _INF)
+        assigns = np.where(valid[:, None] & np.isfinite(costs)[:, None], a[where], -1).astype(np.int32)
+        per_start = [_schedule_parts(a[d], cp, mp, ep, eu, s, float(memory_need))
+                     if np.isfinite(c[d]) else None for d in range(distinct.size)]
+        for n in np.nonzero(np.isfinite(costs))[0]:
+            part = per_start[where[n]]
+            if part is not None:
+                cmax, mmax, tot_s, tot_m, en = part
+                surplus[n] = float(bid) - float(fee[n]) - en - cmax * tot_s - mmax * tot_m
+                parts[n] = part
     best = int(np.argmax(surplus)) if n_opt else 0
     if n_opt == 0 or not np.isfinite(surplus[best]):
         choice = ScheduleChoice(np.int32(-1), -_INF, np.full(n_slots, -1, np.int32), 0.0, 0.0, 0.0,
                                 0.0, 0.0, surplus)
     else:
-        f, cmax, mmax, tot_s, tot_m, en = parts[best]
-        choice = ScheduleChoice(np.int32(best), f, assigns[best].copy(), cmax, mmax, tot_s, tot_m,
-                                en, surplus)
+        cmax, mmax, tot_s, tot_m, en = parts[best]
+        choice = ScheduleChoice(np.int32(best), float(surplus[best]), assigns[best].copy(), cmax,
+                                mmax, tot_s, tot_m, en, surplus)
     return choice, costs, assigns
 
 
