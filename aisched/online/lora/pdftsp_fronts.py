@@ -57,12 +57,29 @@ def node_classes(throughput: np.ndarray, energy_use: np.ndarray) -> np.ndarray:
 
     ``throughput`` and ``energy_use`` are (tasks, K) or (K,) for one task.
     """
-    s = np.atleast_2d(np.asarray(throughput, float))
-    e = np.atleast_2d(np.asarray(energy_use, float))
-    cols = np.concatenate([s.T, e.T], axis=1)
-    if cols.shape[1] == 0:
-        return np.zeros(cols.shape[0], np.int32)
-    return np.unique(cols, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int32)
+    s = np.atleast_2d(np.asarray(throughput, float)) + 0.0  # -0.0 -> 0.0
+    e = np.atleast_2d(np.asarray(energy_use, float)) + 0.0
+    n_nodes = s.shape[1]
+    if s.shape[0] == 0:
+        return np.zeros(n_nodes, np.int32)
+    # np.unique(axis=0) on the (K, 2 x tasks) columns sorts long rows (~1 s at paper scale);
+    # instead group nodes by a fingerprint (equal columns give equal sums: same values, same
+    # operations), check that each node's columns equal its group's first node's (else group
+    # by the columns' bytes), then label the few distinct nodes in lexicographic order (np.unique's)
+    rng = np.random.default_rng(0)
+    finger = ((s * (rng.random((s.shape[0], 1)) + 0.5)).sum(axis=0)
+              + (e * (rng.random((e.shape[0], 1)) + 0.5)).sum(axis=0))
+    first: dict = {}
+    row_of = np.array([first.setdefault(float(f), k) for k, f in enumerate(finger)])
+    if not (np.array_equal(s, s[:, row_of]) and np.array_equal(e, e[:, row_of])):
+        first = {}  # a fingerprint collision (or NaN): the exact way
+        row_of = np.array([first.setdefault(s[:, k].tobytes() + e[:, k].tobytes(), k)
+                           for k in range(n_nodes)])
+    distinct = np.unique(row_of)
+    cols = np.concatenate([s[:, distinct].T, e[:, distinct].T], axis=1)
+    label = np.empty(distinct.size, np.int64)  # lexicographic rank, as np.unique(axis=0)
+    label[np.lexsort(cols.T[::-1])] = np.arange(distinct.size)
+    return label[np.searchsorted(distinct, row_of)].astype(np.int32)
 
 
 def _dominated(cp, mp, ep, cls, cand, nodes):
@@ -96,7 +113,6 @@ class Fronts:
         self.compute_price = np.zeros((n_slots, width))
         self.memory_price = np.zeros((n_slots, width))
         self.energy_price = np.zeros((n_slots, width))
-        self._device = None
         # class members (n_classes, largest class), ascending, padded with K: :meth:`raised`
         sizes = np.bincount(self.cls) if n_nodes else np.zeros(1, np.int64)
         self._members = np.full((sizes.size, max(int(sizes.max()), 1)), n_nodes, np.int64)
@@ -115,18 +131,6 @@ class Fronts:
             alive = alive[~_dominated(cp, mp, ep, self.cls, alive, alive)]
             self._store(t, alive)
 
-    def device(self) -> tuple:
-        """``nodes`` and the three price arrays as device (JAX) arrays, float64.
-
-        Cached until a front changes: the kernel reads them once per task, and a task
-        that raises no price (rejected, ``F <= 0``) does not copy them again.
-        Call inside ``jax.enable_x64(True)``.
-        """
-        if self._device is None:
-            self._device = tuple(jax.device_put(x) for x in (
-                self.nodes, self.compute_price, self.memory_price, self.energy_price))
-        return self._device
-
     def _grow(self, size: int) -> None:
         if size > self.width:
             width = 1 << int(size - 1).bit_length()
@@ -137,7 +141,6 @@ class Fronts:
             self.width = width
 
     def _store(self, t: int, alive: np.ndarray) -> None:
-        self._device = None
         self._grow(alive.size)
         m = alive.size
         self.nodes[t, :m] = alive
@@ -203,7 +206,6 @@ class Fronts:
         self.nodes[ts] = merged
         for name, values in zip(("compute_price", "memory_price", "energy_price"), price(midx)):
             getattr(self, name)[ts] = np.where(real, values, 0.0)
-        self._device = None
 
     def update(self, slots) -> None:
         """Recompute the fronts of ``slots`` after their prices rose (any prices may have changed).
@@ -443,7 +445,8 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
     parts: list = [None] * n_opt
     if distinct.size and positive.size:
         with jax.enable_x64(True):
-            c, a = _select(*fronts.device(), s, eu, usable, group, np.float64(memory_need), nxt,
+            c, a = _select(fronts.nodes, fronts.compute_price, fronts.memory_price,
+                           fronts.energy_price, s, eu, usable, group, np.float64(memory_need), nxt,
                            padded, np.int32(levels.size - 1), np.int32(positive.max()), starts,
                            np.int32(distinct.size), np.int32(hi))
         c, a = np.asarray(c)[: distinct.size], np.asarray(a)[: distinct.size]

@@ -198,3 +198,16 @@ def test_run_default_is_faithful_and_deterministic():
     assert a.info["selection"] == "faithful"
     np.testing.assert_array_equal(a.plan["assignment"].values, b.plan["assignment"].values)
     np.testing.assert_array_equal(a.payments, b.payments)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), tasks=st.integers(0, 4), nodes=st.integers(1, 9))
+def test_node_classes_label_as_unique_rows(seed, tasks, nodes):
+    """Fingerprinted classes equal np.unique's row labels (nodes alike on every task share one)."""
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 3, (tasks, nodes)).astype(float)
+    e = rng.integers(0, 2, (tasks, nodes)).astype(float)
+    cols = np.concatenate([s.T, e.T], axis=1)
+    want = (np.unique(cols, axis=0, return_inverse=True)[1].reshape(-1) if cols.shape[1]
+            else np.zeros(nodes, int))
+    np.testing.assert_array_equal(fr.node_classes(s, e), want)
