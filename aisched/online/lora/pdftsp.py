@@ -47,6 +47,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import jax
 import numpy as np
 import pandas as pd
 import xarray as xr
@@ -237,7 +238,7 @@ class PdftspState:
         group, group_units = kernel.node_groups(self._units[task], self._max_groups)
         select = {"cell_prices": kernel.select_cell_prices, "exact": kernel.select_exact}[
             self.params.selection]
-        return select(
+        choice = select(
             self._compute_price,
             self._memory_price,
             self._energy_price,
@@ -255,6 +256,8 @@ class PdftspState:
             b,
             max_work_units=self._max_work_units,
         )
+        # one device-to-host copy of the whole choice, not one per field read below
+        return kernel.ScheduleChoice(*jax.device_get(tuple(choice)))
 
     def _decision(self, task: int, b: float, choice: kernel.ScheduleChoice) -> Decision:
         inst = self.instance

@@ -232,18 +232,22 @@ def _dominated_rows(cand_price, cand_ok, cand, node_price, nodes) -> np.ndarray:
     return dom.any(axis=1)
 
 
-@lru_cache(maxsize=65536)
-def _levels(need: int, units: tuple[int, ...]) -> tuple[int, ...]:
-    seen = {need, 0}
-    stack = [need]
-    while stack:
-        w = stack.pop()
-        for u in units:
-            v = w - u if w > u else 0
-            if v not in seen:
-                seen.add(v)
-                stack.append(v)
-    return tuple(sorted(seen))
+@lru_cache(maxsize=16384)
+def _levels(need: int, units: tuple[int, ...]) -> np.ndarray:
+    """``{need - s : s a sum of units, s < need} | {0, need}``, ascending.
+
+    From ``need``, each step goes to ``max(0, w - u)``: a level above 0 is ``need``
+    less a sum of units (any order: the levels on the way stay above 0), and 0 is
+    reached once a sum is ``>= need``. The sums are built a unit at a time as arrays
+    (at most ``prod(need // u + 1) <= need + 1`` of them, see the caller).
+    """
+    sums = np.zeros(1, np.int64)
+    for u in units:
+        sums = (sums[:, None] + u * np.arange(need // u + 1)[None, :]).ravel()
+        sums = sums[sums < need]
+    levels = np.unique(np.concatenate([need - sums, [0, need]]))
+    levels.setflags(write=False)  # cached: shared by the calls
+    return levels
 
 
 def reachable_levels(need: int, units) -> np.ndarray:
@@ -258,7 +262,7 @@ def reachable_levels(need: int, units) -> np.ndarray:
         estimate *= need // u + 1
     if not units or estimate > need + 1:
         return np.arange(need + 1)
-    return np.asarray(_levels(int(need), units))
+    return _levels(int(need), units)
 
 
 #: Work levels per block of the DP's inner loop (static): a task with ``|R|`` levels runs
