@@ -236,7 +236,7 @@ class PdftspState:
     def _select_dense(self, task: int, b: float) -> kernel.ScheduleChoice:
         inst = self.instance
         group, group_units = kernel.node_groups(self._units[task], self._max_groups)
-        select = {"cell_prices": kernel.select_cell_prices, "exact": kernel.select_exact}[
+        select = {"cell_prices": kernel.select_cell_prices_host, "exact": kernel.select_exact}[
             self.params.selection]
         choice = select(
             self._compute_price,
@@ -257,7 +257,8 @@ class PdftspState:
             max_work_units=self._max_work_units,
         )
         # one device-to-host copy of the whole choice, not one per field read below
-        return kernel.ScheduleChoice(*jax.device_get(tuple(choice)))
+        return choice if self.params.selection == "cell_prices" else kernel.ScheduleChoice(
+            *jax.device_get(tuple(choice)))
 
     def _decision(self, task: int, b: float, choice: kernel.ScheduleChoice) -> Decision:
         inst = self.instance

@@ -30,9 +30,15 @@ themselves may differ from the oracle's in the last bit: XLA:CPU contracts
 ``a * b + c`` into a fused multiply-add (so does the dense kernel); on
 integer-valued prices (exact products) they are identical, ties included.
 
-Static shapes: the kernel compiles once per (T, front width ``C``, ``|R|``
-bucket, ``G``, ``N``); ``C`` only grows (doubling) during a run and ``|R|`` is
-padded to a power of two, so a paper-scale day compiles a handful of variants.
+Static shapes: the kernel compiles once per (T, front width ``C``, level width,
+``G``, ``N``); ``C`` starts at 64 (or ``K``'s power of two) and only grows
+(doubling) when a front outgrows it, and the level width is fixed per instance
+(``MAX_WORK_UNITS``-sized blocks), so a paper-scale day compiles once.
+
+Around the kernel (same results, less per-task work): :meth:`Fronts.raised`
+updates only the raised node's class, in all the schedule's slots at once; F
+(10)'s schedule parts are computed once per distinct start; node classes come
+from a fingerprint checked exactly (:func:`node_classes`).
 """
 
 from __future__ import annotations
