@@ -1,17 +1,22 @@
 """pdFTSP at paper scale (section 5.1, high workload) on this machine; prints figures.
 
 200 mixed nodes, 144 ten-minute slots, Poisson(80) tasks per slot (about
-11,500 tasks), 5 vendors. Reports: the whole day's run time, the median and
-95th-percentile per-task decision time, peak resident memory, the NumPy
-reference DP's speed on the same tasks (ratio to the jitted kernel), the
-kernel's compile count, and Titan's per-task time at 100 nodes (the paper's
-Fig. 13), EFT and NTM for context. Algorithm 2 as printed (the default
-``selection="faithful"``) runs on :mod:`aisched.online.lora.pdftsp_fronts`; the
-dense kernel it replaced (``pdftsp_faithful.faithful_options_dense``) and the
-NumPy oracle are timed beside it on a sample of tasks at the day's final prices.
+11,500 tasks), 5 vendors. Reports, for the default run (Algorithm 2 as printed,
+``selection="faithful"``, on :mod:`aisched.online.lora.pdftsp_fronts`): the whole
+day's wall and CPU time, the median and 95th-percentile per-task decision, where
+the time went (set-up, Algorithm 2 + admission test, dual updates + fronts, plan
+assembly + verify; ``Outcome.info``), the kernel's compilations and the first
+decision (which includes them), and the same day re-run in the same process
+(compiled: the day without compilation). Then the ``selection="cell_prices"``
+day, EFT and NTM for context, and Titan's per-task time at 100 nodes (the
+paper's Fig. 13). ``--compare-kernels`` also times, on a sample of tasks at the
+day's final prices, the dense kernel the fronts replaced and the NumPy oracle.
 
-Usage: ``python benchmarks/bench_pdftsp.py [--quick]`` (``--quick``: 50 nodes,
-Poisson(20), for a smoke run).
+Timings scale with the machine's load (the load average is printed); compare
+runs made under the same load.
+
+Usage: ``python benchmarks/bench_pdftsp.py [--quick] [--no-titan] [--compare-kernels]``
+(``--quick``: 50 nodes, Poisson(20), for a smoke run).
 """
 
 from __future__ import annotations
@@ -65,37 +70,8 @@ def per_task_times(inst, state: pdftsp.PdftspState, tasks: np.ndarray, *, refere
     return {k: float(np.median(v)) for k, v in out.items()}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--titan-slots", type=int, default=2, help="slots of Titan to time at 100 nodes")
-    parser.add_argument("--sample", type=int, default=10, help="tasks timed three ways (fronts, dense, NumPy)")
-    parser.add_argument("--no-titan", action="store_true", help="skip Titan (being reworked)")
-    args = parser.parse_args()
-    nodes, rate = (50, 20.0) if args.quick else (200, 80.0)
-
-    tic = time.perf_counter()
-    inst = generate(seed=args.seed, nodes=nodes, slots=144, arrival_rate=rate, vendors=5, gpu_mix="mixed")
-    print(f"instance: {inst.num_tasks} tasks, {inst.num_nodes} nodes, {inst.num_slots} slots, "
-          f"{inst.num_vendors} vendors (generated in {time.perf_counter() - tic:.2f} s)")
-
-    print(f"load average before the run: {os.getloadavg()[0]:.2f} (2 cores shared: timings scale with it)")
-    compiles_before = pdftsp_kernel.cache_size() + pdftsp_faithful.cache_size()
-    out = aisched.run("pdftsp", inst)
-    compiles = pdftsp_kernel.cache_size() + pdftsp_faithful.cache_size() - compiles_before
-    lat = out.decision_s
-    print(f"pdftsp faithful: whole day {out.runtime_s:.2f} s, admitted {out.num_admitted}/{inst.num_tasks}, "
-          f"welfare {out.objective:.4g}")
-    print(f"  per-task decision: median {1e3 * np.median(lat):.3f} ms, p95 {1e3 * np.percentile(lat, 95):.3f} ms, "
-          f"max {1e3 * lat.max():.1f} ms (first call includes compilation)")
-    print(f"  kernel compilations during the run: {compiles}; work unit {out.info['work_unit']:g} "
-          f"samples (exact: {bool(out.info['work_unit_exact'])})")
-    print(f"  peak RSS so far: {_peak_rss_gb():.2f} GB")
-    tic = time.perf_counter()
-    out.verify(inst)
-    print(f"  verify: {time.perf_counter() - tic:.2f} s")
-
+def _compare_kernels(inst, out, sample_size: int) -> None:
+    """Algorithm 2 as printed three ways on sampled tasks at the day's final prices."""
     state = pdftsp.PdftspState(inst, pdftsp.PdftspParams(out.info["alpha"], out.info["beta"]))
     state._compute_price[:] = out.prices["compute_price"].values  # realistic, non-zero prices
     state._memory_price[:] = out.prices["memory_price"].values
@@ -104,13 +80,66 @@ def main() -> None:
     counts = (state._fronts.nodes < inst.num_nodes).sum(axis=1)
     print(f"  fronts at the day's final prices: width {state._fronts.width}, nodes per slot "
           f"median {np.median(counts):.0f}, max {counts.max()} (of {inst.num_nodes})")
-    sample = np.random.default_rng(1).choice(inst.num_tasks, size=args.sample, replace=False)
+    sample = np.random.default_rng(1).choice(inst.num_tasks, size=sample_size, replace=False)
     state.decide(int(sample[0]))  # compile at the new front width, if it changed
     times = per_task_times(inst, state, sample)
-    print(f"Algorithm 2 as printed on {args.sample} tasks at those prices (median per task): fronts "
+    print(f"Algorithm 2 as printed on {sample_size} tasks at those prices (median per task): fronts "
           f"{1e3 * times['fronts']:.2f} ms, dense kernel {1e3 * times['dense']:.1f} ms "
           f"({times['dense'] / times['fronts']:.0f}x), NumPy oracle {1e3 * times['numpy']:.0f} ms "
           f"(first 3 tasks)")
+
+
+def _day(inst, label: str, **options) -> aisched.Outcome:
+    """Run pdFTSP once and print the day, the decisions and the parts of the run."""
+    compiles_before = pdftsp_kernel.cache_size() + pdftsp_fronts.cache_size()
+    load = os.getloadavg()[0]
+    cpu = time.process_time()
+    out = aisched.run("pdftsp", inst, **options)
+    cpu = time.process_time() - cpu
+    compiles = pdftsp_kernel.cache_size() + pdftsp_fronts.cache_size() - compiles_before
+    lat, info = out.decision_s, out.info
+    print(f"{label}: day {out.runtime_s:.2f} s (CPU {cpu:.2f} s, load {load:.2f}), admitted "
+          f"{out.num_admitted}/{inst.num_tasks}, welfare {out.objective:.10g}")
+    print(f"  decision: median {1e3 * np.median(lat):.3f} ms, p95 {1e3 * np.percentile(lat, 95):.3f} ms, "
+          f"first {1e3 * lat[np.argsort(inst.arrival, kind='stable')[0]]:.0f} ms, "
+          f"max {1e3 * lat.max():.0f} ms; kernel compilations {compiles}")
+    print(f"  parts: set-up {info['prepare_s']:.2f} s, Algorithm 2 + admission {info['decide_s']:.2f} s, "
+          f"dual updates + fronts {info['commit_s']:.2f} s, plan + verify + Outcome "
+          f"{info['assemble_s']:.2f} s")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--titan-slots", type=int, default=2, help="slots of Titan to time at 100 nodes")
+    parser.add_argument("--sample", type=int, default=10, help="tasks timed three ways (fronts, dense, NumPy)")
+    parser.add_argument("--no-titan", action="store_true", help="skip Titan")
+    parser.add_argument("--compare-kernels", action="store_true",
+                        help="time the dense kernel and the NumPy oracle on --sample tasks (slow)")
+    args = parser.parse_args()
+    nodes, rate = (50, 20.0) if args.quick else (200, 80.0)
+
+    tic = time.perf_counter()
+    inst = generate(seed=args.seed, nodes=nodes, slots=144, arrival_rate=rate, vendors=5, gpu_mix="mixed")
+    print(f"instance: {inst.num_tasks} tasks, {inst.num_nodes} nodes, {inst.num_slots} slots, "
+          f"{inst.num_vendors} vendors (generated in {time.perf_counter() - tic:.2f} s)")
+    print("2 cores shared with other work: timings scale with the load average printed")
+
+    out = _day(inst, "pdftsp (faithful, default)")
+    print(f"  work unit {out.info['work_unit']:g} samples (exact: {bool(out.info['work_unit_exact'])}); "
+          f"peak RSS so far: {_peak_rss_gb():.2f} GB")
+    tic = time.perf_counter()
+    out.verify(inst)
+    print(f"  verify (again, outside the run): {time.perf_counter() - tic:.2f} s")
+    again = _day(inst, "pdftsp (faithful) re-run, compiled")
+    if not np.array_equal(again.plan["assignment"].values, out.plan["assignment"].values):
+        raise SystemExit("the re-run's plan differs")
+    _day(inst, "pdftsp (cell_prices)", selection="cell_prices")
+
+    if args.compare_kernels:
+        _compare_kernels(inst, out, args.sample)
 
     for name in ("eft", "ntm"):
         other = aisched.run(name, inst)

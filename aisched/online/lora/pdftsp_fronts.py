@@ -30,9 +30,15 @@ themselves may differ from the oracle's in the last bit: XLA:CPU contracts
 ``a * b + c`` into a fused multiply-add (so does the dense kernel); on
 integer-valued prices (exact products) they are identical, ties included.
 
-Static shapes: the kernel compiles once per (T, front width ``C``, ``|R|``
-bucket, ``G``, ``N``); ``C`` only grows (doubling) during a run and ``|R|`` is
-padded to a power of two, so a paper-scale day compiles a handful of variants.
+Static shapes: the kernel compiles once per (T, front width ``C``, level width,
+``G``, ``N``); ``C`` starts at 64 (or ``K``'s power of two) and only grows
+(doubling) when a front outgrows it, and the level width is fixed per instance
+(``MAX_WORK_UNITS``-sized blocks), so a paper-scale day compiles once.
+
+Around the kernel (same results, less per-task work): :meth:`Fronts.raised`
+updates only the raised node's class, in all the schedule's slots at once; F
+(10)'s schedule parts are computed once per distinct start; node classes come
+from a fingerprint checked exactly (:func:`node_classes`).
 """
 
 from __future__ import annotations
@@ -57,12 +63,29 @@ def node_classes(throughput: np.ndarray, energy_use: np.ndarray) -> np.ndarray:
 
     ``throughput`` and ``energy_use`` are (tasks, K) or (K,) for one task.
     """
-    s = np.atleast_2d(np.asarray(throughput, float))
-    e = np.atleast_2d(np.asarray(energy_use, float))
-    cols = np.concatenate([s.T, e.T], axis=1)
-    if cols.shape[1] == 0:
-        return np.zeros(cols.shape[0], np.int32)
-    return np.unique(cols, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int32)
+    s = np.atleast_2d(np.asarray(throughput, float)) + 0.0  # -0.0 -> 0.0
+    e = np.atleast_2d(np.asarray(energy_use, float)) + 0.0
+    n_nodes = s.shape[1]
+    if s.shape[0] == 0:
+        return np.zeros(n_nodes, np.int32)
+    # np.unique(axis=0) on the (K, 2 x tasks) columns sorts long rows (~1 s at paper scale);
+    # instead group nodes by a fingerprint (equal columns give equal sums: same values, same
+    # operations), check that each node's columns equal its group's first node's (else group
+    # by the columns' bytes), then label the few distinct nodes in lexicographic order (np.unique's)
+    rng = np.random.default_rng(0)
+    finger = ((s * (rng.random((s.shape[0], 1)) + 0.5)).sum(axis=0)
+              + (e * (rng.random((e.shape[0], 1)) + 0.5)).sum(axis=0))
+    first: dict = {}
+    row_of = np.array([first.setdefault(float(f), k) for k, f in enumerate(finger)])
+    if not (np.array_equal(s, s[:, row_of]) and np.array_equal(e, e[:, row_of])):
+        first = {}  # a fingerprint collision (or NaN): the exact way
+        row_of = np.array([first.setdefault(s[:, k].tobytes() + e[:, k].tobytes(), k)
+                           for k in range(n_nodes)])
+    distinct = np.unique(row_of)
+    cols = np.concatenate([s[:, distinct].T, e[:, distinct].T], axis=1)
+    label = np.empty(distinct.size, np.int64)  # lexicographic rank, as np.unique(axis=0)
+    label[np.lexsort(cols.T[::-1])] = np.arange(distinct.size)
+    return label[np.searchsorted(distinct, row_of)].astype(np.int32)
 
 
 def _dominated(cp, mp, ep, cls, cand, nodes):
@@ -85,7 +108,7 @@ class Fronts:
     compute_price, memory_price, energy_price : (T, C) float64 -- their prices (0 on padding).
     """
 
-    def __init__(self, compute_price, memory_price, energy_price, node_class, width: int = 32) -> None:
+    def __init__(self, compute_price, memory_price, energy_price, node_class, width: int = 64) -> None:
         self.cp, self.mp, self.ep = compute_price, memory_price, energy_price  # (K, T), live views
         self.cls = np.asarray(node_class, np.int32)
         n_nodes, n_slots = self.cp.shape
@@ -96,6 +119,11 @@ class Fronts:
         self.compute_price = np.zeros((n_slots, width))
         self.memory_price = np.zeros((n_slots, width))
         self.energy_price = np.zeros((n_slots, width))
+        # class members (n_classes, largest class), ascending, padded with K: :meth:`raised`
+        sizes = np.bincount(self.cls) if n_nodes else np.zeros(1, np.int64)
+        self._members = np.full((sizes.size, max(int(sizes.max()), 1)), n_nodes, np.int64)
+        for c in range(sizes.size):
+            self._members[c, : sizes[c]] = np.nonzero(self.cls == c)[0]
         everyone = np.arange(n_nodes)
         for t in range(n_slots):
             cp, mp, ep = self.cp[:, t], self.mp[:, t], self.ep[:, t]
@@ -109,14 +137,17 @@ class Fronts:
             alive = alive[~_dominated(cp, mp, ep, self.cls, alive, alive)]
             self._store(t, alive)
 
-    def _store(self, t: int, alive: np.ndarray) -> None:
-        if alive.size > self.width:
-            width = 1 << int(alive.size - 1).bit_length()
+    def _grow(self, size: int) -> None:
+        if size > self.width:
+            width = 1 << int(size - 1).bit_length()
             grow = width - self.width
             self.nodes = np.pad(self.nodes, ((0, 0), (0, grow)), constant_values=self.n_nodes)
             for name in ("compute_price", "memory_price", "energy_price"):
                 setattr(self, name, np.pad(getattr(self, name), ((0, 0), (0, grow))))
             self.width = width
+
+    def _store(self, t: int, alive: np.ndarray) -> None:
+        self._grow(alive.size)
         m = alive.size
         self.nodes[t, :m] = alive
         self.nodes[t, m:] = self.n_nodes
@@ -124,6 +155,63 @@ class Fronts:
         self.memory_price[t, :m] = self.mp[alive, t]
         self.energy_price[t, :m] = self.ep[alive, t]
         self.compute_price[t, m:] = self.memory_price[t, m:] = self.energy_price[t, m:] = 0.0
+
+    def raised(self, nodes, slots) -> None:
+        """Fronts after Algorithm 1 raised the prices of the cells ``(nodes[i], slots[i])`` only.
+
+        Same result as :meth:`update` (``slots``), computed for all slots at once and only
+        for the raised node's class: with one raised node ``j`` per slot, a node of
+        another class keeps its status (dominance is within a class); if ``j`` was
+        not in the front, nothing changes (its dominator's prices did not move); else
+        the class's new front is found as in :meth:`update`. Falls back to
+        :meth:`update` when a slot has more than one raised cell.
+        """
+        nodes = np.asarray(nodes, np.int64).ravel()
+        slots = np.asarray(slots, np.int64).ravel()
+        if slots.size == 0:
+            return
+        if np.unique(slots).size != slots.size:
+            self.update(slots)
+            return
+        n_nodes = self.n_nodes
+        hit = (self.nodes[slots] == nodes[:, None]).any(axis=1)
+        ts, c = slots[hit], self.cls[nodes[hit]]
+        if ts.size == 0:
+            return
+        col = ts[:, None]
+        members = self._members[c]  # (U, Kc), K on padding
+        mok = members < n_nodes
+        mem = np.where(mok, members, 0)
+        price = lambda idx: (self.cp[idx, col], self.mp[idx, col], self.ep[idx, col])  # noqa: E731
+        old = self.nodes[ts]  # (U, C)
+        width = int((old < n_nodes).sum(axis=1).max())
+        old = old[:, :width]
+        oreal = old < n_nodes
+        oidx = np.where(oreal, old, 0)
+        ok_old = oreal & (self.cls[oidx] == c[:, None])  # the old front's members of the class
+        # superset: class members no old member of the class dominates (current prices)
+        dom = _dominated_rows(price(oidx), ok_old, oidx, price(mem), mem)
+        sup = mok & ~dom
+        size = max(int(sup.sum(axis=1).max()), 1)
+        order = np.argsort(~sup, axis=1, kind="stable")[:, :size]  # superset first, ascending
+        sidx = np.take_along_axis(mem, order, axis=1)
+        sok = np.take_along_axis(sup, order, axis=1)
+        sprice = price(sidx)
+        alive = sok & ~_dominated_rows(sprice, sok, sidx, sprice, sidx)
+        merged = np.concatenate([np.where(oreal & ~ok_old, old, n_nodes),
+                                 np.where(alive, sidx, n_nodes)], axis=1)
+        merged = np.sort(merged, axis=1)
+        count = (merged < n_nodes).sum(axis=1)
+        self._grow(int(count.max()))
+        merged = merged[:, : self.width]
+        if merged.shape[1] < self.width:
+            merged = np.pad(merged, ((0, 0), (0, self.width - merged.shape[1])),
+                            constant_values=n_nodes)
+        real = merged < n_nodes
+        midx = np.where(real, merged, 0)
+        self.nodes[ts] = merged
+        for name, values in zip(("compute_price", "memory_price", "energy_price"), price(midx)):
+            getattr(self, name)[ts] = np.where(real, values, 0.0)
 
     def update(self, slots) -> None:
         """Recompute the fronts of ``slots`` after their prices rose (any prices may have changed).
@@ -141,18 +229,31 @@ class Fronts:
             self._store(t, superset[~_dominated(cp, mp, ep, self.cls, superset, superset)])
 
 
-@lru_cache(maxsize=65536)
-def _levels(need: int, units: tuple[int, ...]) -> tuple[int, ...]:
-    seen = {need, 0}
-    stack = [need]
-    while stack:
-        w = stack.pop()
-        for u in units:
-            v = w - u if w > u else 0
-            if v not in seen:
-                seen.add(v)
-                stack.append(v)
-    return tuple(sorted(seen))
+def _dominated_rows(cand_price, cand_ok, cand, node_price, nodes) -> np.ndarray:
+    """Per row ``u``: ``dominated[u, i]``, some valid candidate ``j < nodes[u, i]`` has all
+    three prices ``<=`` (rows share a class, so no class test). Prices are triples of (U, n)."""
+    dom = cand_ok[:, :, None] & (cand[:, :, None] < nodes[:, None, :])
+    for a, b in zip(cand_price, node_price):
+        dom &= a[:, :, None] <= b[:, None, :]
+    return dom.any(axis=1)
+
+
+@lru_cache(maxsize=16384)
+def _levels(need: int, units: tuple[int, ...]) -> np.ndarray:
+    """``{need - s : s a sum of units, s < need} | {0, need}``, ascending.
+
+    From ``need``, each step goes to ``max(0, w - u)``: a level above 0 is ``need``
+    less a sum of units (any order: the levels on the way stay above 0), and 0 is
+    reached once a sum is ``>= need``. The sums are built a unit at a time as arrays
+    (at most ``prod(need // u + 1) <= need + 1`` of them, see the caller).
+    """
+    sums = np.zeros(1, np.int64)
+    for u in units:
+        sums = (sums[:, None] + u * np.arange(need // u + 1)[None, :]).ravel()
+        sums = sums[sums < need]
+    levels = np.unique(np.concatenate([need - sums, [0, need]]))
+    levels.setflags(write=False)  # cached: shared by the calls
+    return levels
 
 
 def reachable_levels(need: int, units) -> np.ndarray:
@@ -167,7 +268,7 @@ def reachable_levels(need: int, units) -> np.ndarray:
         estimate *= need // u + 1
     if not units or estimate > need + 1:
         return np.arange(need + 1)
-    return np.asarray(_levels(int(need), units))
+    return _levels(int(need), units)
 
 
 #: Work levels per block of the DP's inner loop (static): a task with ``|R|`` levels runs
@@ -180,6 +281,15 @@ NODE_CHUNK = 8
 def level_width(max_work_units: int) -> int:
     """Static length of the DP's level arrays: ``max_work_units + 1`` rounded up to whole blocks."""
     return -(-(int(max_work_units) + 1) // LEVEL_BLOCK) * LEVEL_BLOCK
+
+
+def _rows(stacked, g):
+    """``stacked[g]`` for (chunk, 1) group ids ``g``, as a chain of selects (``G`` is static
+    and small; faster on XLA:CPU than a gather)."""
+    out = jnp.broadcast_to(stacked[0], (g.shape[0], stacked.shape[1]))
+    for j in range(1, stacked.shape[0]):
+        out = jnp.where(g == j, stacked[j][None, :], out)
+    return out
 
 
 def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i, u_max):
@@ -198,6 +308,7 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, lev
     zeros = jnp.zeros(n_levels)
     small = jnp.int8 if width < 128 else jnp.int32  # narrow ints keep the choice table small
     choice0 = jnp.full((n_slots, n_levels), -1, small)
+    rank = jnp.arange(chunk, dtype=jnp.int32)[:, None]
 
     def body(t, carry):
         dp, lhat, phat, choice = carry
@@ -205,7 +316,7 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, lev
         real = fn < n_nodes
         fn = jnp.where(real, fn, 0)
         ok, s_c, g_c = real & usable[fn], s[fn], group[fn]
-        e_c = eu[fn] * fep[t]
+        e_c = jnp.where(ok, eu[fn] * fep[t], _INF)  # an unusable cell costs inf
         cp_c, mp_c = fcp[t], fmp[t]
         n_chunks = (jnp.sum(real) + chunk - 1) // chunk
         find = lambda w, side: jnp.searchsorted(levels, w, side=side, method="compare_all")  # noqa: E731
@@ -223,29 +334,34 @@ def _forward(start, hi, fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, lev
             stacked = [jnp.stack(x) for x in zip(*shifted)]  # 3 x (G, B)
 
             def nodes(j, acc):  # front positions j*chunk .. j*chunk+chunk-1, in index order
-                best, k, lam_best, phi_best = acc
+                best, pos = acc
                 at_j = j * chunk
                 take = lambda x: lax.dynamic_slice_in_dim(x, at_j, chunk)  # noqa: E731
-                g = take(g_c)
-                d, lh, ph = (x[g] for x in stacked)  # (chunk, B): each node's group's row
+                g = take(g_c)[:, None]
+                d, lh, ph = (_rows(x, g) for x in stacked)  # (chunk, B): each node's group's row
                 lam = jnp.maximum(lh, take(cp_c)[:, None])  # line 13
                 phi = jnp.maximum(ph, take(mp_c)[:, None])
-                cand = d + take(s_c)[:, None] * lam + r * phi + take(e_c)[:, None]
-                cand = jnp.where(take(ok)[:, None], cand, _INF)
+                cand = d + take(s_c)[:, None] * lam + r * phi + take(e_c)[:, None]  # inf if unusable
                 low = jnp.min(cand, axis=0)
-                first = jnp.argmin(cand, axis=0)  # the lowest position (node index) on ties
-                one = jnp.arange(chunk)[:, None] == first[None, :]
+                # argmin (the lowest position, i.e. node index, on ties) as two plain
+                # reductions: XLA:CPU runs argmin's variadic reduce slowly
+                first = jnp.min(jnp.where(cand == low[None, :], rank, chunk), axis=0)
                 better = low < best  # strict: idle (and earlier chunks) win ties
-                pick = lambda x: jnp.sum(jnp.where(one, x, 0.0), axis=0)  # noqa: E731  exact: one term
-                return (jnp.where(better, low, best),
-                        jnp.where(better, (first + at_j).astype(small), k),
-                        jnp.where(better, pick(lam), lam_best),
-                        jnp.where(better, pick(phi), phi_best))
+                return jnp.where(better, low, best), jnp.where(better, first + at_j, pos)
 
-            init = (*old[:1], jnp.full(LEVEL_BLOCK, -1, small), *old[1:])
-            best, k, lam_best, phi_best = lax.fori_loop(0, n_chunks, nodes, init)
+            best, pos = lax.fori_loop(0, n_chunks, nodes,
+                                      (old[0], jnp.full(LEVEL_BLOCK, -1, jnp.int32)))
+            # the winner's line-13 maxima, from its group's predecessor row (max: exact)
+            ran = pos >= 0
+            at_pos = jnp.maximum(pos, 0)
+            g_pos = g_c[at_pos][None, :]
+            lam_best = jnp.where(ran, jnp.maximum(
+                jnp.take_along_axis(stacked[1], g_pos, axis=0)[0], cp_c[at_pos]), old[1])
+            phi_best = jnp.where(ran, jnp.maximum(
+                jnp.take_along_axis(stacked[2], g_pos, axis=0)[0], mp_c[at_pos]), old[2])
             put = lambda arr, x: lax.dynamic_update_slice_in_dim(arr, x, at, 0)  # noqa: E731
-            return put(dp_new, best), put(l_new, lam_best), put(p_new, phi_best), put(row, k)
+            return (put(dp_new, best), put(l_new, lam_best), put(p_new, phi_best),
+                    put(row, pos.astype(small)))
 
         dp, lhat, phat, row = lax.fori_loop(first, last + 1, block, (dp, lhat, phat, choice[t]))
         return dp, lhat, phat, lax.dynamic_update_index_in_dim(choice, row, t, 0)
@@ -284,18 +400,15 @@ def _select(fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i,
     return lax.fori_loop(0, n_starts, one_start, init)
 
 
-def _surplus(assign, fee, bid, cp, mp, ep, eu, s, r):
-    """F (10) of a schedule and its parts, computed as the NumPy oracle does."""
+def _schedule_parts(assign, cp, mp, ep, eu, s, r):
+    """The parts of F (10) of one schedule, computed as the NumPy oracle does:
+    ``max lambda``, ``max phi``, ``sum s``, ``r * #cells``, ``sum e`` (``None`` if empty)."""
     slots = np.nonzero(assign >= 0)[0]
     if slots.size == 0:
-        return -np.inf, 0.0, 0.0, 0.0, 0.0, 0.0
+        return None
     nodes = assign[slots]
-    cmax = float(np.max(cp[nodes, slots]))
-    mmax = float(np.max(mp[nodes, slots]))
-    tot_s = float(np.sum(s[nodes]))
-    tot_m = float(r * slots.size)
-    en = float(np.sum(eu[nodes] * ep[nodes, slots]))
-    return bid - fee - en - cmax * tot_s - mmax * tot_m, cmax, mmax, tot_s, tot_m, en
+    return (float(np.max(cp[nodes, slots])), float(np.max(mp[nodes, slots])),
+            float(np.sum(s[nodes])), float(r * slots.size), float(np.sum(eu[nodes] * ep[nodes, slots])))
 
 
 def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units, memory_need: float,
@@ -305,7 +418,9 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
 
     Arguments as :func:`aisched.online.lora.pdftsp_faithful.select_faithful` (prices come
     from ``fronts``). Returns the choice (NumPy values), each option's DP cost
-    ``dp[d_i, W_i]`` (N,) and schedule (N, T).
+    ``dp[d_i, W_i]`` (N,) and schedule (N, T). Options with the same start share one DP
+    and one schedule (the DP does not depend on the fee), so the kernel runs once per
+    distinct start and F's schedule parts are computed once per distinct start.
     """
     cp, mp, ep = fronts.cp, fronts.mp, fronts.ep
     n_nodes, n_slots = cp.shape
@@ -336,28 +451,34 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
     starts[: distinct.size] = distinct
     costs = np.full(n_opt, _INF)
     assigns = np.full((n_opt, n_slots), -1, np.int32)
+    surplus = np.full(n_opt, -_INF)
+    parts: list = [None] * n_opt
     if distinct.size and positive.size:
         with jax.enable_x64(True):
             c, a = _select(fronts.nodes, fronts.compute_price, fronts.memory_price,
                            fronts.energy_price, s, eu, usable, group, np.float64(memory_need), nxt,
                            padded, np.int32(levels.size - 1), np.int32(positive.max()), starts,
                            np.int32(distinct.size), np.int32(hi))
-        c, a = np.asarray(c), np.asarray(a)
-        where = np.searchsorted(distinct, st)
-        costs = np.where(valid, c[np.minimum(where, distinct.size - 1)], _INF)
-        assigns = np.where(valid[:, None], a[np.minimum(where, distinct.size - 1)], -1)
-        assigns = np.where(np.isfinite(costs)[:, None], assigns, -1).astype(np.int32)
-    parts = [_surplus(assigns[n], float(fee[n]), float(bid), cp, mp, ep, eu, s, float(memory_need))
-             if np.isfinite(costs[n]) else (-_INF, 0.0, 0.0, 0.0, 0.0, 0.0) for n in range(n_opt)]
-    surplus = np.array([p[0] for p in parts], float)
+        c, a = np.asarray(c)[: distinct.size], np.asarray(a)[: distinct.size]
+        where = np.minimum(np.searchsorted(distinct, st), distinct.size - 1)
+        costs = np.where(valid, c[where], _INF)
+        assigns = np.where(valid[:, None] & np.isfinite(costs)[:, None], a[where], -1).astype(np.int32)
+        per_start = [_schedule_parts(a[d], cp, mp, ep, eu, s, float(memory_need))
+                     if np.isfinite(c[d]) else None for d in range(distinct.size)]
+        for n in np.nonzero(np.isfinite(costs))[0]:
+            part = per_start[where[n]]
+            if part is not None:
+                cmax, mmax, tot_s, tot_m, en = part
+                surplus[n] = float(bid) - float(fee[n]) - en - cmax * tot_s - mmax * tot_m
+                parts[n] = part
     best = int(np.argmax(surplus)) if n_opt else 0
     if n_opt == 0 or not np.isfinite(surplus[best]):
         choice = ScheduleChoice(np.int32(-1), -_INF, np.full(n_slots, -1, np.int32), 0.0, 0.0, 0.0,
                                 0.0, 0.0, surplus)
     else:
-        f, cmax, mmax, tot_s, tot_m, en = parts[best]
-        choice = ScheduleChoice(np.int32(best), f, assigns[best].copy(), cmax, mmax, tot_s, tot_m,
-                                en, surplus)
+        cmax, mmax, tot_s, tot_m, en = parts[best]
+        choice = ScheduleChoice(np.int32(best), float(surplus[best]), assigns[best].copy(), cmax,
+                                mmax, tot_s, tot_m, en, surplus)
     return choice, costs, assigns
 
 

@@ -70,8 +70,8 @@ from jax import lax
 
 from aisched.errors import InvalidInstanceError
 
-__all__ = ["ScheduleChoice", "select_cell_prices", "select_exact", "cell_prices_options", "node_groups",
-           "cache_size"]
+__all__ = ["ScheduleChoice", "select_cell_prices", "select_cell_prices_host", "select_exact",
+           "cell_prices_options", "node_groups", "cache_size"]
 
 _INF = np.inf
 
@@ -363,6 +363,30 @@ def select_cell_prices(compute_price, memory_price, energy_price, energy_use, th
         return _cell_prices(args, max_work_units=max_work_units)[0]
 
 
+@partial(jax.jit, static_argnames=("max_work_units",))
+def _cell_prices_packed(task: _Task, *, max_work_units: int):
+    """``_cell_prices``'s choice as ONE float64 vector (one host copy per task, not nine):
+    option, surplus, the five parts, then option_surplus (N) and assignment (T); the
+    int32 values are exact in float64."""
+    c = _cell_prices(task, max_work_units=max_work_units)[0]
+    head = jnp.stack([c.option.astype(jnp.float64), c.surplus, c.compute_max_price,
+                      c.memory_max_price, c.total_compute, c.total_memory, c.energy])
+    return jnp.concatenate([head, c.option_surplus, c.assignment.astype(jnp.float64)])
+
+
+def select_cell_prices_host(*args, max_work_units: int) -> ScheduleChoice:
+    """``select_cell_prices`` with NumPy values (the same numbers), copied to the host at once.
+
+    Same arguments; what :class:`~aisched.online.lora.pdftsp.PdftspState` calls per task.
+    """
+    task = _arrays(*args, max_work_units=max_work_units)
+    with jax.enable_x64(True):
+        v = np.asarray(_cell_prices_packed(task, max_work_units=max_work_units))
+    n_opt = task.start.shape[0]
+    return ScheduleChoice(np.int32(v[0]), v[1], v[7 + n_opt:].astype(np.int32), v[2], v[3], v[4],
+                          v[5], v[6], v[7:7 + n_opt])
+
+
 def cell_prices_options(*args, max_work_units: int) -> tuple[ScheduleChoice, jax.Array, jax.Array]:
     """``select_cell_prices`` plus every option's DP cost (12) (``inf`` if none) and schedule (N, T).
 
@@ -485,4 +509,5 @@ def node_groups(throughput_units, max_groups: int) -> tuple[np.ndarray, np.ndarr
 
 def cache_size() -> int:
     """Compiled variants held by this module's jitted kernels (for no-recompile tests)."""
-    return sum(f._cache_size() for f in (_cell_prices, _exact_chunk, _exact_finish))
+    return sum(f._cache_size() for f in (_cell_prices, _cell_prices_packed, _exact_chunk,
+                                         _exact_finish))

@@ -116,6 +116,36 @@ def test_front_updates_equal_a_fresh_front(seed, rounds):
             np.testing.assert_array_equal(fronts.compute_price[t, :got.size], cp[got, t])
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rounds=st.integers(1, 6), width=st.sampled_from([1, 2, 64]))
+def test_front_after_raised_cells_equals_a_fresh_front(seed, rounds, width):
+    """Algorithm 1 raises one cell per slot (the schedule's node); :meth:`Fronts.raised`
+    (one class, all slots at once) keeps exactly the brute-force undominated set."""
+    rng = np.random.default_rng(seed)
+    n_nodes, n_slots = int(rng.integers(1, 12)), 5
+    cls = rng.integers(0, 3, n_nodes).astype(np.int32)
+    cp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
+    mp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
+    ep = rng.integers(0, 2, (n_nodes, n_slots)).astype(float)
+    fronts = fr.Fronts(cp, mp, ep, cls, width=width)
+    for _ in range(rounds):
+        slots = rng.choice(n_slots, int(rng.integers(0, n_slots + 1)), replace=False)
+        on_front = rng.random() < 0.7  # as in a run: the raised node is a front node
+        nodes = np.array([rng.choice(fronts.nodes[t][fronts.nodes[t] < n_nodes]) if on_front
+                          else rng.integers(0, n_nodes) for t in slots], dtype=np.int64)
+        cp[nodes, slots] += rng.integers(0, 3, slots.size)
+        mp[nodes, slots] += rng.integers(0, 3, slots.size)
+        fronts.raised(nodes, slots)
+        want = brute_front(cp, mp, ep, cls)
+        for t in range(n_slots):
+            got = fronts.nodes[t][fronts.nodes[t] < n_nodes]
+            np.testing.assert_array_equal(got, np.nonzero(want[:, t])[0])
+            np.testing.assert_array_equal(fronts.compute_price[t, :got.size], cp[got, t])
+            np.testing.assert_array_equal(fronts.memory_price[t, :got.size], mp[got, t])
+            np.testing.assert_array_equal(fronts.energy_price[t, :got.size], ep[got, t])
+            assert not fronts.compute_price[t, got.size:].any()
+
+
 @settings(max_examples=60, deadline=None)
 @given(need=st.integers(1, 300), units=st.lists(st.integers(1, 60), min_size=1, max_size=3))
 def test_reachable_levels_are_exactly_the_levels_dp_reads(need, units):
@@ -168,3 +198,16 @@ def test_run_default_is_faithful_and_deterministic():
     assert a.info["selection"] == "faithful"
     np.testing.assert_array_equal(a.plan["assignment"].values, b.plan["assignment"].values)
     np.testing.assert_array_equal(a.payments, b.payments)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), tasks=st.integers(0, 4), nodes=st.integers(1, 9))
+def test_node_classes_label_as_unique_rows(seed, tasks, nodes):
+    """Fingerprinted classes equal np.unique's row labels (nodes alike on every task share one)."""
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 3, (tasks, nodes)).astype(float)
+    e = rng.integers(0, 2, (tasks, nodes)).astype(float)
+    cols = np.concatenate([s.T, e.T], axis=1)
+    want = (np.unique(cols, axis=0, return_inverse=True)[1].reshape(-1) if cols.shape[1]
+            else np.zeros(nodes, int))
+    np.testing.assert_array_equal(fr.node_classes(s, e), want)

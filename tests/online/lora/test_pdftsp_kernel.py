@@ -304,3 +304,15 @@ def test_bad_shapes_and_work_are_rejected():
     args[12] = np.zeros(2)  # fee of the wrong length
     with pytest.raises(InvalidInstanceError, match=r"fee: shape \(2,\), expected \(3,\)"):
         pk.select_exact(*args, max_work_units=MID["w_max"])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_host_cell_prices_equal_the_kernel_values(seed):
+    """The packed host copy (what pdFTSP calls per task) carries the kernel's exact values."""
+    task = make_task(np.random.default_rng(4200 + seed), **MID)
+    args = kernel_args(task, 3)
+    want = pk.select_cell_prices(*args, max_work_units=MID["w_max"])
+    got = pk.select_cell_prices_host(*args, max_work_units=MID["w_max"])
+    for name, value in want._asdict().items():
+        np.testing.assert_array_equal(np.asarray(getattr(got, name)), np.asarray(value), err_msg=name)
+    assert got.assignment.dtype == np.int32 and int(got.option) == int(want.option)
