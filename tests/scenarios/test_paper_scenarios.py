@@ -11,7 +11,9 @@ from aisched.scenarios.data import data_file
 from aisched.scenarios.traces import NAMED_TRACES
 
 
-@pytest.mark.parametrize("name", catalog.names())
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.slow) if catalog.get(n).bound else n  # bound compilations: ~1 min
+    for n in catalog.names()])
 def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
     scenario = catalog.get(name).reduced()
     traces_used = [scenario.point_params(p).get("trace") for p in range(len(scenario.values))]
@@ -24,12 +26,13 @@ def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
         if exc.field in ("data", "trace") and ("not found" in exc.message or "does not exist" in exc.message):
             pytest.skip(f"{name}: {exc}")
         raise
-    n_algos = len(scenario.runs) + int(scenario.offline)  # runs: the algorithms and their variants
+    n_algos = len(scenario.runs) + int(scenario.offline) + int(scenario.bound)  # runs: algorithms and variants
     assert len(table) == len(scenario.values) * n_algos
     assert np.isfinite(table["objective"]).all()
-    online = table[table["algorithm"] != "offline"]
+    online = table[~table["algorithm"].isin(["offline", "bound"])]
     assert scenario.metric in table.columns and online[scenario.metric].notna().all()
-    assert set(table["algorithm"]) == set(scenario.runs) | ({"offline"} if scenario.offline else set())
+    assert set(table["algorithm"]) == (set(scenario.runs) | ({"offline"} if scenario.offline else set())
+                                       | ({"bound"} if scenario.bound else set()))
     assert sweep.folder(tmp_path, scenario).joinpath("table.csv").is_file()
     if scenario.offline:  # online never beats a proven optimum
         opt = table[table["reference_kind"] == "optimum"]
