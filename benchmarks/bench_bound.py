@@ -15,7 +15,7 @@ its ratio ``pdFTSP / bound`` (a lower estimate of ``pdFTSP / OPT``). pdFTSP's
 plan is the bound's ``incumbent`` (its schedules seed the configuration LP;
 ``--no-incumbent`` to start without).
 
-Usage: ``python benchmarks/bench_bound.py [--family lora|tenants|both] [--lora-time 260]
+Usage: ``python benchmarks/bench_bound.py [--family lora|tenants|both] [--lora-time 240]
 [--method colgen|subgradient] [--smoothing 0.5] [--warm] [--no-incumbent] [--tenants-time 120] [--seed 0]``.
 """
 
@@ -42,7 +42,7 @@ def _show(name: str, out, online_name: str, online_value: float, online_s: float
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--family", choices=["lora", "tenants", "both"], default="both")
-    ap.add_argument("--lora-time", type=float, default=260.0)
+    ap.add_argument("--lora-time", type=float, default=240.0)
     ap.add_argument("--smoothing", type=float, default=0.5, help="lora colgen: Wentges smoothing weight")
     ap.add_argument("--no-incumbent", action="store_true", help="lora: do not seed the bound with pdFTSP's plan")
     ap.add_argument("--method", choices=["colgen", "subgradient"], default="colgen")

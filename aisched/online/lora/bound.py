@@ -59,6 +59,9 @@ MAX_UNITS = 400
 #: The same for the batched JAX pricing (``pricing="jax"``): paper scale needs 1,000 units of 100 samples.
 MAX_UNITS_BATCHED = 4096
 
+#: ``primal="auto"``: the restricted MILP up to this many exact columns, else the greedy.
+MILP_COLUMNS = 5000
+
 Method = Literal["colgen", "subgradient"]
 Pricing = Literal["jax", "dp", "numpy"]
 Primal = Literal["auto", "milp", "greedy", "none"]
@@ -161,7 +164,6 @@ class _Master:
         self.instance, self.classes, self.n = instance, classes, instance.num_tasks
         self.h = highspy.Highs()
         self.h.setOptionValue("output_flag", False)
-        self.h.setOptionValue("presolve", "off")  # each round restarts from the last basis
         upper = np.concatenate([np.ones(self.n), capacity])
         self.h.addRows(upper.size, np.full(upper.size, -highspy.kHighsInf), upper, 0,
                        np.zeros(upper.size, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
@@ -360,7 +362,7 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
     generation_s = time.perf_counter() - started
     objective, plan = 0.0, make_plan(instance, np.full((n, T), -1), np.full(n, -1), np.zeros(n, dtype=bool))
     exact_columns = [c for c in columns if c.work >= instance.work[c.task] - 1e-9 * max(1.0, instance.work[c.task])]
-    how = "milp" if primal == "milp" or (primal == "auto" and len(exact_columns) <= 5000) else primal
+    how = primal if primal != "auto" else ("milp" if len(exact_columns) <= MILP_COLUMNS else "greedy")
     if exact_columns and how == "milp":
         plan, objective = restricted_milp(instance, classes, exact_columns, capacity, time_limit)
     elif exact_columns and how == "greedy":

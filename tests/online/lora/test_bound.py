@@ -277,3 +277,12 @@ def test_two_class_pricing_does_not_recompile_across_rounds() -> None:
     before = bound_twoclass.cache_size()
     pricer.price(zeros + 0.5, zeros + 0.25)
     assert bound_twoclass.cache_size() == before
+
+
+def test_auto_primal_above_the_milp_size_runs_the_greedy(monkeypatch) -> None:
+    """Past ``MILP_COLUMNS`` exact columns "auto" runs the greedy (it once ran nothing: primal 0 at scale)."""
+    inst = random_tiny(2, tasks=6, nodes=2, slots=5)
+    monkeypatch.setattr(lb, "MILP_COLUMNS", 0)
+    out = aisched.bound(inst, max_iterations=3)
+    assert out.info["primal_method"] == "greedy"
+    assert out.objective > 0 and out.objective == pytest.approx(out.verify(inst))
