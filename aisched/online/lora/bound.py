@@ -26,10 +26,21 @@ not whole multiples of one unit, the DP rounds throughput *up* and work
 Generation stops when no task has a column of positive reduced profit (the LP
 is then optimal and ``L`` equals its value), or at the limits.
 
+Identical nodes (``symmetry=True``, :func:`~aisched.online.lora.bound_pricing.node_classes`:
+the A100 and A40 classes of the generator's mixed cluster) get equal prices: the
+master's capacity rows are summed per (class, slot) and pricing runs over one
+representative per class, which leaves the configuration LP's optimum unchanged
+(its duals average over a class) and makes it small enough for paper scale; over
+two classes pricing counts cells instead of work units
+(:mod:`aisched.online.lora.bound_twoclass`, exact). Column generation is
+stabilised by Wentges smoothing (``smoothing=``).
+
 A primal value comes from the MILP restricted to the generated columns that
 meet (4e) exactly (``scipy.optimize.milp``, HiGHS), or at scale from greedy
-rounding of those columns (``primal=``); its plan passes
-:func:`aisched.models.lora.verify_plan`, so ``bound - primal`` is a proven gap.
+rounding of those columns (``primal=``), packed onto real nodes
+(:mod:`aisched.online.lora.bound_primal`), or from an ``incumbent`` plan; the
+plan passes :func:`aisched.models.lora.verify_plan`, so ``bound - primal`` is a
+proven gap.
 """
 
 from __future__ import annotations
