@@ -14,9 +14,16 @@ genai: the paper's largest setting (10 edges, 500 slots, Poisson(7) arrivals, ho
 :func:`aisched.online.genai.bound.bound` within ``--genai-time`` seconds, against ComDOS
 (Algorithm 2, the paper's default readings).
 
+lora also prints pdFTSP's competitive ratio against the bound, ``bound / pdFTSP``
+(>= the true ``OPT / pdFTSP``: an upper estimate; the paper's claim is <= 3), and
+its ratio ``pdFTSP / bound`` (a lower estimate of ``pdFTSP / OPT``). pdFTSP's
+plan is the bound's ``incumbent`` (its schedules seed the configuration LP;
+``--no-incumbent`` to start without).
+
 Usage: ``python benchmarks/bench_bound.py [--family lora|tenants|genai|both|all] [--lora-time 240]
-[--method colgen|subgradient] [--warm] [--tenants-time 120] [--genai-time 300] [--genai-slots 500]
-[--genai-rate 7] [--seed 0]`` (``both`` = lora and tenants, ``all`` = the three).
+[--method colgen|subgradient] [--smoothing 0.5] [--warm] [--no-incumbent] [--tenants-time 120]
+[--genai-time 300] [--genai-slots 500] [--genai-rate 7] [--seed 0]`` (``both`` = lora and tenants,
+``all`` = the three).
 """
 
 from __future__ import annotations
@@ -57,6 +64,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--family", choices=["lora", "tenants", "genai", "both", "all"], default="both")
     ap.add_argument("--lora-time", type=float, default=240.0)
+    ap.add_argument("--smoothing", type=float, default=0.5, help="lora colgen: Wentges smoothing weight")
+    ap.add_argument("--no-incumbent", action="store_true", help="lora: do not seed the bound with pdFTSP's plan")
     ap.add_argument("--method", choices=["colgen", "subgradient"], default="colgen")
     ap.add_argument("--tenants-time", type=float, default=120.0)
     ap.add_argument("--genai-time", type=float, default=300.0)
@@ -76,10 +85,16 @@ def main() -> None:
         online_s = time.perf_counter() - tic
         tic = time.perf_counter()
         start = online.prices if args.warm else None
-        out = aisched.bound(inst, time_limit=args.lora_time, method=args.method, prices=start)
+        out = aisched.bound(inst, time_limit=args.lora_time, method=args.method, prices=start,
+                            smoothing=args.smoothing, incumbent=None if args.no_incumbent else online)
         print(f"[lora] bound wall {time.perf_counter() - tic:.1f} s (starting prices: "
-              f"{'pdFTSP final duals' if args.warm else 'zero'})")
+              f"{'pdFTSP final duals' if args.warm else 'zero'}; node classes {out.info['node_classes']}; "
+              f"primal from {out.info['primal_source']}; L per round (M) "
+              f"{[round(v / 1e6, 1) for v in out.info['lagrangian_history']]})")
         _show("lora", out, "pdFTSP", online.objective, online_s)
+        print(f"[lora] pdFTSP competitive ratio against the bound: bound / pdFTSP = "
+              f"{out.bound / online.objective:.4f} (>= OPT / pdFTSP; the paper's claim: <= 3); gap bound - pdFTSP "
+              f"{out.bound - online.objective:.6g} ({(out.bound - online.objective) / out.bound:.1%} of the bound)")
     if args.family in ("tenants", "both", "all"):
         inst = aisched.scenarios.tenants.generate(seed=args.seed)
         print(f"[tenants] {inst.num_jobs} jobs, {inst.num_servers} servers, {inst.num_slots} slots")

@@ -26,29 +26,40 @@ not whole multiples of one unit, the DP rounds throughput *up* and work
 Generation stops when no task has a column of positive reduced profit (the LP
 is then optimal and ``L`` equals its value), or at the limits.
 
+Identical nodes (``symmetry=True``, :func:`~aisched.online.lora.bound_pricing.node_classes`:
+the A100 and A40 classes of the generator's mixed cluster) get equal prices: the
+master's capacity rows are summed per (class, slot) and pricing runs over one
+representative per class, which leaves the configuration LP's optimum unchanged
+(its duals average over a class) and makes it small enough for paper scale; over
+two classes pricing counts cells instead of work units
+(:mod:`aisched.online.lora.bound_twoclass`, exact). Column generation is
+stabilised by Wentges smoothing (``smoothing=``).
+
 A primal value comes from the MILP restricted to the generated columns that
 meet (4e) exactly (``scipy.optimize.milp``, HiGHS), or at scale from greedy
-rounding of those columns (``primal=``); its plan passes
-:func:`aisched.models.lora.verify_plan`, so ``bound - primal`` is a proven gap.
+rounding of those columns (``primal=``), packed onto real nodes
+(:mod:`aisched.online.lora.bound_primal`), or from an ``incumbent`` plan; the
+plan passes :func:`aisched.models.lora.verify_plan`, so ``bound - primal`` is a
+proven gap.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 from typing import Literal
 
 import highspy
 import numpy as np
 import xarray as xr
-from scipy.optimize import LinearConstraint, milp
-from scipy.sparse import csr_matrix, vstack
+from scipy.sparse import vstack
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance
-from aisched.models.lora.plan import make_plan, verify_plan
-from aisched.online.lora.bound_pricing import BatchPricer, Priced
+from aisched.models.lora.plan import make_plan
+from aisched.online.lora.bound_pricing import BatchPricer, NodeClasses, Priced, node_classes
+from aisched.online.lora.bound_primal import Column, columns_of_plan, greedy, restricted_milp, usage
+from aisched.online.lora.bound_twoclass import TwoClassPricer
 from aisched.outcome import Outcome
 from aisched.registry import register_bound
 
@@ -59,20 +70,12 @@ MAX_UNITS = 400
 #: The same for the batched JAX pricing (``pricing="jax"``): paper scale needs 1,000 units of 100 samples.
 MAX_UNITS_BATCHED = 4096
 
+#: ``primal="auto"``: the restricted MILP up to this many exact columns, else the greedy.
+MILP_COLUMNS = 5000
+
 Method = Literal["colgen", "subgradient"]
-Pricing = Literal["jax", "numpy"]
+Pricing = Literal["jax", "dp", "numpy"]
 Primal = Literal["auto", "milp", "greedy", "none"]
-
-
-@dataclass(frozen=True)
-class Column:
-    """One schedule of one task: vendor (-1 for none), cells (node per slot, -1 idle), value, work."""
-
-    task: int
-    vendor: int
-    nodes: tuple[int, ...]  # per slot of the horizon: node or -1
-    value: float  # b_i - q_in - sum e_ikt
-    work: float  # samples processed (true, not rounded)
 
 
 def _units(instance: LoraInstance, most: int = MAX_UNITS) -> tuple[float, bool]:
@@ -164,11 +167,12 @@ def _price_numpy(instance: LoraInstance, compute_price: np.ndarray, memory_price
 class _Master:
     """The configuration LP (restricted master), kept in HiGHS so each round warm-starts.
 
-    Rows: ``sum_l lambda_il <= 1`` per task, then compute (k, t) and memory (k, t) capacities.
+    Rows: ``sum_l lambda_il <= 1`` per task, then compute (c, t) and memory (c, t) capacities summed
+    over the nodes of each class ``c`` (one class per node without ``symmetry``).
     """
 
-    def __init__(self, instance: LoraInstance, capacity: np.ndarray) -> None:
-        self.instance, self.n = instance, instance.num_tasks
+    def __init__(self, instance: LoraInstance, classes: NodeClasses, capacity: np.ndarray) -> None:
+        self.instance, self.classes, self.n = instance, classes, instance.num_tasks
         self.h = highspy.Highs()
         self.h.setOptionValue("output_flag", False)
         upper = np.concatenate([np.ones(self.n), capacity])
@@ -176,53 +180,30 @@ class _Master:
                        np.zeros(upper.size, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
 
     def add(self, columns: list[Column]) -> None:
-        inst, K, T = self.instance, self.instance.num_nodes, self.instance.num_slots
-        starts, index, coef = [], [], []
-        for col in columns:
-            starts.append(len(index))
-            index.append(col.task)
-            coef.append(1.0)
-            cells = [(k, t) for t, k in enumerate(col.nodes) if k >= 0]
-            index += [self.n + k * T + t for k, t in cells] + [self.n + K * T + k * T + t for k, t in cells]
-            coef += ([float(inst.throughput[col.task, k]) for k, _ in cells]
-                     + [float(inst.memory_need[col.task])] * len(cells))
+        if not columns:
+            return
+        tasks, caps = usage(self.instance, self.classes, columns)
+        a = vstack([tasks, caps]).tocsc()
         m = len(columns)
-        self.h.addCols(m, -np.array([c.value for c in columns]), np.zeros(m), np.ones(m), len(index),
-                       np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32), np.array(coef))
+        self.h.addCols(m, -np.array([c.value for c in columns]), np.zeros(m), np.ones(m), a.nnz,
+                       a.indptr[:-1].astype(np.int32), a.indices.astype(np.int32), a.data.astype(float))
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(LP value, task duals, compute prices (K, T), memory prices (K, T), column values)."""
-        K, T = self.instance.num_nodes, self.instance.num_slots
+        """(LP value, task duals, compute prices (C, T), memory prices (C, T), column values)."""
+        C, T = self.classes.count.size, self.instance.num_slots
         self.h.run()
         sol = self.h.getSolution()
         duals = np.maximum(-np.asarray(sol.row_dual), 0.0)
         value = -float(self.h.getInfo().objective_function_value)
-        return (value, duals[:self.n], duals[self.n:self.n + K * T].reshape(K, T),
-                duals[self.n + K * T:].reshape(K, T), np.asarray(sol.col_value))
-
-
-def _usage(instance: LoraInstance, columns: list[Column]) -> tuple[csr_matrix, csr_matrix]:
-    """(task rows, capacity rows) of the master LP: capacity rows are compute (k, t) then memory (k, t)."""
-    K, T = instance.num_nodes, instance.num_slots
-    trows, tcols, crow, ccol, cval = [], [], [], [], []
-    for c, col in enumerate(columns):
-        trows.append(col.task)
-        tcols.append(c)
-        for t, k in enumerate(col.nodes):
-            if k >= 0:
-                crow += [k * T + t, K * T + k * T + t]
-                ccol += [c, c]
-                cval += [float(instance.throughput[col.task, k]), float(instance.memory_need[col.task])]
-    n = len(columns)
-    tasks = csr_matrix((np.ones(n), (trows, tcols)), shape=(instance.num_tasks, n))
-    caps = csr_matrix((cval, (crow, ccol)), shape=(2 * K * T, n))
-    return tasks, caps
+        return (value, duals[:self.n], duals[self.n:self.n + C * T].reshape(C, T),
+                duals[self.n + C * T:].reshape(C, T), np.asarray(sol.col_value))
 
 
 @register_bound("lora")
 def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing = "jax",
           time_limit: float | None = 60.0, max_iterations: int = 500, tolerance: float = 1e-7,
-          primal: Primal = "auto", prices: xr.Dataset | None = None) -> Outcome:
+          primal: Primal = "auto", prices: xr.Dataset | None = None, incumbent: Outcome | None = None,
+          symmetry: bool = True, smoothing: float = 0.5) -> Outcome:
     """A certified upper bound on IP (4)'s optimum, with the prices that certify it and a primal value.
 
     Parameters
@@ -236,9 +217,11 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         schedules (Polyak step towards the best primal value). Both return the
         least Lagrangian bound ``L(pi)`` seen, certified at every round.
     pricing
-        ``"jax"``: :class:`~aisched.online.lora.bound_pricing.BatchPricer`,
-        all tasks per round in jitted batches (paper scale). ``"numpy"``: the
-        reference :func:`price_task`, task by task (small instances).
+        ``"jax"``: all tasks per round in jitted batches (paper scale): over at
+        most two node classes :class:`~aisched.online.lora.bound_twoclass.TwoClassPricer`
+        (exact, no work units), else as ``"dp"``. ``"dp"``:
+        :class:`~aisched.online.lora.bound_pricing.BatchPricer`, the unit DP.
+        ``"numpy"``: the reference :func:`price_task`, task by task (small instances).
     time_limit
         Seconds for the rounds (the primal heuristic gets the same again); the
         bound returned is valid whenever it stops.
@@ -248,13 +231,32 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         A column enters when its reduced profit exceeds the task's dual by more.
     primal
         The incumbent: ``"milp"`` (the MILP restricted to the generated columns
-        that meet (4e)), ``"greedy"`` (those columns by decreasing LP value, then
-        value, each taken when its task is free and capacity (4f)-(4g) holds),
+        that meet (4e), its choice packed onto nodes), ``"greedy"`` (those
+        columns by decreasing LP weight, then value, each packed when its task
+        is free and (4f)-(4g) hold: :mod:`~aisched.online.lora.bound_primal`),
         ``"auto"`` (milp up to 5,000 columns, else greedy), ``"none"``.
     prices
         Starting ``compute_price`` and ``memory_price`` over (node, slot), e.g.
         pdFTSP's final duals (``aisched.run("pdftsp", instance).prices``): the
-        first round's ``L`` is taken at them (any prices >= 0 certify a bound).
+        first round's ``L`` is taken at them, averaged over each class of
+        identical nodes under ``symmetry`` (``L`` there is no larger; any
+        prices >= 0 certify a bound).
+    incumbent
+        A plan of IP (4) (an Outcome, e.g. pdFTSP's): verified, its schedules
+        enter the configuration LP as first columns and it is the primal value
+        when no heuristic plan is better.
+    symmetry
+        ``True``: prices equal on identical nodes
+        (:func:`~aisched.online.lora.bound_pricing.node_classes`), so pricing
+        and the LP run over classes (two at the generator's mixed nodes); the
+        configuration LP's optimum is unchanged (its duals can be averaged
+        over each class). ``False``: one price per node (the plain reading).
+    smoothing
+        ``colgen`` only: Wentges smoothing weight ``alpha`` in [0, 1): each
+        round prices at ``alpha`` times the best-``L`` prices plus ``1 - alpha``
+        times the master's duals (which alone oscillate and give poor ``L``);
+        a round that finds no column entering at the duals (a mispricing)
+        prices at the duals next, so convergence is kept. 0: plain colgen.
 
     Returns
     -------
@@ -265,82 +267,126 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         ``objective`` the primal value (its plan verified; 0, the empty plan,
         without one); ``prices`` the certifying ``compute_price`` and
         ``memory_price`` over (node, slot); ``info``: iterations, columns, LP
-        value, Lagrangian bound, exact_units, seconds per phase, primal.
+        value, Lagrangian bound, exact_units, classes, seconds per phase, primal.
     """
-    for name, value, allowed in (("method", method, ("colgen", "subgradient")), ("pricing", pricing, ("jax", "numpy")),
-                                 ("primal", primal, ("auto", "milp", "greedy", "none"))):
-        if value not in allowed:
+    for name, value, allowed in (("method", method, ("colgen", "subgradient")), ("pricing", pricing, ("jax", "dp", "numpy")),
+                                 ("primal", primal, ("auto", "milp", "greedy", "none")),
+                                 ("symmetry", symmetry, (True, False))):
+        if value not in allowed or type(value) is not type(allowed[0]):
             raise InvalidScenarioError(name, f"= {value!r}, use one of {', '.join(map(repr, allowed))}")
+    if isinstance(smoothing, bool) or not isinstance(smoothing, (int, float)) or not 0 <= smoothing < 1:
+        raise InvalidScenarioError("smoothing", f"= {smoothing!r}, use a number in [0, 1)")
+    if incumbent is not None and not isinstance(incumbent, Outcome):
+        raise InvalidScenarioError("incumbent", f"= {type(incumbent).__name__}, expected an Outcome with a plan")
     started = time.perf_counter()
     K, T, n = instance.num_nodes, instance.num_slots, instance.num_tasks
-    if pricing == "jax":
+    classes = node_classes(instance, merge=symmetry)
+    C = classes.count.size
+    if pricing == "jax" and C <= 2:  # exact without work units: counts cells of each class
+        unit, exact = math.nan, True
+        price_all = TwoClassPricer(instance, classes.representative).price
+    elif pricing in ("jax", "dp"):
         unit, exact = _units(instance, MAX_UNITS_BATCHED)
-        pricer = BatchPricer(instance, unit)
-        price_all = pricer.price
+        price_all = BatchPricer(instance, unit, nodes=classes.representative).price
     else:
         unit, exact = _units(instance)
-        price_all = lambda cp, mp: _price_numpy(instance, cp, mp, unit)  # noqa: E731
-    room = instance.memory_capacity - instance.base_memory
-    capacity = np.concatenate([np.repeat(instance.compute_capacity, T), np.repeat(room, T)])
-    compute_price, memory_price = np.zeros((K, T)), np.zeros((K, T))
+        price_all = lambda cp, mp: _price_numpy(  # noqa: E731
+            instance, cp[classes.of_node], mp[classes.of_node], unit)
+    rep = classes.representative
+    compute_room = classes.count * instance.compute_capacity[rep]  # (4f) summed over a class
+    memory_room = classes.count * (instance.memory_capacity[rep] - instance.base_memory)  # (4g)
+    capacity = np.concatenate([np.repeat(compute_room, T), np.repeat(memory_room, T)])
+    compute_price, memory_price = np.zeros((C, T)), np.zeros((C, T))
     if prices is not None:
+        given = []
         for name in ("compute_price", "memory_price"):
             arr = np.asarray(prices[name].transpose("node", "slot").values, dtype=float) if name in prices else None
             if arr is None or arr.shape != (K, T) or not np.all(np.isfinite(arr)) or np.any(arr < 0):
                 raise InvalidScenarioError(f"prices.{name}", f"must be finite and >= 0 over (node, slot) = ({K}, {T})")
-        compute_price = np.asarray(prices["compute_price"].transpose("node", "slot").values, dtype=float).copy()
-        memory_price = np.asarray(prices["memory_price"].transpose("node", "slot").values, dtype=float).copy()
+            given.append(arr)
+        compute_price, memory_price = (_class_mean(classes, arr) for arr in given)
     columns: list[Column] = []
     seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    incumbent_value, incumbent_plan = -math.inf, None
+    if incumbent is not None:
+        start_columns, incumbent_value = columns_of_plan(instance, incumbent.plan)
+        incumbent_plan = incumbent.plan
+        for col in start_columns:
+            seen.add((col.task, col.vendor, _class_key(classes, col.nodes)))
+        columns += start_columns
     best_bound, best_prices = math.inf, (compute_price, memory_price)
     lp_value, status, iterations = math.nan, "limit", 0
     task_dual = np.zeros(n)
-    master = _Master(instance, capacity) if method == "colgen" else None
+    master = _Master(instance, classes, capacity) if method == "colgen" else None
+    if master is not None:
+        master.add(columns)
     pricing_s = lp_s = 0.0
     history: list[float] = []
-    incumbent = 0.0
+    target = max(incumbent_value, 0.0)
+    have_lp = False  # compute_price / memory_price are the master's duals ("out" prices)
+    weight = smoothing
     while iterations < max_iterations:
         iterations += 1
         tick = time.perf_counter()
-        priced = price_all(compute_price, memory_price)
+        if have_lp and weight > 0:  # Wentges smoothing: price between the best-L prices and the LP's duals
+            sep = (weight * best_prices[0] + (1 - weight) * compute_price,
+                   weight * best_prices[1] + (1 - weight) * memory_price)
+        else:
+            sep = (compute_price, memory_price)
+        priced = price_all(*sep)
         pricing_s += time.perf_counter() - tick
-        lagrangian = float(np.sum(compute_price * instance.compute_capacity[:, None])
-                           + np.sum(memory_price * room[:, None]) + np.sum(np.maximum(priced.profit, 0.0)))
+        lagrangian = float(np.sum(sep[0] * compute_room[:, None]) + np.sum(sep[1] * memory_room[:, None])
+                           + np.sum(np.maximum(priced.profit, 0.0)))
         history.append(lagrangian)
         if lagrangian < best_bound:
-            best_bound, best_prices = lagrangian, (compute_price.copy(), memory_price.copy())
+            best_bound, best_prices = lagrangian, (sep[0].copy(), sep[1].copy())
+        # a column enters when its reduced profit at the master's duals beats the task's dual
+        profit_out = priced.profit if sep[0] is compute_price else _reduced_profit(
+            instance, classes, priced, compute_price, memory_price)
         new = []
-        for i in np.flatnonzero(np.isfinite(priced.profit) & (priced.profit > task_dual + tolerance)):
-            key = (int(i), int(priced.vendor[i]), tuple(int(k) for k in priced.assignment[i]))
+        for i in np.flatnonzero(np.isfinite(profit_out) & (profit_out > task_dual + tolerance)):
+            nodes = tuple(int(k) for k in priced.assignment[i])
+            key = (int(i), int(priced.vendor[i]), _class_key(classes, nodes))
             if key not in seen:
                 seen.add(key)
-                new.append(Column(int(i), key[1], key[2], float(priced.value[i]), float(priced.work[i])))
+                new.append(Column(int(i), key[1], nodes, float(priced.value[i]), float(priced.work[i])))
         columns += new
         if method == "colgen" and not new:
+            if sep[0] is not compute_price:  # a mispricing: price at the duals themselves next
+                weight = 0.0
+                continue
             status = "lp_optimal" if iterations > 1 or not columns else status
             break
+        weight = smoothing
         if time_limit is not None and time.perf_counter() - started > time_limit:
             break
         tick = time.perf_counter()
         if master is not None:
             master.add(new)
             lp_value, task_dual, compute_price, memory_price, _ = master.solve()
+            have_lp = True
         else:
-            compute_price, memory_price, incumbent = _subgradient_step(
-                instance, priced, compute_price, memory_price, best_bound, incumbent, iterations)
+            compute_price, memory_price = _subgradient_step(
+                instance, classes, priced, compute_price, memory_price, compute_room, memory_room,
+                best_bound, target, iterations)
         lp_s += time.perf_counter() - tick
     generation_s = time.perf_counter() - started
     objective, plan = 0.0, make_plan(instance, np.full((n, T), -1), np.full(n, -1), np.zeros(n, dtype=bool))
     exact_columns = [c for c in columns if c.work >= instance.work[c.task] - 1e-9 * max(1.0, instance.work[c.task])]
-    how = "milp" if primal == "milp" or (primal == "auto" and len(exact_columns) <= 5000) else primal
+    how = primal if primal != "auto" else ("milp" if len(exact_columns) <= MILP_COLUMNS else "greedy")
     if exact_columns and how == "milp":
-        plan, objective = _restricted_milp(instance, exact_columns, capacity, time_limit)
+        plan, objective = restricted_milp(instance, classes, exact_columns, capacity, time_limit)
     elif exact_columns and how == "greedy":
         weight = master.solve()[4] if master is not None else np.zeros(len(columns))
         lp_weight = dict(zip((id(c) for c in columns), weight, strict=False))
-        plan, objective = _greedy(instance, exact_columns, [lp_weight.get(id(c), 0.0) for c in exact_columns])
+        plan, objective = greedy(instance, classes, exact_columns,
+                                 np.array([lp_weight.get(id(c), 0.0) for c in exact_columns]))
+    source = how
+    if incumbent_plan is not None and incumbent_value > objective:
+        plan, objective, source = incumbent_plan, incumbent_value, "incumbent"
     prices = xr.Dataset(
-        {"compute_price": (("node", "slot"), best_prices[0]), "memory_price": (("node", "slot"), best_prices[1])},
+        {"compute_price": (("node", "slot"), best_prices[0][classes.of_node]),
+         "memory_price": (("node", "slot"), best_prices[1][classes.of_node])},
         coords={"node": np.arange(K), "slot": np.arange(T)},
     )
     return Outcome(
@@ -349,77 +395,57 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         runtime_s=time.perf_counter() - started, decision_s=np.zeros(0),
         info={"method": method, "pricing": pricing, "iterations": iterations, "columns": len(columns),
               "lp_value": lp_value, "lagrangian_bound": float(best_bound), "lagrangian_history": history,
-              "exact_units": exact, "work_unit": unit, "primal": objective, "primal_method": how,
-              "gap": float(best_bound - objective), "pricing_s": pricing_s, "master_s": lp_s,
-              "generation_s": generation_s, "primal_s": time.perf_counter() - started - generation_s},
+              "exact_units": exact, "work_unit": unit, "node_classes": C, "primal": objective,
+              "primal_method": how, "primal_source": source, "gap": float(best_bound - objective),
+              "pricing_s": pricing_s, "master_s": lp_s, "generation_s": generation_s,
+              "primal_s": time.perf_counter() - started - generation_s},
     )
 
 
-def _subgradient_step(instance: LoraInstance, priced: Priced, compute_price: np.ndarray, memory_price: np.ndarray,
-                      best_bound: float, incumbent: float, iteration: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """One projected subgradient step on ``L(pi)`` (Polyak step to a target below the best bound)."""
-    K, T = instance.num_nodes, instance.num_slots
+def _class_mean(classes: NodeClasses, price: np.ndarray) -> np.ndarray:
+    """(C, T) mean of (K, T) prices over each class (``L`` at it is no larger, by convexity and symmetry)."""
+    total = np.zeros((classes.count.size, price.shape[1]))
+    np.add.at(total, classes.of_node, price)
+    return total / classes.count[:, None]
+
+
+def _reduced_profit(instance: LoraInstance, classes: NodeClasses, priced: Priced, compute_price: np.ndarray,
+                    memory_price: np.ndarray) -> np.ndarray:
+    """Each priced schedule's reduced profit at other (C, T) prices: value - sum of its cells' charges."""
+    n, T = instance.num_tasks, instance.num_slots
+    used = priced.assignment >= 0
+    k = np.maximum(priced.assignment, 0)
+    c, t = classes.of_node[k], np.arange(T)[None, :]
+    charge = compute_price[c, t] * instance.throughput[np.arange(n)[:, None], k] \
+        + memory_price[c, t] * np.asarray(instance.memory_need, float)[:, None]
+    return np.where(np.isfinite(priced.profit), priced.value - np.where(used, charge, 0.0).sum(axis=1), -math.inf)
+
+
+def _class_key(classes: NodeClasses, nodes: tuple[int, ...]) -> tuple[int, ...]:
+    """A schedule up to renaming identical nodes: its class per slot (-1 idle)."""
+    return tuple(int(classes.of_node[k]) if k >= 0 else -1 for k in nodes)
+
+
+def _subgradient_step(instance: LoraInstance, classes: NodeClasses, priced: Priced, compute_price: np.ndarray,
+                      memory_price: np.ndarray, compute_room: np.ndarray, memory_room: np.ndarray,
+                      best_bound: float, target: float, iteration: int) -> tuple[np.ndarray, np.ndarray]:
+    """One projected subgradient step on ``L(pi)`` over (class, slot) prices (Polyak step)."""
+    C, T = compute_price.shape
     take = priced.profit > 0
     used = (priced.assignment >= 0) & take[:, None]
     rows, slots = np.nonzero(used)
     nodes = priced.assignment[rows, slots]
-    compute_use, memory_use = np.zeros((K, T)), np.zeros((K, T))
-    np.add.at(compute_use, (nodes, slots), instance.throughput[rows, nodes])
-    np.add.at(memory_use, (nodes, slots), instance.memory_need[rows])
-    room = instance.memory_capacity - instance.base_memory
+    compute_use, memory_use = np.zeros((C, T)), np.zeros((C, T))
+    np.add.at(compute_use, (classes.of_node[nodes], slots), instance.throughput[rows, nodes])
+    np.add.at(memory_use, (classes.of_node[nodes], slots), instance.memory_need[rows])
     # L(pi) has slope capacity - usage of the priced schedules: move pi along usage - capacity
-    g_c = compute_use - instance.compute_capacity[:, None]
-    g_m = memory_use - room[:, None]
+    g_c = compute_use - compute_room[:, None]
+    g_m = memory_use - memory_room[:, None]
     g_c = np.where((compute_price <= 0) & (g_c < 0), 0.0, g_c)  # projected onto pi >= 0
     g_m = np.where((memory_price <= 0) & (g_m < 0), 0.0, g_m)
     norm = float(np.sum(g_c ** 2) + np.sum(g_m ** 2))
     if norm == 0.0:
-        return compute_price, memory_price, incumbent
-    target = max(incumbent, 0.9 * best_bound)  # Polyak step towards an estimate below the best bound
-    step = (best_bound - target) / norm * (2.0 / (1.0 + iteration / 20.0))
-    return np.maximum(compute_price + step * g_c, 0.0), np.maximum(memory_price + step * g_m, 0.0), incumbent
-
-
-def _greedy(instance: LoraInstance, columns: list[Column], weight: list[float]) -> tuple[xr.Dataset, float]:
-    """Columns by decreasing LP weight then value, each kept when its task is free and (4f)-(4g) hold."""
-    n, T = instance.num_tasks, instance.num_slots
-    compute = np.repeat(instance.compute_capacity[:, None], T, axis=1).astype(float)
-    memory = np.repeat((instance.memory_capacity - instance.base_memory)[:, None], T, axis=1).astype(float)
-    assignment, vendor, admitted = np.full((n, T), -1), np.full(n, -1), np.zeros(n, dtype=bool)
-    order = sorted(range(len(columns)), key=lambda c: (-weight[c], -columns[c].value))
-    for c in order:
-        col = columns[c]
-        if admitted[col.task] or col.value <= 0:
-            continue
-        nodes = np.asarray(col.nodes)
-        slots = np.flatnonzero(nodes >= 0)
-        k = nodes[slots]
-        s, r = instance.throughput[col.task, k], instance.memory_need[col.task]
-        if np.all(compute[k, slots] >= s - 1e-9) and np.all(memory[k, slots] >= r - 1e-9):
-            compute[k, slots] -= s
-            memory[k, slots] -= r
-            assignment[col.task], vendor[col.task], admitted[col.task] = nodes, col.vendor, True
-    plan = make_plan(instance, assignment, vendor, admitted)
-    return plan, float(verify_plan(instance, plan))
-
-
-def _restricted_milp(instance: LoraInstance, columns: list[Column], capacity: np.ndarray,
-                     time_limit: float | None) -> tuple[xr.Dataset, float]:
-    """The best plan using only ``columns`` (binary choice), verified; the empty plan if none better."""
-    n, T = instance.num_tasks, instance.num_slots
-    tasks, caps = _usage(instance, columns)
-    values = np.array([c.value for c in columns])
-    options = {"time_limit": float(time_limit)} if time_limit is not None else {}
-    res = milp(-values, integrality=np.ones(len(columns)), bounds=(0, 1), options=options,
-               constraints=LinearConstraint(vstack([tasks, caps]).tocsr(), -np.inf,
-                                            np.concatenate([np.ones(n), capacity])))
-    assignment, vendor, admitted = np.full((n, T), -1), np.full(n, -1), np.zeros(n, dtype=bool)
-    if res.x is None:
-        return make_plan(instance, assignment, vendor, admitted), 0.0
-    for c, chosen in zip(columns, np.round(res.x), strict=True):
-        if chosen > 0.5:
-            assignment[c.task] = c.nodes
-            vendor[c.task] = c.vendor
-            admitted[c.task] = True
-    plan = make_plan(instance, assignment, vendor, admitted)
-    return plan, float(verify_plan(instance, plan))
+        return compute_price, memory_price
+    aim = max(target, 0.9 * best_bound)  # Polyak step towards an estimate below the best bound
+    step = (best_bound - aim) / norm * (2.0 / (1.0 + iteration / 20.0))
+    return np.maximum(compute_price + step * g_c, 0.0), np.maximum(memory_price + step * g_m, 0.0)

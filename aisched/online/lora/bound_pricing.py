@@ -34,7 +34,7 @@ from jax import lax
 from aisched.models.lora import LoraInstance
 from aisched.online.lora import pdftsp_kernel as kernel
 
-__all__ = ["BatchPricer", "Priced", "cache_size"]
+__all__ = ["BatchPricer", "NodeClasses", "Priced", "cache_size", "node_classes"]
 
 
 class Priced(NamedTuple):
@@ -119,6 +119,41 @@ def _price_window(cp, mp, ep, task, *, width: int, max_work_units: int):
     return jax.vmap(one)(*task)
 
 
+class NodeClasses(NamedTuple):
+    """Nodes grouped by identical data (see :func:`node_classes`).
+
+    of_node : (K,) int -- each node's class.
+    representative : (C,) int -- the first node of each class.
+    count : (C,) int -- nodes per class.
+    """
+
+    of_node: np.ndarray
+    representative: np.ndarray
+    count: np.ndarray
+
+
+def node_classes(instance: LoraInstance, *, merge: bool = True) -> NodeClasses:
+    """Classes of nodes that IP (4) cannot tell apart: equal ``C_kp``, ``C_km`` and, for every task
+    and slot, ``s_ik``, energy use and energy price (so ``e_ikt``); ``merge=False``: one class per node.
+
+    Permuting the nodes of a class maps IP (4) to itself; the Lagrangian ``L(pi)`` is convex and
+    invariant under such permutations, so the class mean of any prices has ``L`` no larger (Jensen),
+    and the configuration LP has optimal duals equal within each class.
+    """
+    K = instance.num_nodes
+    if not merge or K == 0:
+        return NodeClasses(np.arange(K), np.arange(K), np.ones(K, np.int64))
+    use, price = instance.energy_factors()
+    key = np.concatenate([instance.compute_capacity[:, None], instance.memory_capacity[:, None],
+                          np.asarray(instance.throughput, float).T, np.asarray(use, float).T,
+                          np.asarray(price, float)], axis=1)
+    _, first, of_node, count = np.unique(key, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    order = np.argsort(first)  # classes numbered by their first node
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return NodeClasses(rank[of_node.ravel()], first[order], count[order])
+
+
 def cache_size() -> int:
     """Compiled variants of the batched pricing kernel (one per (window, units, batch) bucket)."""
     return _price_window._cache_size()
@@ -142,14 +177,21 @@ class BatchPricer:
         The problem.
     unit
         Work unit of the DP (samples); see the module docstring for rounding.
+    nodes
+        The nodes the tasks may use (default all): prices are then over
+        ``(len(nodes), T)`` and schedules name these nodes. With one
+        representative per class of :func:`node_classes` and prices equal
+        within each class, the result is the same as over all nodes.
     cells
         Target number of DP-table entries per kernel call (memory per call).
     """
 
-    def __init__(self, instance: LoraInstance, unit: float, *, cells: int = 1 << 22) -> None:
+    def __init__(self, instance: LoraInstance, unit: float, *, nodes: np.ndarray | None = None,
+                 cells: int = 1 << 22) -> None:
         self.instance, self.unit = instance, float(unit)
-        n, K = instance.num_tasks, instance.num_nodes
-        s = np.asarray(instance.throughput, dtype=float)
+        self.nodes = np.arange(instance.num_nodes) if nodes is None else np.asarray(nodes, np.int64)
+        n, K = instance.num_tasks, self.nodes.size
+        s = np.asarray(instance.throughput, dtype=float)[:, self.nodes]
         units = np.where(s > 0, np.ceil(s / unit - 1e-9), 0).astype(np.int64)  # rounded up: relaxation
         need = np.maximum(np.floor(instance.work / unit + 1e-9), 1).astype(np.int64)  # rounded down
         units = np.minimum(units, need[:, None])  # a node finishing the task in one slot: same DP
@@ -170,13 +212,14 @@ class BatchPricer:
             fee[pre] = instance.vendor_price[pre]
             valid[pre] = True
         self.preprocessed = pre
-        use, self.energy_price = instance.energy_factors()
+        use, energy_price = instance.energy_factors()
+        use, self.energy_price = np.asarray(use, float)[:, self.nodes], np.asarray(energy_price, float)[self.nodes]
         T = instance.num_slots
         deadline = np.minimum(instance.deadline, T - 1).astype(np.int64)
         lo = np.where(valid, start, T).min(axis=1)
         lo = np.minimum(lo, T - 1)
         length = np.maximum(deadline - lo + 1, 1)
-        self._fields = (np.asarray(use, float), s, group, gunits, np.asarray(instance.memory_need, float),
+        self._fields = (use, s, group, gunits, np.asarray(instance.memory_need, float),
                         need.astype(np.int32), start.astype(np.int32), lo.astype(np.int32),
                         deadline.astype(np.int32), fee, valid, np.asarray(instance.bid, float))
         self._fill = (0.0, 0.0, 0, 0, 0.0, 1, T, 0, -1, 0.0, False, 0.0)  # padding: a task with no option
@@ -190,7 +233,10 @@ class BatchPricer:
         self.exact = whole(np.asarray(instance.work, float)) and whole(s[s > 0])
 
     def price(self, compute_price: np.ndarray, memory_price: np.ndarray) -> Priced:
-        """Best reduced profit and schedule of every task under the (K, T) prices."""
+        """Best reduced profit and schedule of every task under the ``(len(nodes), T)`` prices.
+
+        ``assignment`` names instance nodes (``nodes[j]``), -1 idle.
+        """
         inst, n, T = self.instance, self.instance.num_tasks, self.instance.num_slots
         profit = np.full(n, -math.inf)
         option = np.zeros(n, np.int64)
@@ -215,12 +261,14 @@ class BatchPricer:
                     assignment[part[r], slots[r, c]] = nodes[r, c]
         ok = np.isfinite(profit)
         assignment[~ok] = -1
+        assignment = np.where(assignment >= 0, self.nodes[np.maximum(assignment, 0)], -1)
         vendor = np.where(self.preprocessed & ok, option, -1)
         used = assignment >= 0
         k = np.maximum(assignment, 0)
         rows = np.arange(n)[:, None]
         use, _ = inst.energy_factors()
-        energy = np.where(used, use[rows, k] * self.energy_price[k, np.arange(T)[None, :]], 0.0)
+        energy_price = inst.energy_factors()[1]
+        energy = np.where(used, use[rows, k] * energy_price[k, np.arange(T)[None, :]], 0.0)
         fee = (np.where(vendor >= 0, inst.vendor_price[np.arange(n), np.maximum(vendor, 0)], 0.0)
                if inst.num_vendors else np.zeros(n))
         value = np.where(ok, inst.bid - fee - energy.sum(axis=1), -math.inf)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pyomo.environ as pyo
 import pytest
@@ -12,8 +14,9 @@ from lora_tiny import brute_force_optimum, random_tiny
 import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.online.lora import bound as lb
-from aisched.online.lora import bound_pricing
+from aisched.online.lora import bound_pricing, bound_twoclass
 from aisched.online.lora.bound_pricing import BatchPricer
+from aisched.online.lora.bound_twoclass import TwoClassPricer
 from aisched.solvers import solve
 
 
@@ -116,8 +119,9 @@ def test_a_limit_still_returns_a_certified_bound() -> None:
 def test_bound_errors() -> None:
     with pytest.raises(InvalidScenarioError, match="^depth: is not an option of the bound"):
         aisched.bound(random_tiny(0), depth=3)
-    for name, value in (("method", "bundle"), ("pricing", "gpu"), ("primal", "round")):
-        with pytest.raises(InvalidScenarioError, match=f"^{name}: = '{value}'"):
+    for name, value in (("method", "bundle"), ("pricing", "gpu"), ("primal", "round"), ("symmetry", "yes"),
+                        ("smoothing", 1.0)):
+        with pytest.raises(InvalidScenarioError, match=f"^{name}: = {re.escape(repr(value))}"):
             aisched.bound(random_tiny(0), **{name: value})
 
 
@@ -164,3 +168,121 @@ def test_starting_prices_give_a_certified_first_round() -> None:
     assert out.info["lagrangian_history"][0] == pytest.approx(expected)
     with pytest.raises(InvalidScenarioError, match="^prices.compute_price"):
         aisched.bound(inst, prices=start.assign(compute_price=-start["compute_price"] - 1))
+
+
+def _with_copies(inst, copies: tuple[int, ...]):
+    """``inst`` with nodes ``copies`` appended again (identical data): classes of identical nodes."""
+    keep = np.concatenate([np.arange(inst.num_nodes), np.asarray(copies, dtype=np.int64)])
+    use, price = inst.energy_factors()
+    return aisched.models.lora.LoraInstance(
+        num_slots=inst.num_slots, compute_capacity=inst.compute_capacity[keep],
+        memory_capacity=inst.memory_capacity[keep], base_memory=inst.base_memory, gpu_type=inst.gpu_type[keep],
+        arrival=inst.arrival, deadline=inst.deadline, memory_need=inst.memory_need, work=inst.work,
+        needs_preprocessing=inst.needs_preprocessing, bid=inst.bid, throughput=inst.throughput[:, keep],
+        vendor_price=inst.vendor_price, vendor_delay=inst.vendor_delay, energy_use=use[:, keep],
+        energy_price=price[keep])
+
+
+def test_node_classes_group_exactly_the_identical_nodes() -> None:
+    inst = _with_copies(random_tiny(4, tasks=3, nodes=2), (0, 1, 0))
+    classes = bound_pricing.node_classes(inst)
+    assert list(classes.of_node) == [0, 1, 0, 1, 0] and list(classes.count) == [3, 2]
+    assert list(classes.representative) == [0, 1]
+    assert list(bound_pricing.node_classes(inst, merge=False).of_node) == list(range(5))
+    mixed = aisched.scenarios.lora.generate(0, nodes=6, slots=8, arrival_rate=1.0)
+    assert bound_pricing.node_classes(mixed).count.tolist() == [3, 3]  # A100 even, A40 odd
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["jax", "numpy"]))
+def test_symmetric_prices_give_the_same_lp_over_classes(seed: int, pricing: str) -> None:
+    """Identical nodes priced alike: the configuration LP's value is the per-node one (its duals average
+    over a class), and the bound stays between the optimum and the compact LP relaxation."""
+    inst = _with_copies(random_tiny(seed, tasks=3, nodes=2, slots=3), (0,))
+    by_class = aisched.bound(inst, time_limit=30, pricing=pricing)
+    by_node = aisched.bound(inst, time_limit=30, pricing=pricing, symmetry=False)
+    assert by_class.info["node_classes"] == 2 and by_node.info["node_classes"] == 3
+    assert by_class.status == by_node.status == "lp_optimal"
+    assert by_class.bound == pytest.approx(by_node.bound, abs=1e-6)
+    assert by_class.bound >= _optimum(inst) - 1e-6
+    assert by_class.bound <= _lp_relaxation(inst) + 1e-6
+    assert by_class.objective == pytest.approx(by_class.verify(inst)) and by_class.objective <= _optimum(inst) + 1e-6
+    cp = by_class.prices["compute_price"].values
+    assert np.allclose(cp[0], cp[2])  # equal on the class
+
+
+def test_starting_prices_are_averaged_over_each_class() -> None:
+    """Warm start on identical nodes: round 1's L is taken at the class mean, never above L(given)."""
+    inst = _with_copies(random_tiny(8, tasks=4, nodes=2), (0,))
+    rng = np.random.default_rng(1)
+    cp, mp = rng.uniform(0, 2, (3, inst.num_slots)), rng.uniform(0, 1, (3, inst.num_slots))
+    start = aisched.run("pdftsp", inst).prices.assign(compute_price=(("node", "slot"), cp),
+                                                      memory_price=(("node", "slot"), mp))
+    out = aisched.bound(inst, prices=start, max_iterations=1, pricing="numpy")
+    unit = lb._units(inst)[0]
+
+    def lagrangian(c, m):
+        total = sum(max(0.0, lb.price_task(inst, i, c, m, unit)[0]) for i in range(inst.num_tasks))
+        return total + float(np.sum(c * inst.compute_capacity[:, None])
+                             + np.sum(m * (inst.memory_capacity - inst.base_memory)[:, None]))
+
+    mean = lambda a: np.stack([(a[0] + a[2]) / 2, a[1], (a[0] + a[2]) / 2])  # noqa: E731
+    assert out.info["lagrangian_history"][0] == pytest.approx(lagrangian(mean(cp), mean(mp)))
+    assert out.info["lagrangian_history"][0] <= lagrangian(cp, mp) + 1e-9
+    assert out.bound >= _optimum(inst) - 1e-6
+
+
+def test_an_incumbent_plan_is_kept_when_no_heuristic_beats_it() -> None:
+    inst = random_tiny(9, tasks=6, nodes=2, slots=5)
+    online = aisched.run("pdftsp", inst)
+    out = aisched.bound(inst, incumbent=online, primal="none", max_iterations=3)
+    assert out.objective == pytest.approx(online.objective) and out.info["primal_source"] in ("incumbent", "none")
+    assert out.objective == pytest.approx(out.verify(inst)) and out.bound >= out.objective - 1e-9
+    with pytest.raises(InvalidScenarioError, match="^incumbent"):
+        aisched.bound(inst, incumbent=online.plan)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 6), st.integers(1, 2), st.floats(0.0, 3.0))
+def test_two_class_pricing_equals_numpy_pricing(seed: int, tasks: int, nodes: int, scale: float) -> None:
+    """The cell-counting kernel (sort by cost difference, prefix / suffix least sums) finds every task's
+    best reduced profit exactly as the NumPy unit DP does, with a schedule that attains it."""
+    inst = random_tiny(seed, tasks=tasks, nodes=nodes, slots=6)
+    unit, exact = lb._units(inst)
+    assert exact
+    rng = np.random.default_rng(seed)
+    shape = (nodes, inst.num_slots)
+    cp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.7)
+    mp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.5)
+    priced = TwoClassPricer(inst, np.arange(nodes)).price(cp, mp)
+    for i in range(inst.num_tasks):
+        profit, col = lb.price_task(inst, i, cp, mp, unit)
+        if col is None:
+            assert priced.profit[i] == -np.inf
+            continue
+        assert priced.profit[i] == pytest.approx(profit, abs=1e-9)
+        cells = [(k, t) for t, k in enumerate(priced.assignment[i]) if k >= 0]
+        charge = sum(cp[k, t] * inst.throughput[i, k] + mp[k, t] * inst.memory_need[i] for k, t in cells)
+        assert priced.value[i] - charge == pytest.approx(priced.profit[i], abs=1e-9)
+        assert priced.work[i] >= inst.work[i] - 1e-9
+        first = inst.arrival[i] + (inst.vendor_delay[i, priced.vendor[i]] if priced.vendor[i] >= 0 else 0)
+        assert all(first <= t <= inst.deadline[i] for _, t in cells)
+
+
+def test_two_class_pricing_does_not_recompile_across_rounds() -> None:
+    inst = random_tiny(3, tasks=6)
+    pricer = TwoClassPricer(inst, np.arange(2))
+    zeros = np.zeros((2, inst.num_slots))
+    pricer.price(zeros, zeros)
+    before = bound_twoclass.cache_size()
+    pricer.price(zeros + 0.5, zeros + 0.25)
+    assert bound_twoclass.cache_size() == before
+
+
+def test_auto_primal_above_the_milp_size_runs_the_greedy(monkeypatch) -> None:
+    """Past ``MILP_COLUMNS`` exact columns "auto" runs the greedy (it once ran nothing: primal 0 at scale)."""
+    inst = random_tiny(2, tasks=6, nodes=2, slots=5)
+    monkeypatch.setattr(lb, "MILP_COLUMNS", 0)
+    out = aisched.bound(inst, max_iterations=3)
+    assert out.info["primal_method"] == "greedy"
+    assert out.objective > 0 and out.objective == pytest.approx(out.verify(inst))
