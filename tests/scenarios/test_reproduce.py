@@ -53,8 +53,9 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     readings.parent.mkdir()
     readings.write_text("# Readings\n\n## spot (AHAP / AHANP)\n\ntext\n")
     page = reproduction.write(tmp_path, tmp_path / "docs" / "reproduction.md", readings=readings).read_text()
-    assert f"Claims: {len(claims)} in all:" in page and "--reduced" in page
-    assert all(f"- {c.text}: " in page for c in claims)
+    every = [c for n in catalog.names("spot") for c in catalog.get(n).claims]  # the scenarios not run too
+    assert f"Claims: {len(every)} in all:" in page and "--reduced" in page
+    assert all(f"- {c.text}: " in page for c in every)
     assert page.count("[readings: spot](readings.md#spot-ahap--ahanp)") == len(SMALL)
     assert all(f"### {n}" in page for n in SMALL)
 
@@ -118,8 +119,12 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     assert "## Claims a reading carries" in page
     assert f"- genai/fig5-edges: {best}: fails by default, holds under `alpha-gb`" in page
     claims = catalog.get("genai/fig5-edges").claims
-    assert f"Claims: {len(claims)} in all: 0 hold, 1 fail, {len(claims) - 1} not checked." in page
+    listed = sum(len(catalog.get(n).claims) for n in catalog.names("genai"))  # run or not, every claim is counted
+    assert f"Claims: {listed} in all: 0 hold, 1 fail, {listed - 1} not checked." in page
     assert f"variants (other readings, listed under each claim): 1 hold, 0 fail, {len(claims) - 1} not checked" in page
     assert "| genai | 3 | 10 | 10.0 | 1.0, 2.0 | yes |" in page
     assert "| spot | 3 | 10 | 91.0 | 1.0, 2.0 | **no** |" in page
     assert "load average 1.0 at the start, 2.0 at the end (1.2 over the last 15 min)" in page
+    others = [n for n in catalog.names("genai") if n != "genai/fig5-edges"]  # not run: still listed, unchecked
+    assert "## Not run in this folder" in page and all(f"### {n}" in page for n in others)
+    assert f"- {catalog.get(others[0]).claims[0].text}: not checked: not run" in page
