@@ -264,7 +264,7 @@ def _scenarios(args: argparse.Namespace) -> int:
         s = catalog.get(name)
         extra = " + offline" if s.offline else ""
         print(f"{name:<31} {len(s.values)} points x {s.seeds} seeds x {len(s.algorithms)} algorithms{extra}"
-              f"  {s.title}")
+              f"  {s.title}" + (f" [cost: {s.cost}]" if s.cost else ""))
     return 0
 
 

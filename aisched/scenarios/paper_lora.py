@@ -14,24 +14,26 @@ node-slots full: every paper-scale day of Figs. 5-9 is capacity-bound; pdFTSP
 (defaults) keeps compute at 0.54-0.55 mean, 1.00 peak (its prices reject tasks
 before capacity does); memory never binds (peak 0.62 pdFTSP, 0.77 EFT).
 
-Cost of a full-size cell (one seed, one algorithm; measured 2026-11-23 on the
-shared 2-core machine at load average 14-17, so several times a quiet
-machine's): at 100 nodes, 50 tasks a slot (7,388 tasks) pdFTSP 60 s (median
-decision 2.3 ms), its variants cell-prices 23 s, beta-per-gb 28 s, from-bids
-46 s; EFT 0.9 s, NTM 0.5 s. At 80 tasks a slot (11,755 tasks) pdFTSP 90 s, EFT
-1.4 s, NTM 0.6 s. pdFTSP's cost grows with tasks x window x work levels (the
-long tasks dominate). Titan is being reworked (issue 12, point 5); its cost at
-full size is not stated here. Fig. 10 re-runs the whole day 36 times per cell
-(3 tasks x 12 bids): at 20 nodes, 10 tasks a slot (1,523 tasks) a cell took
-307 s, hence its smaller day (10 nodes, 5 tasks a slot: 764 tasks, 132 s a cell,
-so 3 seeds x 3 runs (default, from-bids, paper-payment) about 20 min).
+Cost. :data:`COST` gives each scenario's measured cost (``aisched scenarios``
+shows it). A full-size ``aisched reproduce lora --seeds 3`` is about 3.5 hours
+on 2 cores at load 5-8 (Figs. 4-9: 21 points x 3 seeds of ~5 CPU-minutes a day,
+three quarters of it Titan's per-slot MILPs), so lora does NOT fit issue 16's
+90-minute budget on 2 cores. What would bring it under: Titan's day from ~230 s
+to <= 60 s (its per-slot time limit, 20 s, is hit on the slots that do not pack;
+warm starts across slots), pdFTSP's day at the 5 s target, and the readings'
+variants on one seed rather than three; or more cores (``--dask``): the cells
+are independent. Fig. 10 re-runs the whole day 36 times per cell (3 tasks x 12
+bids): at 20 nodes, 10 tasks a slot (1,523 tasks) a cell took 307 s, hence its
+smaller day (10 nodes, 5 tasks a slot: 764 tasks).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from aisched.scenarios.scenario import Add, Claim, Scenario
 
-__all__ = ["add_scenarios", "CAPACITY_BOUND", "VARIANTS"]
+__all__ = ["add_scenarios", "CAPACITY_BOUND", "COST", "VARIANTS"]
 
 #: The readings' alternatives (docs/readings.md, section lora), run beside the defaults so the
 #: report shows which readings carry each claim.
@@ -56,7 +58,34 @@ _LORA_SMALL = {"slots": 36, "arrival_rate": 1.0, "nodes": 2}  # 80 % of tasks ca
 _TITAN = {"titan": {"slot_time_limit": 20.0}}
 
 
+_DAY_COST = ("one point x seed (a day: 4 algorithms + 3 pdFTSP variants) ~5 min of CPU on 2 cores at load 5-8 "
+             "(Titan 102-336 s, mean 232 s; pdFTSP 9-30 s; each variant 6-36 s; EFT, NTM <= 1.3 s)")
+
+#: What a full-size run costs (measured 2026-11-23, `aisched reproduce lora --seeds 1`, 2 workers on a 2-core
+#: machine at load average 5-8 from other work): shown by ``aisched scenarios``, not part of a definition.
+COST: dict[str, str] = {
+    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds ~31 min on 2 workers",
+    "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds ~31 min on 2 workers",
+    "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds ~23 min on 2 workers",
+    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds ~23 min on 2 workers",
+    "lora/fig8-load": f"{_DAY_COST} (more at 80 a slot); 3 points x 3 seeds ~25-30 min on 2 workers",
+    "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds ~31 min on 2 workers",
+    "lora/fig10-truthfulness": "37 full re-runs of a 764-task day per cell, ~132 s a cell at load 14-17; "
+                               "3 runs (default + 2 variants) x 3 seeds ~20 min",
+    "lora/fig11-rationality": "5 pdFTSP runs (default + 4 variants) of a 100-node day per point, 10-30 s each; "
+                              "3 points x 3 seeds ~8 min on 2 workers",
+    "lora/fig12-competitive": "MILP up to its 60 s limit + 4 pdFTSP runs per cell; ~5 min for 3 seeds",
+    "lora/fig12-competitive-bound": "bound 300 s + pdFTSP 1-2 min: 5-10 min a seed",
+}
+
+
+def _costed(add: Add) -> Add:
+    """``add`` that attaches each scenario's measured :data:`COST`."""
+    return lambda scenario: add(replace(scenario, cost=COST.get(scenario.name, scenario.cost)))
+
+
 def add_scenarios(add: Add) -> None:
+    add = _costed(add)
     add(Scenario(
         name="lora/fig4-scale", family="lora",
         title="Fig. 4: social welfare vs number of compute nodes (50..200); capacity-bound (compute) "

@@ -183,6 +183,10 @@ class Scenario:
         Set by :meth:`reduced`: the full scenario's x values. Claims keep the
         points they are made at; the report says "not checked" for a claim at
         a point the reduced run does not have, rather than dropping it.
+    cost
+        What a full-size run costs, measured (machine, load, per cell or per
+        seed), shown by ``aisched scenarios``. Not part of :meth:`definition`:
+        restating a cost never stops a sweep folder from resuming.
     """
 
     name: str
@@ -206,6 +210,7 @@ class Scenario:
     full_values: tuple[Any, ...] | None = None
     variants: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     bound: bool = False
+    cost: str = ""
 
     def __post_init__(self) -> None:
         _validate(self)

@@ -98,3 +98,20 @@ def test_lora_load_figure_binds_capacity_at_its_high_point() -> None:
     inst = aisched.scenarios.lora.generate(seed=0, **scenario.point_params(len(scenario.values) - 1))
     table = aisched.compare(inst, ["eft"], offline=False)
     assert table.loc["eft", "compute_util_peak"] >= 0.95
+
+
+def test_lora_costs_are_listed_and_never_part_of_a_definition(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16: lora does not fit the 90-min budget; its catalog entries say what they cost."""
+    from dataclasses import replace
+
+    from aisched import cli
+    from aisched.scenarios.paper_lora import COST
+
+    assert set(COST) <= set(catalog.names("lora")) and "lora/fig4-scale" in COST
+    scenario = catalog.get("lora/fig4-scale")
+    assert scenario.cost == COST["lora/fig4-scale"]
+    assert "cost" not in scenario.definition()  # restating a cost keeps sweep folders resumable
+    assert replace(scenario, cost="other").definition() == scenario.definition()
+    assert cli.main(["scenarios"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("lora/fig4-scale "))
+    assert line.endswith(f"[cost: {COST['lora/fig4-scale']}]")
