@@ -80,21 +80,28 @@ def summarise(table: pd.DataFrame, metric: str) -> pd.DataFrame:
     return summary
 
 
+#: Claims comparing algorithms at one point: decided whatever the (shared) reference is.
+_SAME_REFERENCE = ("best", "better_than", "improvement")
+
+
 def _against_bounds(definition: dict[str, Any], summary: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
     """Verdicts that a ratio to a bound cannot give become "not checked".
 
     A bound ``B >= OPT`` makes ``ALG / B`` a lower estimate of ``ALG / OPT`` and
     ``B / ALG`` an upper estimate of ``OPT / ALG``. So a claim "competitive ratio
     <= c" (or "ratio >= c") that holds against the bound holds on the optimum,
-    but one that fails against it is undecided; trends, orders and improvements
-    of such estimates decide nothing either way.
+    but one that fails against it is undecided; trends along x (the bound's
+    slack differs from point to point) decide nothing either way. Comparisons
+    of algorithms at the same point ("best", "better_than", "improvement")
+    stand: every algorithm of a (point, seed) shares its reference, so their
+    ratios order as their objectives do.
     """
     if definition.get("metric") not in RATIO_METRICS or "by_bound" not in summary.columns:
         return checks
     out = []
     for chk in checks:
         rows = summary[summary["algorithm"] == chk.claim.algorithm]
-        if chk.holds is None or int(rows["by_bound"].sum()) == 0:
+        if chk.holds is None or int(rows["by_bound"].sum()) == 0 or chk.claim.kind in _SAME_REFERENCE:
             out.append(chk)
             continue
         safe = (chk.claim.kind == "at_most" and definition["metric"] == "competitive_ratio") or (

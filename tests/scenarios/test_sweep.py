@@ -283,6 +283,9 @@ def test_ratios_to_a_bound_decide_only_the_side_the_bound_certifies() -> None:
     low = {"metric": "ratio", "claims": [vars(Claim("at_least", "", "us", value=0.4)),
                                          vars(Claim("at_least", "", "us", value=0.6))]}
     assert [c.holds for c in report.check_claims(low, ratio)] == [True, None]
+    pair = pd.concat([summary, summary.assign(algorithm="them", mean=[1.2, 2.0])], ignore_index=True)
+    shared = {"metric": "competitive_ratio", "claims": [vars(Claim("better_than", "", "us", baseline="them"))]}
+    assert [c.holds for c in report.check_claims(shared, pair)] == [False]  # one reference per point: decided
     exact = summary.assign(by_bound=[0, 0])  # references proven optimal: both verdicts stand
     assert [c.holds for c in report.check_claims(definition, exact)] == [True, False, False]
 
