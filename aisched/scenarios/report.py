@@ -139,6 +139,10 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[Clai
         if mine.empty or not np.isfinite(mine.to_numpy(dtype=float)).all():
             checks.append(ClaimCheck(c, math.nan, None, "no finite measurement"))
             continue
+        lacking = [str(x) for x in summary["x"].unique() if x not in mine.index]
+        if lacking and c.kind not in ("improvement", "greater"):  # a claim over every point: all must be measured
+            checks.append(ClaimCheck(c, math.nan, None, f"no measurement of {c.algorithm} at {', '.join(lacking)}"))
+            continue
         if c.kind == "improvement":
             base = _mean(summary, str(c.baseline), c.point)
             ours = mine.get(str(c.point), math.nan)

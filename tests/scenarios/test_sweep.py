@@ -186,6 +186,13 @@ def test_claims_with_a_missing_algorithm_are_unchecked() -> None:
     best, better = report.check_claims(definition, summary)
     assert best.holds is None and "no measurement of b: them" in best.detail
     assert better.holds is None and "them at b" in better.detail
+    partial = pd.DataFrame({  # a stopped run: 'us' itself has no cell at point b
+        "point": [0, 0, 1], "x": ["a", "a", "b"], "algorithm": ["us", "them", "them"],
+        "mean": [10.0, 8.0, 9.0], "std": [0.0] * 3, "count": [1] * 3,
+    })
+    best, better = report.check_claims(definition, partial)
+    assert best.holds is None and best.detail == "no measurement of us at b"
+    assert better.holds is None and better.detail == "no measurement of us at b"
 
 
 def test_without_outcomes_the_table_is_the_same(serial_table: pd.DataFrame, tmp_path: Path) -> None:
