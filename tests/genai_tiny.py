@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from hypothesis import strategies as st
 
 from aisched.models.genai import GenaiInstance, job_profit
 
@@ -141,3 +142,30 @@ def brute_force_optimum(inst: GenaiInstance) -> float:
 
     place(0, np.zeros((inst.num_edges, inst.num_slots)), 0.0)
     return best_total
+
+
+@st.composite
+def tiny_dag_job(draw: st.DrawFn, *, four_tasks_on_five_slots: bool = False) -> tuple[GenaiInstance, np.ndarray]:
+    """One job on 2 edges, 5-6 slots: a random DAG of 2-4 tasks (forks, joins, diamonds), random prices.
+
+    ``four_tasks_on_five_slots``: a 4-task DAG gets 5 slots (keeps brute force small).
+    """
+    n = draw(st.integers(2, 4))
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if draw(st.booleans())]
+    models = 1 if n == 4 else 2
+    slots = 5 if (four_tasks_on_five_slots and n == 4) else draw(st.integers(5, 6))
+    arrival = draw(st.integers(0, 1))
+    job = {
+        "arrival": arrival, "deadline": draw(st.integers(arrival + 2, slots - 1)),
+        "revenue": draw(st.floats(2, 30)), "edges": pairs,
+        "data": [draw(st.floats(0.1, 4)) for _ in pairs],
+        "models": [draw(st.lists(st.integers(0, 2), min_size=models, max_size=models, unique=True))
+                   for _ in range(n)],
+        "runtime": [[draw(st.integers(1, 2)) for _ in range(models)] for _ in range(n)],
+        "compute": [[draw(st.floats(0.1, 3)) for _ in range(models)] for _ in range(n)],
+    }
+    transfer = np.array([draw(st.floats(0.0, 2.0)) for _ in range(2)])
+    inst = make_instance(slots=slots, capacity=[6.0, 6.0], model_size=[1.0, 2.0, 3.0], jobs=[job],
+                         cost=(0.3, 0.0, 0.2), transfer=transfer)
+    price = np.array([[draw(st.floats(0, 2)) for _ in range(slots)] for _ in range(2)])
+    return inst, price

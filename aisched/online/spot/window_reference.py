@@ -121,6 +121,28 @@ def window_splits(inst: SpotInstance, price: float, available: int) -> list[tupl
     return [(int(n) - s, s) for n in inst.gpu_options() for s in range(min(int(n), int(available)) + 1)]
 
 
+def _pareto(states: list) -> list:
+    """The states ``(work, cost, tie, history)`` not dominated in (more work, less cost + tie)."""
+    states.sort(key=lambda s: (-s[0], s[1] + s[2]))
+    kept, best = [], np.inf
+    for s in states:
+        if s[1] + s[2] < best - 1e-13:
+            kept.append(s)
+            best = s[1] + s[2]
+    return kept
+
+
+def _best_terminal(inst: SpotInstance, frontier: dict, rest: float) -> tuple[float, tuple]:
+    """``(value, history)`` of the best final state: terminal value minus cost, ties broken by ``tie``."""
+    best_val, best_key, best_hist = -np.inf, -np.inf, ()
+    for states in frontier.values():
+        for z, cc, tt, hist in states:
+            val = float(inst.value_after_deadline(z + rest)) - cc
+            if val - tt > best_key:
+                best_val, best_key, best_hist = val, val - tt, hist
+    return best_val, best_hist
+
+
 def _solve_window_changeover(inst: SpotInstance, price: np.ndarray, available: np.ndarray,
                              previous: tuple[int, int], progress: float,
                              rest: float) -> tuple[float, np.ndarray, np.ndarray]:
@@ -137,21 +159,8 @@ def _solve_window_changeover(inst: SpotInstance, price: np.ndarray, available: n
                 tie = float(TIE_BREAK[i % 16, (o + sp) % 128] + 1e-3 * TIE_BREAK[(i + 8) % 16, sp % 128])
                 for z, cc, tt, hist in states:
                     nxt.setdefault((o, sp), []).append((z + work, cc + c, tt + tie, (*hist, (o, sp))))
-        frontier = {}
-        for key, states in nxt.items():
-            states.sort(key=lambda s: (-s[0], s[1] + s[2]))
-            kept, best = [], np.inf
-            for s in states:
-                if s[1] + s[2] < best - 1e-13:
-                    kept.append(s)
-                    best = s[1] + s[2]
-            frontier[key] = kept
-    best_val, best_key, best_hist = -np.inf, -np.inf, ()
-    for states in frontier.values():
-        for z, cc, tt, hist in states:
-            val = float(inst.value_after_deadline(z + rest)) - cc
-            if val - tt > best_key:
-                best_val, best_key, best_hist = val, val - tt, hist
+        frontier = {key: _pareto(states) for key, states in nxt.items()}
+    best_val, best_hist = _best_terminal(inst, frontier, rest)
     od = np.array([h[0] for h in best_hist], dtype=np.int64)
     sp = np.array([h[1] for h in best_hist], dtype=np.int64)
     return best_val, od, sp
@@ -184,21 +193,8 @@ def solve_window(inst: SpotInstance, price: np.ndarray, available: np.ndarray, p
                 tie = float(TIE_BREAK[i % 16, int(n) % 128])
                 for z, cc, tt, hist in states:
                     nxt.setdefault(int(n), []).append((z + work, cc + c, tt + tie, (*hist, j)))
-        frontier = {}
-        for n, states in nxt.items():
-            states.sort(key=lambda s: (-s[0], s[1] + s[2]))
-            kept, best = [], np.inf
-            for s in states:
-                if s[1] + s[2] < best - 1e-13:
-                    kept.append(s)
-                    best = s[1] + s[2]
-            frontier[n] = kept
-    best_val, best_key, best_hist = -np.inf, -np.inf, ()
-    for states in frontier.values():
-        for z, cc, tt, hist in states:
-            val = float(inst.value_after_deadline(z + rest)) - cc
-            if val - tt > best_key:
-                best_val, best_key, best_hist = val, val - tt, hist
+        frontier = {key: _pareto(states) for key, states in nxt.items()}
+    best_val, best_hist = _best_terminal(inst, frontier, rest)
     idx = np.array(best_hist, dtype=np.int64)
     n = counts[idx]
     sp = spot[np.arange(len(idx)), idx]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from genai_tiny import job_schedules, make_instance
+from genai_tiny import job_schedules, make_instance, tiny_dag_job
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from aisched.errors import InvalidScenarioError
 from aisched.online.genai import comdos
@@ -16,30 +15,6 @@ def brute(inst, i, price):
     """max over every feasible schedule of job i of (8) by enumeration (-inf if none)."""
     return max((value - float(np.sum(usage * price)) for value, usage, _ in job_schedules(inst, i)),
                default=-np.inf)
-
-
-@st.composite
-def tiny_dag_job(draw):
-    """One job on 2 edges, 5-6 slots: a random DAG of 2-4 tasks (forks, joins, diamonds), random prices."""
-    n = draw(st.integers(2, 4))
-    pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if draw(st.booleans())]
-    models = 1 if n == 4 else 2
-    slots = draw(st.integers(5, 6))
-    arrival = draw(st.integers(0, 1))
-    job = {
-        "arrival": arrival, "deadline": draw(st.integers(arrival + 2, slots - 1)),
-        "revenue": draw(st.floats(2, 30)), "edges": pairs,
-        "data": [draw(st.floats(0.1, 4)) for _ in pairs],
-        "models": [draw(st.lists(st.integers(0, 2), min_size=models, max_size=models, unique=True))
-                   for _ in range(n)],
-        "runtime": [[draw(st.integers(1, 2)) for _ in range(models)] for _ in range(n)],
-        "compute": [[draw(st.floats(0.1, 3)) for _ in range(models)] for _ in range(n)],
-    }
-    transfer = np.array([draw(st.floats(0.0, 2.0)) for _ in range(2)])
-    inst = make_instance(slots=slots, capacity=[6.0, 6.0], model_size=[1.0, 2.0, 3.0], jobs=[job],
-                         cost=(0.3, 0.0, 0.2), transfer=transfer)
-    price = np.array([[draw(st.floats(0, 2)) for _ in range(slots)] for _ in range(2)])
-    return inst, price
 
 
 @settings(max_examples=40, deadline=None)
