@@ -115,3 +115,13 @@ def test_lora_costs_are_listed_and_never_part_of_a_definition(capsys: pytest.Cap
     assert cli.main(["scenarios"]) == 0
     line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("lora/fig4-scale "))
     assert line.endswith(f"[cost: {COST['lora/fig4-scale']}]")
+
+
+def test_lora_titan_slot_limit_is_lowered_only_where_runtime_is_not_measured() -> None:
+    """Figs. 4-9 give Titan's per-slot MILP 5 s (docs/readings.md, lora); Fig. 13 times Titan, so a
+    lowered limit there would shorten the runtime it compares: it keeps 20 s."""
+    limit = {name: catalog.get(name).params["titan"]["slot_time_limit"]
+             for name in catalog.names("lora") if "titan" in catalog.get(name).algorithms}
+    assert limit.pop("lora/fig13-runtime") == 20.0
+    assert limit and set(limit.values()) == {5.0}, limit
+    assert {"lora/fig4-scale", "lora/fig8-load", "lora/fig9-deadlines"} <= set(limit)
