@@ -2,9 +2,9 @@
 
 One day of 144 ten-minute slots, mixed A100/A40 nodes, Poisson arrivals of 50
 tasks a slot ("medium") unless a figure varies it, 3 labour vendors, "slack"
-deadlines. Titan solves one MILP per slot (20 s limit each). At paper scale these
-days hold thousands of tasks: the full-size runs take long (see the README's
-"Reproducing the papers").
+deadlines. Titan solves one MILP per slot (5 s limit each in Figs. 4-9, 20 s in
+Fig. 13; docs/readings.md, lora). At paper scale these days hold thousands of
+tasks: the full-size runs take long (see the README's "Reproducing the papers").
 
 Regime. Prices only matter where capacity binds. :data:`CAPACITY_BOUND` names
 the scenarios meant to be capacity-bound (compute) and the reduced points where
@@ -15,16 +15,16 @@ node-slots full: every paper-scale day of Figs. 5-9 is capacity-bound; pdFTSP
 before capacity does); memory never binds (peak 0.62 pdFTSP, 0.77 EFT).
 
 Cost. :data:`COST` gives each scenario's measured cost (``aisched scenarios``
-shows it). A full-size ``aisched reproduce lora --seeds 3`` is about 3.5 hours
-on 2 cores at load 5-8 (Figs. 4-9: 21 points x 3 seeds of ~5 CPU-minutes a day,
-three quarters of it Titan's per-slot MILPs), so lora does NOT fit issue 16's
-90-minute budget on 2 cores. What would bring it under: Titan's day from ~230 s
-to <= 60 s (its per-slot time limit, 20 s, is hit on the slots that do not pack;
-warm starts across slots), pdFTSP's day at the 5 s target, and the readings'
-variants on one seed rather than three; or more cores (``--dask``): the cells
-are independent. Fig. 10 re-runs the whole day 36 times per cell (3 tasks x 12
-bids): at 20 nodes, 10 tasks a slot (1,523 tasks) a cell took 307 s, hence its
-smaller day (10 nodes, 5 tasks a slot: 764 tasks).
+shows it). Every lora scenario at full size with its seeds (3; the paper-scale bound 1)
+took about 116 minutes of wall time on 2 cores, run one sweep after another
+(2 workers; 2026-11-23, load 2-6): Figs. 4-9 are 21 points x 3 seeds of ~2.7
+CPU-minutes a day (Titan 42-324 s, mean 124 s, three quarters of it), so lora
+does NOT fit issue 16's 90-minute budget on 2 cores. What would bring it under:
+a faster Titan day (its slots that do not pack hit the time limit), the
+readings' variants on one seed rather than three, or more cores (``--dask``):
+the cells are independent. Fig. 10 re-runs the whole day 36 times per cell (3
+tasks x 12 bids): at 20 nodes, 10 tasks a slot (1,523 tasks) a cell took 307 s,
+hence its smaller day (10 nodes, 5 tasks a slot: 764 tasks).
 """
 
 from __future__ import annotations
@@ -62,24 +62,25 @@ _TITAN = {"titan": {"slot_time_limit": 5.0}}
 _TITAN_RUNTIME = {"titan": {"slot_time_limit": 20.0}}
 
 
-_DAY_COST = ("one point x seed (a day: 4 algorithms + 3 pdFTSP variants) ~5 min of CPU on 2 cores at load 5-8 "
-             "(Titan 102-336 s, mean 232 s; pdFTSP 9-30 s; each variant 6-36 s; EFT, NTM <= 1.3 s)")
+_DAY_COST = ("one point x seed (a day: 4 algorithms + 3 pdFTSP variants) ~2.7 min of CPU on 2 cores at load 2-6 "
+             "(Titan, 5 s a slot: 42-324 s, mean 124 s; pdFTSP 5-28 s; each variant 3-24 s; EFT, NTM <= 1 s)")
 
-#: What a full-size run costs (measured 2026-11-23, `aisched reproduce lora --seeds 1`, 2 workers on a 2-core
-#: machine at load average 5-8 from other work): shown by ``aisched scenarios``, not part of a definition.
+#: What a full-size run costs (measured 2026-11-23, one `aisched sweep` per scenario, 2 workers on a 2-core
+#: machine at load average 2-6): shown by ``aisched scenarios``, not part of a definition.
 COST: dict[str, str] = {
-    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds ~31 min on 2 workers",
-    "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds ~31 min on 2 workers",
-    "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds ~23 min on 2 workers",
-    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds ~23 min on 2 workers",
-    "lora/fig8-load": f"{_DAY_COST} (more at 80 a slot); 3 points x 3 seeds ~25-30 min on 2 workers",
-    "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds ~31 min on 2 workers",
-    "lora/fig10-truthfulness": "37 full re-runs of a 764-task day per cell, ~132 s a cell at load 14-17; "
-                               "3 runs (default + 2 variants) x 3 seeds ~20 min",
-    "lora/fig11-rationality": "5 pdFTSP runs (default + 4 variants) of a 100-node day per point, 10-30 s each; "
-                              "3 points x 3 seeds ~8 min on 2 workers",
-    "lora/fig12-competitive": "MILP up to its 60 s limit + 4 pdFTSP runs per cell; ~5 min for 3 seeds",
-    "lora/fig12-competitive-bound": "bound 300 s + pdFTSP 1-2 min: 5-10 min a seed",
+    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds ~15-20 min on 2 workers",
+    "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds 19 min on 2 workers (load 3-5)",
+    "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds 7.3 min on 2 workers",
+    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 12.8 min on 2 workers",
+    "lora/fig8-load": f"{_DAY_COST} (more at 80 a slot); 3 points x 3 seeds 12.0 min on 2 workers",
+    "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds 25 min on 2 workers (load 3-6)",
+    "lora/fig10-truthfulness": "37 full re-runs of a 764-task day per cell (default + 2 variants); "
+                               "3 seeds 3.3 min on 2 workers at load ~2 (~132 s a cell at load 14-17)",
+    "lora/fig11-rationality": "5 pdFTSP runs (default + 4 variants) of a 100-node day per point; "
+                              "3 points x 3 seeds 3.6 min on 2 workers",
+    "lora/fig12-competitive": "MILP up to its 60 s limit + 4 pdFTSP runs per cell; 3 seeds 1.9 min on 2 workers",
+    "lora/fig12-competitive-bound": "bound 300 s (stops between rounds, ~340 s) + pdFTSP ~30 s: 6.4 min a seed",
+    "lora/fig13-runtime": "pdFTSP + Titan (20 s a slot) on 5 tasks a slot; 4 points x 3 seeds 2.4 min on 1 worker",
 }
 
 
