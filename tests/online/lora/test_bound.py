@@ -65,24 +65,8 @@ def test_batched_pricing_equals_numpy_pricing(seed: int, tasks: int, scale: floa
     """The jitted batched DP finds every task's best reduced profit exactly as the NumPy DP does."""
     inst = random_tiny(seed, tasks=tasks, slots=5)
     unit, _ = lb._units(inst)
-    rng = np.random.default_rng(seed)
-    shape = (inst.num_nodes, inst.num_slots)
-    cp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.7)
-    mp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.5)
-    priced = BatchPricer(inst, unit).price(cp, mp)
-    for i in range(inst.num_tasks):
-        profit, col = lb.price_task(inst, i, cp, mp, unit)
-        if col is None:
-            assert priced.profit[i] == -np.inf
-            continue
-        assert priced.profit[i] == pytest.approx(profit, abs=1e-9)
-        nodes = priced.assignment[i]
-        cells = [(k, t) for t, k in enumerate(nodes) if k >= 0]
-        charge = sum(cp[k, t] * inst.throughput[i, k] + mp[k, t] * inst.memory_need[i] for k, t in cells)
-        assert priced.value[i] - charge == pytest.approx(priced.profit[i], abs=1e-9)  # the schedule attains it
-        assert priced.work[i] >= inst.work[i] - 1e-9  # (4e)
-        first = inst.arrival[i] + (inst.vendor_delay[i, priced.vendor[i]] if priced.vendor[i] >= 0 else 0)
-        assert all(first <= t <= inst.deadline[i] for _, t in cells)  # (4c)-(4d)
+    cp, mp = _random_duals(seed, (inst.num_nodes, inst.num_slots), scale)
+    _assert_priced_like_numpy(inst, BatchPricer(inst, unit).price(cp, mp), cp, mp, unit)
 
 
 def test_batched_pricing_does_not_recompile_across_rounds() -> None:
@@ -250,23 +234,8 @@ def test_two_class_pricing_equals_numpy_pricing(seed: int, tasks: int, nodes: in
     inst = random_tiny(seed, tasks=tasks, nodes=nodes, slots=6)
     unit, exact = lb._units(inst)
     assert exact
-    rng = np.random.default_rng(seed)
-    shape = (nodes, inst.num_slots)
-    cp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.7)
-    mp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.5)
-    priced = TwoClassPricer(inst, np.arange(nodes)).price(cp, mp)
-    for i in range(inst.num_tasks):
-        profit, col = lb.price_task(inst, i, cp, mp, unit)
-        if col is None:
-            assert priced.profit[i] == -np.inf
-            continue
-        assert priced.profit[i] == pytest.approx(profit, abs=1e-9)
-        cells = [(k, t) for t, k in enumerate(priced.assignment[i]) if k >= 0]
-        charge = sum(cp[k, t] * inst.throughput[i, k] + mp[k, t] * inst.memory_need[i] for k, t in cells)
-        assert priced.value[i] - charge == pytest.approx(priced.profit[i], abs=1e-9)
-        assert priced.work[i] >= inst.work[i] - 1e-9
-        first = inst.arrival[i] + (inst.vendor_delay[i, priced.vendor[i]] if priced.vendor[i] >= 0 else 0)
-        assert all(first <= t <= inst.deadline[i] for _, t in cells)
+    cp, mp = _random_duals(seed, (nodes, inst.num_slots), scale)
+    _assert_priced_like_numpy(inst, TwoClassPricer(inst, np.arange(nodes)).price(cp, mp), cp, mp, unit)
 
 
 def test_two_class_pricing_does_not_recompile_across_rounds() -> None:
@@ -286,3 +255,28 @@ def test_auto_primal_above_the_milp_size_runs_the_greedy(monkeypatch) -> None:
     out = aisched.bound(inst, max_iterations=3)
     assert out.info["primal_method"] == "greedy"
     assert out.objective > 0 and out.objective == pytest.approx(out.verify(inst))
+
+
+def _random_duals(seed: int, shape: tuple[int, int], scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Compute and memory prices with zeros (70 % / 50 % of cells priced), as the bound's rounds make."""
+    rng = np.random.default_rng(seed)
+    cp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.7)
+    mp = scale * rng.uniform(0, 1, shape) * (rng.random(shape) < 0.5)
+    return cp, mp
+
+
+def _assert_priced_like_numpy(inst, priced, cp: np.ndarray, mp: np.ndarray, unit: float) -> None:
+    """Every task's best reduced profit equals the NumPy DP's, with a schedule that attains it,
+    gathers the work (4e) and stays in its window (4c)-(4d)."""
+    for i in range(inst.num_tasks):
+        profit, col = lb.price_task(inst, i, cp, mp, unit)
+        if col is None:
+            assert priced.profit[i] == -np.inf
+            continue
+        assert priced.profit[i] == pytest.approx(profit, abs=1e-9)
+        cells = [(k, t) for t, k in enumerate(priced.assignment[i]) if k >= 0]
+        charge = sum(cp[k, t] * inst.throughput[i, k] + mp[k, t] * inst.memory_need[i] for k, t in cells)
+        assert priced.value[i] - charge == pytest.approx(priced.profit[i], abs=1e-9)  # the schedule attains it
+        assert priced.work[i] >= inst.work[i] - 1e-9  # (4e)
+        first = inst.arrival[i] + (inst.vendor_delay[i, priced.vendor[i]] if priced.vendor[i] >= 0 else 0)
+        assert all(first <= t <= inst.deadline[i] for _, t in cells)  # (4c)-(4d)

@@ -98,10 +98,7 @@ def test_front_updates_equal_a_fresh_front(seed, rounds):
     """Prices only rise; after each rise the kept front is the brute-force undominated set."""
     rng = np.random.default_rng(seed)
     n_nodes, n_slots = int(rng.integers(1, 9)), 4
-    cls = rng.integers(0, 2, n_nodes).astype(np.int32)
-    cp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
-    mp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
-    ep = rng.integers(0, 2, (n_nodes, n_slots)).astype(float)
+    cls, cp, mp, ep = _small_integer_prices(rng, n_nodes, n_slots, classes=2)
     fronts = fr.Fronts(cp, mp, ep, cls, width=2)
     for _ in range(rounds):
         nodes = rng.integers(0, n_nodes, 3)
@@ -123,10 +120,7 @@ def test_front_after_raised_cells_equals_a_fresh_front(seed, rounds, width):
     (one class, all slots at once) keeps exactly the brute-force undominated set."""
     rng = np.random.default_rng(seed)
     n_nodes, n_slots = int(rng.integers(1, 12)), 5
-    cls = rng.integers(0, 3, n_nodes).astype(np.int32)
-    cp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
-    mp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
-    ep = rng.integers(0, 2, (n_nodes, n_slots)).astype(float)
+    cls, cp, mp, ep = _small_integer_prices(rng, n_nodes, n_slots, classes=3)
     fronts = fr.Fronts(cp, mp, ep, cls, width=width)
     for _ in range(rounds):
         slots = rng.choice(n_slots, int(rng.integers(0, n_slots + 1)), replace=False)
@@ -211,3 +205,12 @@ def test_node_classes_label_as_unique_rows(seed, tasks, nodes):
     want = (np.unique(cols, axis=0, return_inverse=True)[1].reshape(-1) if cols.shape[1]
             else np.zeros(nodes, int))
     np.testing.assert_array_equal(fr.node_classes(s, e), want)
+
+
+def _small_integer_prices(rng: np.random.Generator, n_nodes: int, n_slots: int, *, classes: int):
+    """Node classes and small integer compute / memory / energy prices: ties and dominance are common."""
+    cls = rng.integers(0, classes, n_nodes).astype(np.int32)
+    cp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
+    mp = rng.integers(0, 3, (n_nodes, n_slots)).astype(float)
+    ep = rng.integers(0, 2, (n_nodes, n_slots)).astype(float)
+    return cls, cp, mp, ep
