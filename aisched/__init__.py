@@ -2,8 +2,10 @@
 
 Four problem families from four papers share one core: an Instance per
 family (``aisched.models``), online algorithms (``aisched.online``), offline
-optima through Pyomo and HiGHS (``aisched.solvers``), and scenario generators
-(``aisched.scenarios``). The entry points::
+optima through Pyomo and HiGHS (``aisched.solvers``), each family's scenario
+generators and paper figures (``aisched.scenarios``), and the family-free
+experiment machinery: catalogue, sweeps, reports (``aisched.experiments``).
+The entry points::
 
     aisched.algorithms("lora")            # ['pdftsp', 'titan', 'eft', 'ntm']
     aisched.run("pdftsp", instance)       # -> Outcome
@@ -11,7 +13,7 @@ optima through Pyomo and HiGHS (``aisched.solvers``), and scenario generators
     aisched.compare(instance, names)      # -> pandas.DataFrame
 """
 
-from aisched import dag, errors, models, online, scenarios, solvers
+from aisched import dag, errors, experiments, models, online, scenarios, solvers
 from aisched.api import FAMILIES, algorithms, bound, compare, offline, run
 from aisched.errors import (
     AischedError,
@@ -41,6 +43,7 @@ __all__ = [
     "compare",
     "dag",
     "errors",
+    "experiments",
     "models",
     "offline",
     "online",

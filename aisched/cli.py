@@ -10,8 +10,9 @@ local process pool or ``--dask``) and ``aisched report DIR`` writes figures and
 a Markdown report with the papers' claims checked.
 Bad options exit with status 2 and a one-line message.
 
-Each family plugs in through its scenario module ``aisched.scenarios.<family>``,
-which provides:
+Each family plugs in through the ``cli`` module its scenario package
+(``aisched.scenarios.<family>.cli``) registers with
+:mod:`aisched.experiments.families`, which provides:
 
 - ``CLI_HELP`` (str) and ``CLI_ALGORITHMS`` (tuple of names compared by default);
 - ``add_cli_arguments(parser)``: the generator's options (``--seed`` included);
@@ -27,7 +28,6 @@ which provides:
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import sys
 from collections.abc import Sequence
@@ -51,11 +51,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _scenario_module(family: str) -> ModuleType | None:
-    """The family's scenario module if it implements the CLI protocol, else None."""
-    try:
-        module = importlib.import_module(f"aisched.scenarios.{family}")
-    except ModuleNotFoundError:
+    """The family's registered CLI module if it implements the CLI protocol, else None."""
+    from aisched.experiments import families
+
+    if family not in families.names():
         return None
+    module = families.get(family).cli
     return module if hasattr(module, "instance_from_cli") else None
 
 
@@ -179,7 +180,7 @@ def _fmt_table(table) -> str:  # type: ignore[no-untyped-def]
 
 def _compare(args: argparse.Namespace) -> int:
     import aisched
-    from aisched.scenarios import figures
+    from aisched.experiments import figures
 
     family: str = args.family
     module = _scenario_module(family)
@@ -236,7 +237,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
-    from aisched.scenarios import data
+    from aisched.experiments import data
 
     if args.action == "fetch":
         if args.cache is not None:
@@ -258,7 +259,7 @@ def _data(args: argparse.Namespace) -> int:
 
 
 def _scenarios(args: argparse.Namespace) -> int:
-    from aisched.scenarios import catalog
+    from aisched.experiments import catalog
 
     for name in catalog.names(args.family):
         s = catalog.get(name)
@@ -269,7 +270,7 @@ def _scenarios(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from aisched.scenarios import catalog, sweep
+    from aisched.experiments import catalog, sweep
 
     _check_run_options(args)
     scenario = catalog.get(args.scenario)
@@ -285,7 +286,7 @@ def _sweep(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from aisched.scenarios import reproduce
+    from aisched.experiments import reproduce
 
     _check_run_options(args)
     _out_dir("--out", args.out)
@@ -300,12 +301,12 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from aisched.scenarios import report
+    from aisched.experiments import report
 
     path = report.report(args.directory, figures=not args.no_figures)
     print(f"wrote {path}")
     if args.reproduction is not None:
-        from aisched.scenarios import reproduction
+        from aisched.experiments import reproduction
 
         print(f"wrote {reproduction.write(args.directory, args.reproduction, readings=args.readings)}")
     return 0

@@ -37,7 +37,7 @@ def need_data_file(name: str) -> None:
     """Skip the calling test with a message when data file ``name`` is in no data folder."""
     import pytest
 
-    from aisched.scenarios.data import data_file
+    from aisched.experiments.data import data_file
 
     if data_file(name, required=False) is None:
         pytest.skip(f"data file {name} is absent from every data folder (see `aisched data list`)")

@@ -167,7 +167,7 @@ def test_compare_checks_every_parameter_before_any_work(monkeypatch):
 
 
 def test_scenario_params_are_checked_when_the_scenario_is_made():
-    from aisched.scenarios.catalog import Scenario
+    from aisched.experiments.catalog import Scenario
 
     with pytest.raises(aisched.InvalidScenarioError, match="params.random_a.seed") as info:
         Scenario(name="genai/x", family="genai", title="", x="edges", values=(2,), base={},

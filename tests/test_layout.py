@@ -1,5 +1,9 @@
 """The package layout of ARCHITECTURE.md: one family package per layer, imports one way, no circles.
 
+``models/``, ``online/`` and ``scenarios/`` hold the same four family packages;
+the family-free experiment machinery (``experiments/``) imports no family
+(families register with it); ``scenarios -> experiments``, never back.
+
 Every ``import`` in ``aisched/`` counts, those inside functions too (a lazy
 import is still a dependency); only ``if TYPE_CHECKING:`` blocks are left out.
 """
@@ -77,12 +81,39 @@ def _layer(module: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[0] == "aisched" else None
 
 
-def test_online_mirrors_models() -> None:
-    for layer in ("models", "online"):
+def test_layers_mirror_models() -> None:
+    for layer in ("models", "online", "scenarios"):
         packages = sorted(p.name for p in (PACKAGE / layer).iterdir() if (p / "__init__.py").is_file())
         assert packages == sorted(FAMILIES), layer
-    flat = sorted(p.name for p in (PACKAGE / "online").glob("*.py") if p.name != "__init__.py")
-    assert flat == [], f"aisched/online/ holds modules outside a family package: {flat}"
+        flat = sorted(p.name for p in (PACKAGE / layer).glob("*.py") if p.name != "__init__.py")
+        allowed = {"models": ["_offline.py", "_validate.py"]}.get(layer, [])
+        assert flat == allowed, f"aisched/{layer}/ holds modules outside a family package: {flat}"
+
+
+def test_tests_mirror_the_layers() -> None:
+    tests = Path(__file__).resolve().parent
+    for layer in ("models", "online", "scenarios"):
+        found = sorted(p.name for p in (tests / layer).iterdir() if p.is_dir() and p.name != "__pycache__")
+        assert found == sorted(FAMILIES), layer
+    assert (tests / "experiments").is_dir()
+    assert sorted(p.name for p in (tests / "scenarios").glob("test_*.py")) == [
+        "test_data_loaders.py", "test_paper_scenarios.py"], "family tests go in tests/scenarios/<family>/"
+
+
+def test_experiments_import_no_family() -> None:
+    wrong = sorted(
+        (a, b) for a, b in GRAPH.edges
+        if _layer(a) == "experiments" and (_layer(b) in {"scenarios", "online", "models", "cli"} or b == "aisched")
+    )
+    assert wrong == [], f"the experiment machinery imports a family (or the package that imports them): {wrong}"
+
+
+def test_experiments_name_no_family_module() -> None:
+    """No ``import_module("aisched.scenarios." ...)``: families reach the machinery by registering only."""
+    for path in (PACKAGE / "experiments").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "import_module" not in text, path.name
+        assert "import aisched.scenarios" not in text and "from aisched.scenarios" not in text, path.name
 
 
 def test_no_import_circles() -> None:
@@ -94,10 +125,11 @@ def test_no_import_circles() -> None:
 
 
 @pytest.mark.parametrize(("layer", "forbidden"), [
-    ("models", {"online", "scenarios", "cli", "api", "jax"}),
-    ("online", {"scenarios", "cli", "api"}),
-    ("solvers", {"models", "online", "scenarios", "dag", "cli", "api", "jax"}),
-    ("dag", {"models", "online", "scenarios", "solvers", "cli", "api", "jax"}),
+    ("models", {"online", "scenarios", "experiments", "cli", "api", "jax"}),
+    ("online", {"scenarios", "experiments", "cli", "api"}),
+    ("solvers", {"models", "online", "scenarios", "experiments", "dag", "cli", "api", "jax"}),
+    ("dag", {"models", "online", "scenarios", "experiments", "solvers", "cli", "api", "jax"}),
+    ("experiments", {"scenarios", "online", "models", "cli"}),
 ])
 def test_imports_go_one_way(layer: str, forbidden: set[str]) -> None:
     wrong = sorted(
@@ -115,3 +147,28 @@ def test_online_family_uses_only_its_own_family() -> None:
         and b.split(".")[2] in FAMILIES and a.split(".")[2] in FAMILIES
     )
     assert wrong == [], f"an online family package imports another family: {wrong}"
+
+
+def test_scenario_family_uses_only_its_own_family() -> None:
+    wrong = sorted(
+        (a, b) for a, b in GRAPH.edges
+        if a.startswith("aisched.scenarios.") and b.startswith(("aisched.scenarios.", "aisched.online.",
+                                                                  "aisched.models."))
+        and len(a.split(".")) > 2 and len(b.split(".")) > 3 and a.split(".")[2] != b.split(".")[2]
+        and b.split(".")[2] in FAMILIES
+    )
+    assert wrong == [], f"a scenario family package imports another family: {wrong}"
+
+
+def test_spot_pool_calls_go_one_way() -> None:
+    """selection -> pool -> (window_groups ->) window_batched -> window_kernel: no module calls back up."""
+    order = ["selection", "pool", "window_groups", "window_batched", "window_kernel"]
+    rank = {f"aisched.online.spot.{m}": i for i, m in enumerate(order)}
+    up = sorted((a, b) for a, b in GRAPH.edges if a in rank and b in rank and rank[b] <= rank[a])
+    assert up == [], f"spot's pool modules call back up: {up}"
+
+
+def test_no_module_over_600_lines() -> None:
+    long = sorted((p.relative_to(PACKAGE.parent).as_posix(), n) for p in PACKAGE.rglob("*.py")
+                  if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600)
+    assert long == [], f"modules over 600 lines: {long}"

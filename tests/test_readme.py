@@ -17,7 +17,7 @@ import pytest
 
 import aisched
 from aisched import cli, registry
-from aisched.scenarios import catalog
+from aisched.experiments import catalog
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

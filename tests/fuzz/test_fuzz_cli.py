@@ -163,7 +163,7 @@ def test_select_option_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 @given(st.sampled_from(["sweep", "reproduce"]), st.sampled_from(["--seeds", "--workers", "--dask"]), VALUES)
 def test_sweep_and_reproduce_options(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch, command: str, option: str, value: str) -> None:
-    from aisched.scenarios import reproduce, sweep
+    from aisched.experiments import reproduce, sweep
 
     def stop(*args: object, **kwargs: object) -> None:  # options checked; the run itself is tested elsewhere
         raise _Built

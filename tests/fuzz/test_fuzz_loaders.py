@@ -19,8 +19,8 @@ from hypothesis import given
 
 from aisched import dag
 from aisched.errors import AischedError
-from aisched.scenarios import spot_traces
 from aisched.scenarios import tenants as tenants_sc
+from aisched.scenarios.spot import traces as spot_traces
 
 from ._guard import DEEP, FAST, no_hang
 

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 
 from aisched import cli
 from aisched.errors import AischedError
-from aisched.scenarios import scenario as scenario_mod
-from aisched.scenarios import traces
+from aisched.experiments import scenario as scenario_mod
+from aisched.scenarios.lora import traces
 
 FAST = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 
 from aisched.errors import InvalidScenarioError
-from aisched.scenarios import _paths, genai, spot, tenants
+from aisched.experiments import _paths
+from aisched.experiments.data import DATASETS
+from aisched.scenarios import genai, spot, tenants
 from aisched.scenarios import lora as lora_sc
-from aisched.scenarios.data import DATASETS
 
 PHILLY = "timestamp,duration,num_gpus,gpu_time,cluster\n" + "".join(
     f"2017-10-09 {h:02d}:{m:02d}:00,66.0,{1 + (h + m) % 4},66.0,{'11cb48' if m % 2 else '6214e9'}\n"
@@ -53,9 +54,9 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("AISCHED_DATA", str(home))
     monkeypatch.setenv("AISCHED_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(_paths, "SHARED_DATA", tmp_path / "no-shared")
-    genai._trace_graphs.cache_clear()
+    genai.generator._trace_graphs.cache_clear()
     yield home
-    genai._trace_graphs.cache_clear()
+    genai.generator._trace_graphs.cache_clear()
 
 
 def put(home: Path, name: str, text: str) -> Path:

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from aisched.errors import InvalidScenarioError
-from aisched.scenarios import catalog, report, sweep
-from aisched.scenarios.data import data_file
-from aisched.scenarios.traces import NAMED_TRACES
+from aisched.experiments import catalog, report, sweep
+from aisched.experiments.data import data_file
+from aisched.scenarios.lora.traces import NAMED_TRACES
 
 
 @pytest.mark.parametrize("name", [
@@ -105,7 +105,7 @@ def test_lora_costs_are_listed_and_never_part_of_a_definition(capsys: pytest.Cap
     from dataclasses import replace
 
     from aisched import cli
-    from aisched.scenarios.paper_lora import COST
+    from aisched.scenarios.lora.paper import COST
 
     assert set(COST) <= set(catalog.names("lora")) and "lora/fig4-scale" in COST
     scenario = catalog.get("lora/fig4-scale")

@@ -21,190 +21,57 @@ In slot ``t`` it
    one only appends idle slots past the deadline and unreachable lattice
    steps), so it is shared by the policies of every ``w``,
 3. solves the distinct problems in ONE jitted call per window length
-   (:func:`solve_windows`), in batches of exactly :data:`BATCH` problems (the
+   (:func:`~aisched.online.spot.window_batched.solve_windows`), in batches of exactly
+   :data:`~aisched.online.spot.window_batched.BATCH` problems (the
    last one padded), so a sweep compiles one kernel per ``W'`` and none per
    job or workload. The DP is
    the kernel's (:func:`~aisched.online.spot.window_kernel._window_dp`: same
    value updates, same first-index argmax), restructured for a batch
-   (:func:`_batched_dp`: unrolled slots, reachable lattice prefix only, int8
+   (:func:`~aisched.online.spot.window_batched._batched_dp`: unrolled slots, reachable lattice prefix only, int8
    back-pointers instead of value tables). By default (``shared_forward``) the
    distinct problems that share the job and previous count share one forward
    pass instead (:mod:`~aisched.online.spot.window_groups`, same plans),
 4. scatters the plans back and does the cheap parts (the "ahead" plan, the
    averaging of the last ``v`` plans, the limits, the progress update) in NumPy
    with the same float operations, in the same order, as the kernel; the
-   utility (9) uses the kernel's own ``_finish`` (:func:`finish`).
+   utility (9) uses the kernel's own ``_finish``
+   (:func:`~aisched.online.spot.window_batched.finish`).
 
 The result equals ``ahap_batch``'s exactly (plans, utilities, completion,
 termination slots, windows solved), tested bit for bit against it and against
 the NumPy reference (``tests/online/spot/test_pool.py``); only the amount of
 work differs.
+
+This module orchestrates only (which lanes, which problems, NumPy bookkeeping);
+the jitted computation lives below it: :mod:`~aisched.online.spot.window_groups`
+and :mod:`~aisched.online.spot.window_batched`, which call
+:mod:`~aisched.online.spot.window_kernel`. Calls go one way, selection -> pool ->
+(window_groups ->) window_batched -> window_kernel.
 """
 
 from __future__ import annotations
 
 import time
-from functools import partial
 from typing import Any
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
+from aisched.online.spot import window_batched as wb
 from aisched.online.spot import window_groups as wg
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot.window_groups import _backtrack, _pointer_step
 from aisched.online.spot.window_reference import TOL
 
-__all__ = ["ahap_pool", "solve_windows", "finish", "cache_size", "bucket", "padded_size", "precompile", "BATCH",
-           "MIN_BUCKET", "FINISH_CHUNK"]
+__all__ = ["ahap_pool", "cache_size", "bucket", "grouped", "precompile", "MIN_BUCKET"]
 
-#: Problems per call of the batched window solver (one compiled kernel per window length). Small on
-#: purpose: a batch's DP tables (16 x 17 x G doubles) stay in cache; per window 8x faster than 256
-#: on the 2-core machine (identical results; benchmarks/bench_spot.py).
-BATCH = 16
 #: Smallest padded batch of :func:`bucket`.
 MIN_BUCKET = 64
-#: Lanes per call of :func:`finish` (every call has this shape: one compiled kernel for any run).
-FINISH_CHUNK = 1024
-_SOLVER_KEYS = ("counts", "valid", "wq_up", "wq_down", "wq_same", "tie", "price_fc", "avail_fc", "scalars")
-
-
 def bucket(n: int) -> int:
     """Padded batch size for ``n`` problems: the next power of two, at least :data:`MIN_BUCKET`."""
     return max(MIN_BUCKET, 1 << max(int(n) - 1, 0).bit_length())
 
 
-def _batched_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
-    """:func:`~aisched.online.spot.window_kernel._window_dp` for a batch (leading axis), ``mu_1 = mu_2``.
-
-    Unrolled over the window's ``W`` slots (static, at most 6) with the batch
-    inside each step, int8 back-pointers instead of value tables, and only the
-    reachable lattice prefix per step: after ``i + 1`` slots the progress is at
-    most ``(i + 1) G / W`` steps (``G = W x`` the per-slot maximum, see
-    :func:`~aisched.online.spot.window_kernel.lattice_size`); the kernel's cells
-    beyond it hold exactly ``NEG``, so the values, the argmax and the chosen
-    counts are the kernel's (same first-index tie rule).
-    """
-    B, W, S = cost.shape
-    G1 = term.shape[1]
-    per = (G1 - 1) // W
-    best = jnp.full((B, S, 1), wk.NEG).at[jnp.arange(B), prev_idx, 0].set(0.0)
-    keys = cost + tie
-    step = jax.vmap(lambda b, k: _pointer_step(b, k, shifts))
-    pointers = []
-    for i in range(W):
-        width = (i + 1) * per + 1 if i < W - 1 else G1
-        x = jnp.concatenate([best, jnp.full((B, S, width - best.shape[2]), wk.NEG)], axis=2)
-        best, ptr = step(x, keys[:, i])
-        pointers.append(ptr)
-    total = best + term[:, None, :]
-    flat = jnp.argmax(total.reshape(B, -1), axis=1)
-    n, g = flat // G1, flat % G1
-    lane = jnp.arange(B)
-    chosen = []
-    for i in reversed(range(W)):
-        chosen.append(n)
-        p = _backtrack(pointers[i], n, g, wq_up[lane, n], lane)
-        w = jnp.where(p < n, wq_up[lane, n], jnp.where(p > n, wq_down[lane, n], wq_same[lane, n]))
-        n, g = p, g - w
-    return jnp.stack(chosen[::-1], axis=1), flat % G1
-
-
-@partial(jax.jit, static_argnames=("W", "G", "shifts"))
-def _solve_batch(jobs, t, z, prev, *, W: int, G: int, shifts):
-    def inputs(job, z1, prev1):
-        c = wk._unpack(job["scalars"])
-        return wk._window_inputs(c, job, t, z1, prev1, W, G)
-
-    if shifts[:2] != shifts[2:4] or jobs["counts"].shape[1] > 127:  # mu_1 != mu_2 (or no int8): the kernel's DP
-        def one(job, z1, prev1):
-            o, s, _ = wk._solve_window(wk._unpack(job["scalars"]), job, t, z1, prev1, W, G, shifts)
-            return o, s
-
-        return jax.vmap(one)(jobs, z, prev)
-    cost, tie, spot, term, prev_idx = jax.vmap(inputs)(jobs, z, prev)
-    chosen, _ = _batched_dp(cost, tie, jobs["wq_up"], jobs["wq_down"], jobs["wq_same"], prev_idx, term,
-                            shifts)
-    n = jnp.take_along_axis(jobs["counts"], chosen, axis=1).astype(float)
-    ns = jnp.take_along_axis(spot, chosen[:, :, None], axis=2)[:, :, 0]
-    return n - ns, ns
-
-
-def padded_size(n: int) -> int:
-    """Problems actually solved for ``n`` distinct ones (whole batches of :data:`BATCH`)."""
-    return -(-int(n) // BATCH) * BATCH
-
-
-def solve_windows(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np.ndarray,
-                  prev: np.ndarray, *, window: int, lattice: int,
-                  shifts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Exact optima of (10) for problems ``(job[i], t, z[i], prev[i])``: ``(on_demand, spot)`` ``(n, w + 1)``.
-
-    ``stacked`` holds :func:`~aisched.online.spot.window_kernel.job_arrays` of
-    all jobs along a leading axis. The problems go in batches of exactly
-    :data:`BATCH` (the last one padded), dispatched before any result is read.
-    ``lattice`` must be at least ``(window + 1)`` times the largest lattice steps
-    of one slot (as :func:`~aisched.online.spot.window_kernel.lattice_size`
-    gives); else ValueError.
-    """
-    job = np.asarray(job, np.int64)
-    valid = stacked["valid"][job]
-    per = max(int(np.where(valid, stacked[k][job], 0).max(initial=0)) for k in ("wq_up", "wq_down", "wq_same"))
-    if per > lattice // (window + 1):  # _batched_dp keeps only the reachable lattice prefix per slot
-        raise ValueError(f"lattice {lattice} < (window + 1) x the largest work per slot {per} (use lattice_size)")
-    n = len(job)
-    size = padded_size(n)
-    pad = np.zeros(size, np.int64)
-    pad[:n] = job
-    zz = np.zeros(size)
-    zz[:n] = z
-    pp = np.zeros(size)
-    pp[:n] = prev
-    jobs = {k: stacked[k][pad] for k in _SOLVER_KEYS}
-    with jax.enable_x64(True):
-        # NumPy arguments go straight to the jitted call (jit's own transfer; a jnp.asarray per argument
-        # went through a staged primitive each, ~1/5 of the pool's time)
-        tt = np.int64(t)
-        outs = [_solve_batch({k: v[i:i + BATCH] for k, v in jobs.items()}, tt, zz[i:i + BATCH],
-                             pp[i:i + BATCH], W=window + 1, G=lattice, shifts=tuple(shifts))
-                for i in range(0, size, BATCH)]
-        o = np.concatenate([np.asarray(x[0]) for x in outs])
-        s = np.concatenate([np.asarray(x[1]) for x in outs])
-        return o[:n], s[:n]
-
-
 def cache_size() -> int:
     """Compiled entries of the batched window solver (a sweep of equal shape must not grow it)."""
-    return _solve_batch._cache_size() + _finish_batch._cache_size() + wg.cache_size()
-
-
-@jax.jit
-def _finish_batch(scalars, price, od, sp, z, prev, done, completion):
-    def one(s, p, *args):
-        return wk._finish(wk._unpack(s), {"price": p}, *args)
-
-    return jax.vmap(one)(scalars, price, od, sp, z, prev, done, completion)
-
-
-def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: np.ndarray, z: np.ndarray,
-           prev: np.ndarray, done: np.ndarray, completion: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Utility (9) with the termination configuration per lane: ``(utility, T, k)``.
-
-    The kernel's own ``_finish`` (jitted, in chunks of exactly
-    :data:`FINISH_CHUNK` lanes, the last one padded, so any run uses one
-    compiled kernel), so the floating-point result is the kernel's.
-    """
-    n = len(job)
-    size = -(-max(n, 1) // FINISH_CHUNK) * FINISH_CHUNK
-    idx = np.zeros(size, np.int64)
-    idx[:n] = np.arange(n)
-    args = (stacked["scalars"][job][idx], stacked["price"][job][idx], od[idx], sp[idx], z[idx], prev[idx],
-            done[idx], completion[idx])
-    with jax.enable_x64(True):
-        outs = [_finish_batch(*(jnp.asarray(a[i:i + FINISH_CHUNK]) for a in args))
-                for i in range(0, size, FINISH_CHUNK)]
-        return tuple(np.concatenate([np.asarray(o[k]) for o in outs])[:n] for k in range(3))
+    return wb.cache_size() + wg.cache_size()
 
 
 _COMPILED: set[tuple] = set()
@@ -213,7 +80,7 @@ _COMPILED: set[tuple] = set()
 def grouped(stacked: dict[str, np.ndarray], shifts: tuple[int, ...]) -> bool:
     """Whether the shared-forward solver (:mod:`~aisched.online.spot.window_groups`) applies.
 
-    It needs the int8 back-pointers of :func:`_pointer_step`: ``mu_1 = mu_2`` and at most 127 counts.
+    It needs the int8 back-pointers of :func:`~aisched.online.spot.window_batched._pointer_step`: ``mu_1 = mu_2`` and at most 127 counts.
     """
     return tuple(shifts[:2]) == tuple(shifts[2:4]) and stacked["counts"].shape[1] <= 127
 
@@ -226,17 +93,17 @@ def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: in
     them all before a run means no compilation during it. Returns the number
     of kernels compiled now (one dummy batch each).
     """
-    shapes = tuple((k, v.shape[1:]) for k, v in sorted(stacked.items()) if k in _SOLVER_KEYS)
+    shapes = tuple((k, v.shape[1:]) for k, v in sorted(stacked.items()) if k in wb.SOLVER_KEYS)
     new = 0
     for W1 in range(1, int(window_max) + 2):
         key = (W1, W1 * int(lattice_step), tuple(shifts), shapes, shared_forward)
         if key in _COMPILED:
             continue
         if shared_forward:
-            wg.solve_grouped(stacked, _SOLVER_KEYS, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1),
+            wg.solve_grouped(stacked, wb.SOLVER_KEYS, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1),
                              np.array([W1]), lattice_step=int(lattice_step), shifts=shifts)
         else:
-            solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
+            wb.solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
                           lattice=W1 * int(lattice_step), shifts=shifts)
         _COMPILED.add(key)
         new += 1
@@ -362,7 +229,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             usize = size[first]
             t0 = time.perf_counter()
             if shared_forward:
-                uo, us, st = wg.solve_grouped(stacked, _SOLVER_KEYS, job[rows], t, pz[rows], pprev[rows], usize,
+                uo, us, st = wg.solve_grouped(stacked, wb.SOLVER_KEYS, job[rows], t, pz[rows], pprev[rows], usize,
                                               lattice_step=lattice_step, shifts=shifts)
                 Wu = uo.shape[1]
                 plan_o[behind, :Wu] = uo[inverse]
@@ -373,14 +240,14 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             for W1 in ([] if shared_forward else np.unique(usize)):
                 sel = np.flatnonzero(usize == W1)
                 r = rows[sel]
-                uo, us = solve_windows(stacked, job[r], t, pz[r], pprev[r], window=int(W1) - 1,
+                uo, us = wb.solve_windows(stacked, job[r], t, pz[r], pprev[r], window=int(W1) - 1,
                                        lattice=int(W1) * lattice_step, shifts=shifts)
                 lane_sel = np.isin(inverse, sel)
                 pos = np.searchsorted(sel, inverse[lane_sel])
                 plan_o[behind[lane_sel], :W1] = uo[pos]
                 plan_s[behind[lane_sel], :W1] = us[pos]
                 plan_s[behind[lane_sel], W1:] = 0.0
-                padded += padded_size(sel.size)
+                padded += wb.padded_size(sel.size)
             window_s += time.perf_counter() - t0
             needed += behind.size
             unique += rows.size
@@ -425,7 +292,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
         done = done | finished
         z = z2
         od[:, t], sp[:, t] = o2, s2
-    utility, T, k = finish(stacked, job, od, sp, z, prev, done, completion)
+    utility, T, k = wb.finish(stacked, job, od, sp, z, prev, done, completion)
     shape = (K, M)
     return {"on_demand": od.reshape(K, M, D), "spot": sp.reshape(K, M, D),
             "utility": utility.reshape(shape), "completion_time": T.reshape(shape),

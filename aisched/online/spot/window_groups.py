@@ -2,7 +2,7 @@
 
 In the pool (:mod:`~aisched.online.spot.pool`) the distinct window problems of
 a slot ``t`` are ``(W', job, Z, n_prev)``. The forward pass of the window DP
-(:func:`~aisched.online.spot.pool._batched_dp`) reads only the job, ``t``, the
+(:func:`~aisched.online.spot.window_batched._batched_dp`) reads only the job, ``t``, the
 previous count (the initial row) and the window's slots; the progress ``Z``
 and the window's end enter only through the terminal values ``V~(Z + g q + F)``
 added after the last step. And the forward pass of a ``W``-slot window, after
@@ -34,50 +34,14 @@ import jax.numpy as jnp
 import numpy as np
 
 from aisched.online.spot import window_kernel as wk
+from aisched.online.spot.window_batched import _backtrack, _pointer_step
 
 __all__ = ["LANES", "PROBLEMS", "plan_batches", "solve_grouped", "cache_size"]
 
-#: Forward passes (groups) per call: small so a batch's DP tables stay in cache (as ``pool.BATCH``).
+#: Forward passes (groups) per call: small so a batch's DP tables stay in cache (as ``window_batched.BATCH``).
 LANES = 16
 #: Window problems per call (each reads one of the call's forward passes).
 PROBLEMS = 64
-
-
-def _pointer_step(best, key, shifts):
-    """One forward step of the (10) DP for ``mu_1 = mu_2``: new values and back-pointer data.
-
-    Values: exactly the kernel's ``step`` (max over the previous count ``!= n``
-    of the sheared table, max with "same count", minus the slot cost). The
-    kernel's backtracking picks, at state ``(n, g)``, the first index ``s``
-    maximising ``best[s, g - shift(s, n)]``; it is recovered from ``kind``
-    (0: the same count wins, 1: a changed count wins, 2: a tie) and, per
-    column ``g'`` of ``best``, the first and second-best previous counts
-    ``top[g']``, ``top2[g']`` (:func:`_backtrack`).
-    """
-    a, b, _, _, a_same, b_same = shifts
-    S = best.shape[0]
-    rows = jnp.arange(S)[:, None]
-    top = jnp.argmax(best, axis=0)
-    first = jnp.max(best, axis=0)
-    hit = rows == top[None, :]
-    masked = jnp.where(hit, wk.NEG, best)
-    second = jnp.max(masked, axis=0)
-    top2 = jnp.argmax(masked, axis=0)
-    changed = wk._shear(jnp.where(hit, second[None, :], first[None, :]), a, b)
-    same = wk._shear(best, a_same, b_same)
-    kind = jnp.where(same > changed, 0, jnp.where(changed > same, 1, 2)).astype(jnp.int8)
-    new = jnp.maximum(changed, same) - key[:, None]
-    return jnp.maximum(new, wk.NEG), (kind, top.astype(jnp.int8), top2.astype(jnp.int8))
-
-
-def _backtrack(pointer, n, g, chg, lane):
-    """Previous count at state ``(n, g)`` (batch of states) from :func:`_pointer_step`'s data."""
-    kind, top, top2 = pointer
-    k = kind[lane, n, g]
-    col = jnp.maximum(g - chg, 0)
-    t1 = top[lane, col].astype(n.dtype)
-    other = jnp.where(t1 != n, t1, top2[lane, col].astype(n.dtype))
-    return jnp.where(k == 0, n, jnp.where(k == 1, other, jnp.minimum(n, other)))
 
 
 def _forward(cost, tie, prev_idx, G1: int, shifts):
@@ -170,7 +134,7 @@ def solve_grouped(stacked: dict[str, np.ndarray], keys: tuple[str, ...], job: np
     Returns ``(on_demand, spot)`` of shape ``(n, max(size))`` (zeros past a
     problem's size) and counts: forward passes, calls. ``keys``: the job
     arrays the solver reads. Requires ``mu_1 = mu_2`` (the int8 back-pointers
-    of :func:`_pointer_step`).
+    of :func:`~aisched.online.spot.window_batched._pointer_step`).
     """
     n = len(job)
     Wg = int(size.max()) if n else 0

@@ -122,8 +122,8 @@ def test_compare_uses_the_certified_bound_where_no_optimum_is_proven() -> None:
 
 @pytest.mark.slow  # two pdFTSP and two bound compilations: about a minute on 2 busy cores
 def test_a_sweep_with_bound_true_labels_its_ratios_as_to_a_bound(tmp_path) -> None:
-    from aisched.scenarios import report, sweep
-    from aisched.scenarios.catalog import Scenario
+    from aisched.experiments import report, sweep
+    from aisched.experiments.catalog import Scenario
 
     scenario = Scenario(
         name="lora/bound-mini", family="lora", title="ratio to the certified bound", x="nodes", values=(2, 3),

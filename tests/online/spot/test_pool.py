@@ -10,6 +10,7 @@ import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.online.spot import noisy, paper_pool, perfect
 from aisched.online.spot import pool as pk
+from aisched.online.spot import window_batched as wb
 from aisched.online.spot import window_kernel as wk
 from aisched.online.spot import window_reference as wr
 from aisched.online.spot.selection import evaluate_pool
@@ -98,7 +99,7 @@ def test_solve_windows_matches_single_window_solver():
     z = np.round(rng.uniform(0, 8, 5), 1)
     prev = rng.integers(0, 5, 5)
     G, sh = wk.lattice_size(insts, 2, q), wk.shifts_of(insts[0], q)
-    o, s = pk.solve_windows(stacked, job, 1, z, prev, window=2, lattice=G, shifts=sh)
+    o, s = wb.solve_windows(stacked, job, 1, z, prev, window=2, lattice=G, shifts=sh)
     for i in range(5):
         one = {k: v[job[i]] for k, v in stacked.items()}
         _, o1, s1 = wk.solve_window(one, 1, z[i], int(prev[i]), window=2, lattice=G, shifts=sh)
@@ -119,7 +120,7 @@ def test_batched_solver_does_not_recompile_for_a_second_workload():
     before = pk.cache_size()
     run(1)
     assert pk.cache_size() == before
-    assert pk.bucket(1) == pk.MIN_BUCKET and pk.bucket(65) == 128 and pk.padded_size(pk.BATCH + 1) == 2 * pk.BATCH
+    assert pk.bucket(1) == pk.MIN_BUCKET and pk.bucket(65) == 128 and wb.padded_size(wb.BATCH + 1) == 2 * wb.BATCH
 
 
 def test_evaluate_pool_engines_agree_and_bad_engine():

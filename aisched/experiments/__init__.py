@@ -1,0 +1,22 @@
+"""The family-free experiment machinery: scenarios as data, the catalogue, sweeps, reports, reproduction.
+
+- :mod:`~aisched.experiments.scenario`: :class:`Scenario` and :class:`Claim`, their
+  validation and TOML form;
+- :mod:`~aisched.experiments.families`: the registry each family's scenario package
+  (``aisched.scenarios.<family>``) hands its generator, paper scenarios, figures and
+  metrics to; nothing here imports a family;
+- :mod:`~aisched.experiments.catalog`: named scenarios (the papers' figures and a user's);
+- :mod:`~aisched.experiments.sweep`: runs a scenario's cells (local processes or Dask),
+  resumably; :mod:`~aisched.experiments.report`: tables, figures, claim checks;
+- :mod:`~aisched.experiments.reproduce` and :mod:`~aisched.experiments.reproduction`:
+  every figure of a paper in one run, and the reproduction page;
+- :mod:`~aisched.experiments.figures`: shared plotting helpers;
+  :mod:`~aisched.experiments.data`: where the real-data files are found and how to fetch them.
+
+Imports go one way: ``aisched.scenarios -> aisched.experiments``, never back.
+"""
+
+from aisched.experiments import catalog, data, families, figures, scenario  # noqa: I001
+from aisched.experiments.scenario import Claim, Scenario
+
+__all__ = ["Claim", "Scenario", "catalog", "data", "families", "figures", "scenario"]

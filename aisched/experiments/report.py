@@ -1,0 +1,418 @@
+"""``aisched report DIR``: figures, tables and a claims check for every sweep under DIR.
+
+For each sweep folder (one holding ``scenario.json``, see
+:mod:`aisched.experiments.sweep`) the report draws the scenario's metric
+against its x-axis in the paper's form (lines with the spread over seeds for
+numeric x values, grouped bars for categories; PNG and SVG beside the
+table), a heatmap of the final prices of the primal-dual algorithm where the
+family prices (pdFTSP, ComDOS, Astraea), the scenario's extra ``figures``
+(e.g. spot's policy-weight heatmap, tenants' alpha_u per user), and writes ``DIR/report.md``: per
+scenario the mean (and standard deviation over seeds) of the metric at each
+point, and each claim of the paper beside what we measured and whether its
+direction holds.
+
+A claim "holds" as :data:`aisched.experiments.catalog.CLAIM_KINDS` defines it.
+For an ``improvement`` claim only the *direction* is checked (our instances
+are generated, not the paper's, so the size of an improvement is reported,
+not asserted).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import families
+from aisched.experiments.catalog import METRICS, Claim
+from aisched.experiments.sweep import load_table
+
+__all__ = ["ClaimCheck", "check_claims", "mean_table", "report", "summarise", "variant_checks"]
+
+#: Which algorithm's prices to draw, per family (primal-dual or posted-price families).
+PRICED = {"lora": "pdftsp", "genai": "comdos", "tenants": "astraea"}
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """One claim beside the measurement."""
+
+    claim: Claim
+    measured: float
+    holds: bool | None  # None: not checked (a point not in the run, missing cells, non-finite means)
+    detail: str
+
+    def __post_init__(self) -> None:  # numpy comparisons give np.bool_: keep a plain True / False / None
+        if self.holds is not None:
+            object.__setattr__(self, "holds", bool(self.holds))
+
+    @property
+    def verdict(self) -> str:
+        """"holds", "fails" or "not checked: <reason>"."""
+        return {True: "holds", False: "fails"}.get(self.holds, f"not checked: {self.detail}")  # type: ignore[arg-type]
+
+
+#: Metrics measured against a reference (offline optimum, or a certified bound where none is proven).
+RATIO_METRICS = ("ratio", "competitive_ratio")
+
+
+def summarise(table: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Mean, std and count of ``metric`` per (point, x, algorithm), online algorithms only.
+
+    For the ratio metrics, ``by_bound`` counts the cells whose reference is a
+    certified bound rather than a proven optimum (their ratio is a one-sided
+    estimate: ``ratio`` a lower one, ``competitive_ratio`` an upper one).
+    """
+    online = table[~table["algorithm"].isin(["offline", "bound"])]
+    grouped = online.groupby(["point", "x", "algorithm"], sort=True)[metric]
+    summary = grouped.agg(["mean", "std", "count"]).reset_index()
+    if metric in RATIO_METRICS and "reference_kind" in online.columns:
+        by_bound = (online["reference_kind"] == "bound").groupby(
+            [online["point"], online["x"], online["algorithm"]], sort=True).sum()
+        summary["by_bound"] = by_bound.to_numpy(dtype=int)
+    return summary
+
+
+#: Claims comparing algorithms at one point: decided whatever the (shared) reference is.
+_SAME_REFERENCE = ("best", "better_than", "improvement")
+
+
+def _against_bounds(definition: dict[str, Any], summary: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
+    """Verdicts that a ratio to a bound cannot give become "not checked".
+
+    A bound ``B >= OPT`` makes ``ALG / B`` a lower estimate of ``ALG / OPT`` and
+    ``B / ALG`` an upper estimate of ``OPT / ALG``. So a claim "competitive ratio
+    <= c" (or "ratio >= c") that holds against the bound holds on the optimum,
+    but one that fails against it is undecided; trends along x (the bound's
+    slack differs from point to point) decide nothing either way. Comparisons
+    of algorithms at the same point ("best", "better_than", "improvement")
+    stand: every algorithm of a (point, seed) shares its reference, so their
+    ratios order as their objectives do.
+    """
+    if definition.get("metric") not in RATIO_METRICS or "by_bound" not in summary.columns:
+        return checks
+    out = []
+    for chk in checks:
+        rows = summary[summary["algorithm"] == chk.claim.algorithm]
+        if chk.holds is None or int(rows["by_bound"].sum()) == 0 or chk.claim.kind in _SAME_REFERENCE:
+            out.append(chk)
+            continue
+        safe = (chk.claim.kind == "at_most" and definition["metric"] == "competitive_ratio") or (
+            chk.claim.kind == "at_least" and definition["metric"] == "ratio")
+        if safe and chk.holds:
+            out.append(ClaimCheck(chk.claim, chk.measured, True, chk.detail + " (against a certified bound: "
+                                  "it holds on the optimum too)"))
+        else:
+            out.append(ClaimCheck(chk.claim, chk.measured, None, f"{chk.detail} against a certified bound, not a "
+                                  "proven optimum: a one-sided estimate that cannot decide this claim"))
+    return out
+
+
+def _mean(summary: pd.DataFrame, algorithm: str, x: str | None = None) -> pd.Series:
+    rows = summary[summary["algorithm"] == algorithm]
+    if x is not None:
+        rows = rows[rows["x"] == x]
+    return rows.set_index("x")["mean"]
+
+
+def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[ClaimCheck]:
+    """Check each claim of a scenario definition against the summary of its sweep."""
+    higher = METRICS[definition["metric"]]
+    summary = summary[~summary["algorithm"].astype(str).str.contains("@", regex=False)]  # variants: see below
+    checks = []
+    labels = definition.get("labels")
+    for raw in definition.get("claims", []):
+        c = Claim(**raw)
+        absent = [p for p in (c.point, c.other_point) if p is not None and labels is not None and p not in labels]
+        if absent:
+            checks.append(ClaimCheck(c, math.nan, None, f"point {definition.get('x', 'x')}={absent[0]} is not "
+                                     f"in this run (its points: {', '.join(labels)})"))
+            continue
+        mine = _mean(summary, c.algorithm)
+        if mine.empty or not np.isfinite(mine.to_numpy(dtype=float)).all():
+            checks.append(ClaimCheck(c, math.nan, None, "no finite measurement"))
+            continue
+        lacking = [str(x) for x in summary["x"].unique() if x not in mine.index]
+        if lacking and c.kind not in ("improvement", "greater"):  # a claim over every point: all must be measured
+            checks.append(ClaimCheck(c, math.nan, None, f"no measurement of {c.algorithm} at {', '.join(lacking)}"))
+            continue
+        if c.kind == "improvement":
+            base = _mean(summary, str(c.baseline), c.point)
+            ours = mine.get(str(c.point), math.nan)
+            theirs = float(base.iloc[0]) if not base.empty else math.nan
+            if not (math.isfinite(ours) and math.isfinite(theirs)) or theirs == 0:
+                checks.append(ClaimCheck(c, math.nan, None, "baseline missing or zero"))
+                continue
+            change = ours / theirs - 1.0 if theirs > 0 else (ours - theirs) / abs(theirs)
+            holds = (change > 0) == (float(c.value or 0) > 0)
+            checks.append(ClaimCheck(c, change, holds, f"paper {c.value:+.2%}, measured {change:+.2%}"))
+        elif c.kind == "best":
+            worse, missing = [], []
+            for x, ours in mine.items():
+                at = summary[summary["x"] == x].set_index("algorithm")["mean"]
+                absent = [a for a in definition.get("algorithms", []) if a not in at.index or not np.isfinite(at[a])]
+                if absent:
+                    missing.append(f"{x}: {', '.join(absent)}")
+                    continue
+                best = at.max() if higher else at.min()
+                tol = 1e-9 * max(abs(best), 1.0)  # ties count as best
+                if (ours < best - tol) if higher else (ours > best + tol):
+                    worse.append(f"{x}: {at.idxmax() if higher else at.idxmin()}")
+            if missing:
+                checks.append(ClaimCheck(c, math.nan, None, "no measurement of " + "; ".join(missing)))
+                continue
+            checks.append(ClaimCheck(
+                c, float(len(mine) - len(worse)) / len(mine), not worse,
+                "best at every point" if not worse else "beaten at " + ", ".join(worse),
+            ))
+        elif c.kind == "at_most":
+            worst = float(mine.max())
+            checks.append(ClaimCheck(c, worst, worst <= float(c.value), f"largest {worst:.4g} vs {c.value}"))
+        elif c.kind == "at_least":
+            least = float(mine.min())
+            checks.append(ClaimCheck(c, least, least >= float(c.value), f"smallest {least:.4g} vs {c.value}"))
+        elif c.kind == "better_than":
+            theirs = _mean(summary, str(c.baseline)).reindex(mine.index)
+            if not np.isfinite(theirs.to_numpy(dtype=float)).all():
+                absent = [str(x) for x, v in theirs.items() if not np.isfinite(v)]
+                checks.append(ClaimCheck(c, math.nan, None, f"no measurement of {c.baseline} at {', '.join(absent)}"))
+                continue
+            wins = (mine > theirs) if higher else (mine < theirs)
+            lost = [str(x) for x, ok in wins.items() if not ok]
+            checks.append(ClaimCheck(
+                c, float(wins.mean()), not lost,
+                f"better than {c.baseline} at every point" if not lost else "not better at " + ", ".join(lost),
+            ))
+        elif c.kind == "increasing":
+            order = summary[summary["algorithm"] == c.algorithm].sort_values("point")["mean"].to_numpy()
+            drops = int(np.sum(np.diff(order) < 0))
+            checks.append(ClaimCheck(c, float(drops), drops == 0, f"{drops} decrease(s) along x"))
+        elif c.kind == "decreasing":
+            order = summary[summary["algorithm"] == c.algorithm].sort_values("point")["mean"].to_numpy()
+            rises = int(np.sum(np.diff(order) > 0))
+            checks.append(ClaimCheck(c, float(rises), rises == 0, f"{rises} increase(s) along x"))
+        elif c.kind == "gentler_decline":
+            theirs = _mean(summary, str(c.baseline))
+            drops = []
+            for m in (mine, theirs):
+                a, b = m.get(str(c.point), math.nan), m.get(str(c.other_point), math.nan)
+                drops.append((a - b) / abs(a) if math.isfinite(a) and math.isfinite(b) and a != 0 else math.nan)
+            if not all(math.isfinite(d) for d in drops):
+                checks.append(ClaimCheck(c, math.nan, None, f"no finite drop of {c.algorithm} or {c.baseline}"))
+                continue
+            sign = 1.0 if higher else -1.0  # a drop is a loss: a rise of a lower-is-better metric
+            ok = bool(sign * drops[0] < sign * drops[1])
+            checks.append(ClaimCheck(c, drops[0] - drops[1], ok, f"relative drop {c.point} -> {c.other_point}: "
+                                     f"{drops[0]:+.2%} vs {c.baseline}'s {drops[1]:+.2%}"))
+        elif c.kind == "spread_at_most":
+            values = mine.to_numpy(dtype=float)
+            if (values <= 0).any():
+                checks.append(ClaimCheck(c, math.nan, None, "a mean <= 0: max / min undefined"))
+                continue
+            spread = float(values.max() / values.min())
+            checks.append(ClaimCheck(c, spread, spread <= float(c.value), f"max / min {spread:.4g} vs {c.value}"))
+        elif c.kind == "greater":
+            a, b = mine.get(str(c.point), math.nan), mine.get(str(c.other_point), math.nan)
+            ok = None if not (math.isfinite(a) and math.isfinite(b)) else bool(a > b)
+            checks.append(ClaimCheck(c, a - b, ok, f"{c.point}: {a:.4g} vs {c.other_point}: {b:.4g}"))
+    return _against_bounds(definition, summary, checks)
+
+
+def variant_checks(definition: dict[str, Any], summary: pd.DataFrame) -> dict[str, list[ClaimCheck]]:
+    """Each variant's checks of the claims it can change (those about an algorithm it re-runs, and "best").
+
+    Under variant ``v`` the rows ``"<a>@v"`` stand in for algorithm ``a``; the
+    other algorithms keep their default rows.
+    """
+    out: dict[str, list[ClaimCheck]] = {}
+    algorithms = list(definition.get("algorithms", []))
+    for variant, by in definition.get("variants", {}).items():
+        rename = {f"{a}@{variant}": a for a in by}
+        keep = [a for a in algorithms if a not in by] + list(rename)
+        rows = summary[summary["algorithm"].isin(keep)].copy()
+        rows["algorithm"] = rows["algorithm"].replace(rename)
+        claims = [c for c in definition.get("claims", [])
+                  if c["algorithm"] in by or c.get("baseline") in by or c["kind"] == "best"]
+        out[variant] = check_claims({**definition, "claims": claims}, rows)
+    return out
+
+
+def _numeric(values: list[Any]) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+def _figure(root: Path, definition: dict[str, Any], summary: pd.DataFrame) -> list[Path]:
+    from aisched.experiments.figures import _pyplot
+
+    plt = _pyplot()
+    metric, values = definition["metric"], definition["values"]
+    labels = definition["labels"]
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    algos = list(dict.fromkeys(summary["algorithm"]))
+    if _numeric(values):
+        for name in algos:
+            rows = summary[summary["algorithm"] == name].sort_values("point")
+            xs = [values[int(p)] for p in rows["point"]]
+            ax.errorbar(xs, rows["mean"], yerr=rows["std"].fillna(0.0), marker="o", capsize=3, label=name)
+    else:
+        width = 0.8 / max(len(algos), 1)
+        for j, name in enumerate(algos):
+            rows = summary[summary["algorithm"] == name].set_index("x").reindex(labels)
+            pos = np.arange(len(labels)) + (j - (len(algos) - 1) / 2) * width
+            ax.bar(pos, rows["mean"], width, yerr=rows["std"].fillna(0.0), capsize=2, label=name)
+        ax.set_xticks(np.arange(len(labels)), labels)
+    ax.set_xlabel(definition["x"])
+    ax.set_ylabel(metric.replace("_", " "))
+    ax.set_title(definition.get("title") or definition["name"], fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    paths = [root / "figure.png", root / "figure.svg"]
+    for p in paths:
+        fig.savefig(p, dpi=120)
+    plt.close(fig)
+    return paths
+
+
+def _heatmap(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+    from aisched.experiments.figures import price_heatmap
+    from aisched.outcome import Outcome
+
+    name = PRICED.get(definition["family"])
+    rows = table[(table["algorithm"] == name)] if name else table.iloc[0:0]
+    if rows.empty:
+        return None
+    last = rows.sort_values(["point", "seed"]).iloc[-1]
+    nc = root / "outcomes" / f"p{int(last['point']):03d}-s{int(last['seed']):03d}-{name}.nc"
+    if not nc.is_file():
+        return None
+    prices = Outcome.from_netcdf(nc).prices
+    if not any(v.ndim == 2 and "slot" in v.dims for v in prices.data_vars.values()):
+        return None
+    return price_heatmap(prices, root / "prices.png", variable=None,
+                         title=f"{name}: final prices at {definition['x']}={last['x']}, seed {int(last['seed'])}")
+
+
+def _extra_figures(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> list[Path]:
+    """The scenario's ``figures``, drawn by the family's registered ``figures``."""
+    available = families.get(definition["family"]).figures
+    paths = []
+    for name in definition.get("figures", []):
+        if name not in available:
+            raise InvalidScenarioError("figures", f"{definition['name']}: {name!r} is not a figure of "
+                                       f"{definition['family']!r} (known: {sorted(available)})")
+        path = available[name](root, definition, table)
+        if path is not None:
+            paths.append(path)
+    return paths
+
+
+def _fmt(mean: float, std: float) -> str:
+    if not math.isfinite(mean):
+        return "n/a"
+    spread = "" if not math.isfinite(std) else f" ± {std:.3g}"
+    return f"{mean:.4g}{spread}"
+
+
+def mean_table(definition: dict[str, Any], summary: pd.DataFrame) -> list[str]:
+    """Markdown table: one row per x label, one column per algorithm, mean ± std over seeds."""
+    algos = list(dict.fromkeys(summary["algorithm"]))
+    lines = [f"| {definition['x']} | " + " | ".join(algos) + " |", "|---" * (len(algos) + 1) + "|"]
+    for x in definition["labels"]:
+        cells = []
+        for name in algos:
+            r = summary[(summary["x"] == x) & (summary["algorithm"] == name)]
+            cells.append("" if r.empty else _fmt(float(r["mean"].iloc[0]), float(r["std"].iloc[0])))
+        lines.append(f"| {x} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def _reference_lines(table: pd.DataFrame, metric: str) -> list[str]:
+    """Which reference the ratios are to, per point: the proven optimum or an upper bound (issue 17)."""
+    if metric not in ("ratio", "competitive_ratio") or "reference_kind" not in table:
+        return []
+    kinds = table.groupby("x", sort=False)["reference_kind"].agg(lambda k: sorted(set(k) - {""}))
+    bound_at = [str(x) for x, k in kinds.items() if "bound" in k]
+    if not bound_at:
+        return ["Ratios are to the proven offline optimum.", ""]
+    return [f"Ratios at {', '.join(bound_at)} are to an upper **bound** on the optimum (the offline solve's at "
+            "its limit, or the certified bound), not the optimum: a ratio to a bound is a lower estimate of the "
+            "true ratio (a competitive ratio to it, an upper estimate).", ""]
+
+
+def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int]) -> list[str]:
+    """The claims table of one sweep (every claim, with its verdict); counts verdicts."""
+    if not checks:
+        return []
+    lines = ["| paper's claim | measured | verdict |", "|---|---|---|"]
+    for chk in checks:
+        verdicts[{True: "holds", False: "fails", None: "not checked"}[chk.holds]] += 1
+        measured = "" if chk.holds is None else chk.detail
+        mark = "**fails**" if chk.holds is False else chk.verdict
+        lines.append(f"| {chk.claim.text} | {measured} | {mark} |")
+    return [*lines, ""]
+
+
+def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
+    """Write ``report.md`` (and figures) for every sweep under ``directory``; returns its path.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``directory`` when it holds no sweep.
+    """
+    top = Path(directory)
+    roots = sorted((p.parent for p in top.glob("**/scenario.json")),  # natural order: fig5 before fig10
+                   key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.as_posix())])
+    if not roots:
+        raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
+    lines = ["# aisched report", "", f"Sweeps under `{top}`: {len(roots)}.", ""]
+    verdicts = {"holds": 0, "fails": 0, "not checked": 0}
+    variant_verdicts = {"holds": 0, "fails": 0, "not checked": 0}
+    for root in roots:
+        definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
+        table = load_table(root)
+        metric = definition["metric"]
+        rel = root.relative_to(top)
+        lines += [f"## {definition['name']}", "", definition.get("title", ""), ""]
+        if table.empty:
+            lines += ["No finished cells yet.", ""]
+            lines += _claim_lines([ClaimCheck(Claim(**raw), math.nan, None, "no finished cells yet")
+                                   for raw in definition.get("claims", [])], verdicts)
+            continue
+        summary = summarise(table, metric)
+        seeds = int(table["seed"].nunique())
+        lines.append(f"Metric `{metric}` ({'higher' if METRICS[metric] else 'lower'} is better), "
+                     f"mean ± std over {seeds} seed(s); {len(table)} cells.")
+        lines.append("")
+        lines += _reference_lines(table, metric)
+        if figures:
+            png, _ = _figure(root, definition, summary)
+            lines += [f"![{definition['name']}]({(rel / png.name).as_posix()})", ""]
+            heat = _heatmap(root, definition, table)
+            if heat is not None:
+                lines += [f"![prices]({(rel / heat.name).as_posix()})", ""]
+            for path in _extra_figures(root, definition, table):
+                lines += [f"![{path.stem}]({(rel / path.name).as_posix()})", ""]
+        lines += mean_table(definition, summary)
+        lines += _claim_lines(check_claims(definition, summary), verdicts)
+        for variant, checks in variant_checks(definition, summary).items():
+            changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
+                                for a, params in definition["variants"][variant].items())
+            lines += [f"Under variant `{variant}` ({changed}):", ""]
+            lines += _claim_lines(checks, variant_verdicts)
+    lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {verdicts['holds']} hold, {verdicts['fails']} fail, "
+                  f"{verdicts['not checked']} not checked."
+                  + (f" Under the scenarios' variants (other readings): {variant_verdicts['holds']} hold, "
+                     f"{variant_verdicts['fails']} fail, {variant_verdicts['not checked']} not checked."
+                     if sum(variant_verdicts.values()) else ""), ""]
+    out = top / "report.md"
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out

@@ -1,0 +1,248 @@
+"""``docs/reproduction.md``: per paper figure, the claim, what we measured and whether it holds.
+
+:func:`write` reads the sweeps under a results folder (an ``aisched
+reproduce`` run) and writes one page a reader can trust: for every scenario
+(paper figure) its size, seeds and wall time; for every claim of the paper the
+measurement (mean over seeds; the table gives mean +- std per point), the verdict
+("holds", "fails" or "not checked: <reason>"), the verdict under each of the
+scenario's variants (other readings of the paper, listed under the claim and
+gathered in "Claims a reading carries" where a variant turns a verdict), a
+link to the family's readings in ``docs/readings.md``, and a time-budget table
+(per single-family run: seeds, wall minutes, the machine's load average,
+against issue 16's 90 minutes for 3 seeds on 2 cores). Nothing is typed by hand: the page is
+regenerated from the run (``aisched report DIR --reproduction docs/reproduction.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import catalog
+from aisched.experiments.report import ClaimCheck, check_claims, mean_table, summarise, variant_checks
+from aisched.experiments.scenario import METRICS
+from aisched.experiments.sweep import load_table
+
+__all__ = ["write"]
+
+_FAMILY_HEADINGS = {"lora": "lora", "spot": "spot", "genai": "genai", "tenants": "tenants"}
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _reading_links(readings: Path | None) -> dict[str, str]:
+    """family -> anchor of its section in readings.md (``## <family> ...``)."""
+    links: dict[str, str] = {}
+    if readings is None or not readings.is_file():
+        return links
+    for line in readings.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            family = line[3:].split()[0]
+            if family in _FAMILY_HEADINGS:
+                links[family] = _slug(line[3:])
+    return links
+
+
+def _natural(path: Path) -> list[Any]:
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.as_posix())]
+
+
+def _size(definition: dict[str, Any]) -> str:
+    base = ", ".join(f"{k}={v}" for k, v in definition.get("base", {}).items())
+    return f"{definition['x']} in {definition['labels']}" + (f"; {base}" if base else "")
+
+
+#: The time budget of issue 16: ``aisched reproduce FAMILY`` with >= 3 seeds within 90 minutes on 2 cores.
+BUDGET_MIN = 90.0
+BUDGET_SEEDS = 3
+
+
+def _kind(check: ClaimCheck) -> str:
+    return {True: "holds", False: "fails", None: "not checked"}[check.holds]
+
+
+def _variant_lines(definition: dict[str, Any], text: str,
+                   by_variant: dict[str, list[ClaimCheck]], counts: dict[str, int]) -> list[str]:
+    """Sub-bullets: the claim ``text`` under each variant that re-checks it (counted in ``counts``)."""
+    lines: list[str] = []
+    for variant, checks in by_variant.items():
+        for chk in checks:
+            if chk.claim.text != text:
+                continue
+            counts[_kind(chk)] += 1
+            changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
+                                for a, params in definition["variants"][variant].items())
+            verdict = "**fails**" if chk.holds is False else chk.verdict
+            measured = f" (measured: {chk.detail})" if chk.holds is not None else ""
+            lines.append(f"  - under `{variant}` ({changed}): {verdict}{measured}")
+    return lines
+
+
+def _load(run: dict[str, Any]) -> str:
+    start, end = run.get("load_start"), run.get("load_end")
+    if not start or not end:
+        return ""
+    return (f"; load average {start[0]:.1f} at the start, {end[0]:.1f} at the end "
+            f"({end[2]:.1f} over the last 15 min)")
+
+
+def _budget(runs: list[dict[str, Any]]) -> list[str]:
+    """The time-budget table: per family, seeds, cells, wall minutes and the verdict against the budget."""
+    lines = ["## Time budget", "",
+             f"Issue 16: `aisched reproduce FAMILY --seeds {BUDGET_SEEDS}` (or more seeds) within "
+             f"{BUDGET_MIN:.0f} minutes on a 2-core machine. A run on a loaded machine (see its load "
+             "average) over-states the quiet figure; a resumed run (cells kept from an earlier run) "
+             "under-states it and is not counted.", "",
+             "| family | seeds | cells | wall (min) | load average (start, end) | within the budget |",
+             "|---|---|---|---|---|---|"]
+    rows = len(lines)
+    for run in runs:
+        if run.get("reduced") or len(run.get("families", [])) != 1:
+            continue
+        seeds = run.get("seeds")
+        resumed = run.get("cells_already_done", 0) > 0
+        minutes = run.get("wall_s", 0.0) / 60
+        load = (f"{run['load_start'][0]:.1f}, {run['load_end'][0]:.1f}"
+                if run.get("load_start") and run.get("load_end") else "not recorded")
+        if resumed:
+            verdict = "not counted: resumed run"
+        elif seeds is None or seeds < BUDGET_SEEDS:
+            verdict = f"not checked: {seeds or 'default'} seed(s) < {BUDGET_SEEDS}"
+        else:
+            verdict = "yes" if minutes <= BUDGET_MIN else "**no**"
+        lines.append(f"| {run['families'][0]} | {seeds or 'default'} | {run.get('cells_total', '?')} | "
+                     f"{minutes:.1f} | {load} | {verdict} |")
+    if len(lines) == rows:
+        lines = [*lines[:-2], "No single-family full-size run under this folder."]
+    return [*lines, ""]
+
+
+def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "docs/reproduction.md", *,
+          readings: str | os.PathLike[str] | None = "docs/readings.md") -> Path:
+    """Write the reproduction page for the sweeps under ``directory``; returns its path.
+
+    Parameters
+    ----------
+    directory
+        A results root (``aisched reproduce ... --out DIR``); its ``reproduce-*.json`` records
+        (date, machine, wall time) are quoted when present.
+    path
+        The page to write.
+    readings
+        ``docs/readings.md``, linked per family (relative to the page).
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``directory`` holds no sweep.
+    """
+    top = Path(directory)
+    roots = sorted((p.parent for p in top.glob("**/scenario.json")), key=_natural)
+    if not roots:
+        raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
+    out = Path(path)
+    readings_path = None if readings is None else Path(readings)
+    links = _reading_links(readings_path)
+    link_base = "" if readings_path is None else os.path.relpath(readings_path, out.parent)
+    runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(top.glob("reproduce-*.json"))]
+    counts = {"holds": 0, "fails": 0, "not checked": 0}
+    variant_counts = {"holds": 0, "fails": 0, "not checked": 0}
+    carried: list[str] = []  # claims whose verdict differs under some variant
+    body: list[str] = []
+    found = [json.loads((root / "scenario.json").read_text(encoding="utf-8"))["name"] for root in roots]
+    families = list(dict.fromkeys(name.split("/")[0] for name in found))
+    missing = [n for f in families for n in catalog.names(f) if n not in found]
+    for root in roots:
+        definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
+        table = load_table(root)
+        timing = json.loads((root / "sweep.json").read_text()) if (root / "sweep.json").is_file() else {}
+        family = definition["family"]
+        reading = (f"[readings: {family}]({link_base}#{links[family]})" if family in links
+                   else f"readings: {family} (no section found)")
+        seeds = int(table["seed"].nunique()) if not table.empty else 0
+        body += [f"### {definition['name']}", "", definition.get("title", ""), "",
+                 f"Size: {_size(definition)}; {seeds} seed(s), {len(table)} cells"
+                 + (f", {timing['wall_s']:.0f} s wall ({timing.get('executor', '?')})" if timing else "")
+                 + f". {reading}.", ""]
+        checks = []
+        by_variant: dict[str, list[ClaimCheck]] = {}
+        summary = None
+        if not table.empty:
+            metric = definition["metric"]
+            summary = summarise(table, metric)
+            checks = check_claims(definition, summary)
+            by_variant = variant_checks(definition, summary)
+            better = "higher" if METRICS[metric] else "lower"
+            body += [f"`{metric}` ({better} is better), mean ± std over seeds:", "",
+                     *mean_table(definition, summary)]
+        if definition.get("claims"):
+            if not checks:  # no finished cells: every claim is still listed
+                body += [f"- {c['text']}: **not checked**: no finished cells" for c in definition["claims"]]
+                counts["not checked"] += len(definition["claims"])
+            for chk in checks:
+                kind = {True: "holds", False: "fails", None: "not checked"}[chk.holds]
+                counts[kind] += 1
+                verdict = "**fails**" if chk.holds is False else chk.verdict
+                measured = f" (measured: {chk.detail})" if chk.holds is not None else ""
+                body.append(f"- {chk.claim.text}: {verdict}{measured}")
+                body += _variant_lines(definition, chk.claim.text, by_variant, variant_counts)
+                others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
+                if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:
+                    flips = ", ".join(f"`{v}`" for v, h in others.items() if h is not None and h != chk.holds)
+                    carried.append(f"- {definition['name']}: {chk.claim.text}: {kind} by default, "
+                                   f"{'holds' if not chk.holds else 'fails'} under {flips}")
+            body.append("")
+    if missing:  # a family's named scenarios this folder has no sweep of: their claims are listed, unchecked
+        body += ["## Not run in this folder", "",
+                 "Named scenarios of the families above with no sweep under this folder (a run stopped "
+                 "before them, or not asked for); every claim is listed as not checked.", ""]
+        for name in missing:
+            scenario = catalog.get(name)
+            body += [f"### {name}", "", scenario.title, ""]
+            for claim in scenario.claims:
+                body.append(f"- {claim.text}: not checked: not run (no sweep of {name} under this folder)")
+                counts["not checked"] += 1
+            body.append("")
+    head = ["# Reproduction status", "",
+            f"Generated by `aisched report DIR --reproduction {Path(path).as_posix()}` from the run under "
+            f"`{top}`; do not edit by hand. Each claim is checked for its direction (not its size) "
+            "against the mean over seeds of our generated instances, under the readings of "
+            "`docs/readings.md`.", ""]
+    for run in runs:
+        machine = run.get("machine", {})
+        seeds = f" --seeds {run['seeds']}" if run.get("seeds") else ""
+        head += [f"- Run: `aisched reproduce {' '.join(run.get('families', []))}{seeds}`"
+                 + (" --reduced" if run.get("reduced") else "")
+                 + f", finished {run.get('finished', '?')}, {run.get('wall_s', 0) / 60:.1f} min wall on "
+                 f"{machine.get('cpus', '?')} CPUs ({machine.get('platform', '?')}), executor "
+                 f"{run.get('executor', '?')} with {run.get('workers', '?')} worker(s); "
+                 f"{run.get('cells_total', '?')} cells ({run.get('cells_already_done', 0)} kept from an earlier run)"
+                 f"{_load(run)}."]
+    if not runs:  # sweeps run one by one (``aisched sweep``): each scenario's section gives its seeds
+        head.append("- No `aisched reproduce` record in this folder: its scenarios were run one by one "
+                    "(`aisched sweep`); each section below gives its seeds, cells and wall time.")
+    head.append("")
+    head += [f"Claims: {sum(counts.values())} in all: {counts['holds']} hold, {counts['fails']} fail, "
+             f"{counts['not checked']} not checked."
+             + (f" Under the scenarios' variants (other readings, listed under each claim): "
+                f"{variant_counts['holds']} hold, {variant_counts['fails']} fail, "
+                f"{variant_counts['not checked']} not checked." if sum(variant_counts.values()) else ""), ""]
+    if sum(variant_counts.values()):
+        head += ["## Claims a reading carries", "",
+                 "Claims whose verdict under a variant (another reading of the paper, docs/readings.md) "
+                 "differs from the default's:", "", *(carried or ["- none: every variant gives the default's verdicts"]),
+                 ""]
+    if runs:
+        head += _budget(runs)
+    head += ["## Per figure", ""]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(head + body) + "\n", encoding="utf-8")
+    return out

@@ -1,0 +1,459 @@
+"""Sweeps: every point x seed x algorithm of a scenario, resumable, local or on Dask.
+
+A *cell* is one algorithm (or the offline solve, algorithm ``"offline"``) on
+the instance of one (point, seed). Cells run in worker processes (a local
+process pool by default, or a Dask distributed cluster), and the parent
+process writes each finished cell as it completes:
+
+``<out>/<family>/<short-name>/``
+    ``scenario.json``   the scenario's definition (guards ``resume``)
+    ``outcomes/<cell>.nc``  the cell's :class:`~aisched.outcome.Outcome` (netCDF)
+    ``cells/<cell>.json``   the cell's row; written last, so its presence
+    means the cell is complete (both files are written to a temporary name
+    and renamed: a killed sweep never leaves a half-written result)
+    ``table.csv``       the tidy table, rebuilt from ``cells/`` at the end
+    ``sweep.json``      timings of the last run: cells run, work, overhead
+
+``resume=True`` skips the cells whose ``.json`` exists. Every online outcome
+and every offline incumbent is re-checked with :meth:`Outcome.verify` in the
+worker before it is written. In a "selection" scenario (spot Figs. 9-10) a
+cell is one run of Algorithm 2 over the pool its ``algorithm`` names
+(the family's registered ``selection_cell``); its netCDF holds the weights
+and utilities per (job, policy) instead of an Outcome.
+
+The table has one row per cell: ``scenario, point, x, seed, algorithm,
+objective, status, bound, admitted, runtime_s, decision_median_s, work_s``
+plus ``reference`` (the offline optimum of the cell's (point, seed), or the
+least upper bound -- the solve's at a limit, or the certified ``"bound"``
+cell's when the scenario has ``bound = true``), ``reference_kind``, ``ratio =
+objective / reference`` and ``competitive_ratio = reference / objective``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import re
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import as_completed as futures_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import families
+from aisched.experiments.catalog import Scenario
+
+__all__ = ["Cell", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep"]
+
+TABLE_COLUMNS = [
+    "scenario", "point", "x", "seed", "algorithm", "objective", "status", "bound", "admitted",
+    "runtime_s", "decision_median_s", "work_s", "reference", "reference_kind", "ratio", "competitive_ratio",
+]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of a sweep: an algorithm on the instance of (point, seed). Picklable."""
+
+    scenario: str
+    family: str
+    point: int
+    x: str
+    seed: int
+    algorithm: str
+    generator_params: dict[str, Any]
+    algorithm_params: dict[str, Any]
+    time_limit: float | None
+    kind: str = "compare"
+
+    @property
+    def key(self) -> str:
+        """File stem of the cell: ``p<point>-s<seed>-<algorithm>``."""
+        return f"p{self.point:03d}-s{self.seed:03d}-{self.algorithm}"
+
+
+def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
+    """The cells of a scenario in run order (point, seed, offline first, then the algorithms)."""
+    n_seeds = scenario.seeds if seeds is None else seeds
+    if not isinstance(n_seeds, int) or isinstance(n_seeds, bool) or n_seeds < 1:
+        raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
+    algos = (["offline"] if scenario.offline else []) + (["bound"] if scenario.bound else []) + scenario.runs
+    out = []
+    for p in range(len(scenario.values)):
+        for seed in range(n_seeds):
+            for name in algos:
+                out.append(Cell(
+                    scenario=scenario.name, family=scenario.family, point=p, x=scenario.labels[p], seed=seed,
+                    algorithm=name, generator_params=scenario.point_params(p),
+                    algorithm_params={} if name == "bound" else scenario.algorithm_params(p, name),
+                    time_limit=scenario.time_limit,
+                    kind=scenario.kind,
+                ))
+    return out
+
+
+_INSTANCES: dict[str, Any] = {}  # per worker process: the last few instances (cells of one point share it)
+
+
+def _instance(cell: Cell) -> Any:
+    key = json.dumps([cell.family, cell.seed, cell.generator_params], sort_keys=True, default=str)
+    if key not in _INSTANCES:
+        if len(_INSTANCES) >= 4:
+            _INSTANCES.pop(next(iter(_INSTANCES)))
+        _INSTANCES[key] = families.get(cell.family).generate(seed=cell.seed, **cell.generator_params)
+    return _INSTANCES[key]
+
+
+def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
+    """Run one cell (in a worker): generate, run, verify. Returns (row, Outcome)."""
+    from aisched import api, registry
+
+    tic = time.perf_counter()
+    if cell.kind == "selection":  # Algorithm 2 over the pool named by cell.algorithm
+        fields, data = families.get(cell.family).selection_cell(seed=cell.seed, pool=cell.algorithm, **cell.generator_params,
+                                             **cell.algorithm_params)
+        row = {"scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
+               "algorithm": cell.algorithm, **{k: _plain(v) for k, v in fields.items()}}
+        row["work_s"] = time.perf_counter() - tic
+        return row, data
+    inst = _instance(cell)
+    if cell.algorithm == "offline":
+        outcome = api.offline(inst, time_limit=cell.time_limit, **cell.algorithm_params)
+    elif cell.algorithm == "bound":  # the certified upper bound (issue 17); objective: its primal value
+        outcome = api.bound(inst, time_limit=cell.time_limit, **cell.algorithm_params)
+    else:  # "<algorithm>@<variant>" runs the algorithm with the variant's parameters
+        outcome = api.run(cell.algorithm.partition("@")[0], inst, **cell.algorithm_params)
+    if not math.isnan(outcome.objective):
+        outcome.verify(inst)
+    row = {
+        "scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
+        **{k: _plain(v) for k, v in outcome.summary().items()}, "algorithm": cell.algorithm,
+    }
+    family_metrics = families.get(cell.family).cell_metrics
+    if family_metrics is not None and not math.isnan(outcome.objective):
+        row.update({k: _plain(v) for k, v in family_metrics(inst, outcome).items()})
+    resource_metrics = registry.metrics(cell.family)  # utilisation: does capacity bind?
+    if resource_metrics is not None and not math.isnan(outcome.objective):
+        row.update({k: _plain(v) for k, v in resource_metrics(inst, outcome).items()})
+    row["work_s"] = time.perf_counter() - tic
+    return row, outcome
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    return value
+
+
+def folder(out: str | os.PathLike[str], scenario: Scenario) -> Path:
+    """The sweep folder of ``scenario`` under ``out``."""
+    family, short = scenario.name.split("/")
+    return Path(out) / family / re.sub(r"[^A-Za-z0-9_.-]", "_", short)
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _definition(scenario: Scenario) -> str:
+    return json.dumps(scenario.definition(), indent=1, sort_keys=True, default=str)
+
+
+def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> set[str]:
+    """Keys of the cells already finished in ``root`` (nothing is written).
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``root`` holds a sweep and ``resume`` is false, or it holds a sweep of
+        another definition of the scenario.
+    """
+    record = root / "scenario.json"
+    if not record.is_file():
+        return set()
+    if not resume:
+        raise InvalidScenarioError(
+            "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; pass resume=True "
+            "(--resume) to continue it, or choose another folder"
+        )
+    if record.read_text(encoding="utf-8") != _definition(scenario):
+        raise InvalidScenarioError(
+            "resume", f"{str(root)!r} holds a sweep of a different definition of {scenario.name!r}; "
+            "use another folder"
+        )
+    return {p.stem for p in (root / "cells").glob("*.json")}
+
+
+def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
+    definition = _definition(scenario)
+    record = root / "scenario.json"
+    done = finished_cells(scenario, root, resume=resume)
+    (root / "cells").mkdir(parents=True, exist_ok=True)
+    (root / "outcomes").mkdir(parents=True, exist_ok=True)
+    for stale in [*root.glob("**/.*.tmp"), *root.glob("outcomes/*.tmp")]:  # temporaries of a killed run
+        stale.unlink(missing_ok=True)
+    if not record.is_file():
+        _atomic_write_text(record, definition)
+    return done
+
+
+def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> None:
+    path = root / "outcomes" / f"{cell.key}.nc"
+    if outcome is None:  # sweep(outcomes=False): the row only
+        pass
+    elif isinstance(outcome, xr.Dataset):  # a selection cell: written to a temporary name, then renamed
+        tmp = path.with_name(f".{path.name}.tmp")
+        outcome.to_netcdf(tmp, engine="netcdf4")
+        os.replace(tmp, path)
+    else:
+        outcome.to_netcdf(path)
+    _atomic_write_text(root / "cells" / f"{cell.key}.json", json.dumps(row, default=_plain))
+
+
+def _timed_write(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> float:
+    tic = time.perf_counter()
+    _write_cell(root, cell, row, outcome)
+    return time.perf_counter() - tic
+
+
+def _closed(row: dict[str, Any]) -> bool:
+    """A bound cell whose verified primal value meets its certified bound (to 1e-9 relative): the optimum."""
+    objective, bound = row.get("objective"), row.get("bound")
+    if objective is None or bound is None or not (math.isfinite(objective) and math.isfinite(bound)):
+        return False
+    return bool(objective >= bound - 1e-9 * max(abs(bound), 1.0))
+
+
+def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
+    """The tidy table of a sweep folder, from its finished cells (with references and ratios)."""
+    root = Path(root)
+    rows = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((root / "cells").glob("*.json"))]
+    if not rows:
+        return pd.DataFrame(columns=TABLE_COLUMNS)
+    table = pd.DataFrame(rows)
+    ref: dict[tuple[Any, Any], tuple[float, str]] = {}
+    for r in rows:  # the proven optimum, else the least upper bound (offline solve's or certified)
+        if r["algorithm"] not in ("offline", "bound"):
+            continue
+        key = (r["point"], r["seed"])
+        if r["algorithm"] == "offline" and r["status"] == "optimal":
+            ref[key] = (r["objective"], "optimum")
+        elif r["algorithm"] == "bound" and _closed(r) and ref.get(key, ("", ""))[1] != "optimum":
+            ref[key] = (r["objective"], "optimum")  # a verified plan as good as a certified bound: proven
+        elif (r["bound"] is not None and not math.isnan(r["bound"]) and ref.get(key, ("", ""))[1] != "optimum"
+              and r["bound"] < ref.get(key, (math.inf, ""))[0]):
+            ref[key] = (r["bound"], "bound")
+    pairs = list(zip(table["point"], table["seed"]))
+    table["reference"] = [ref.get(k, (math.nan, ""))[0] for k in pairs]
+    table["reference_kind"] = [ref.get(k, (math.nan, ""))[1] for k in pairs]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        table["ratio"] = table["objective"] / table["reference"]
+        table["competitive_ratio"] = table["reference"] / table["objective"]
+    table = table.sort_values(["point", "seed", "algorithm"], kind="stable").reset_index(drop=True)
+    extra = [c for c in table.columns if c not in TABLE_COLUMNS]  # family metrics (cell_metrics)
+    return table[TABLE_COLUMNS + extra]
+
+
+@dataclass(frozen=True)
+class Runner:
+    """Where cells run: ``submit(cell) -> Future``, ``completed(futures)`` in finishing order, ``shutdown()``.
+
+    :func:`open_runner` makes one; :func:`sweep` opens its own unless given one, so
+    that several sweeps (``aisched reproduce``) share one pool of warm workers.
+    """
+
+    submit: Callable[[Cell], Future]
+    completed: Callable[[list], Iterator]
+    shutdown: Callable[[], None]
+    executor: str
+    workers: int
+
+
+def open_workers(kind: str, workers: int | None) -> int:
+    """How many cells run at once on ``kind``."""
+    if kind.startswith("dask:local:") and kind.rsplit(":", 1)[1].isdigit():
+        return int(kind.rsplit(":", 1)[1])
+    return 1 if kind == "serial" else (workers or os.cpu_count() or 1)
+
+
+def open_runner(kind: str, workers: int | None = None) -> Runner:
+    """A :class:`Runner` for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
+    if kind not in ("serial", "process") and not kind.startswith("dask:"):
+        raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
+    submit, completed, shutdown = _executor(kind, workers)
+    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers))
+
+
+def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future], Callable[[list], Iterator],
+                                                       Callable[[], None]]:
+    """(submit, as_completed, shutdown) for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
+    if kind == "serial":  # runs each cell when the loop reaches it, so every finished cell is written at once
+        pending: dict[Future, Cell] = {}
+
+        def submit(cell: Cell) -> Future:
+            fut: Future = Future()
+            pending[fut] = cell
+            return fut
+
+        def completed(futures: list[Future]) -> Iterator[Future]:
+            for fut in futures:
+                try:
+                    fut.set_result(run_cell(pending.pop(fut)))
+                except Exception as exc:  # handed back through the future, as a pool would
+                    fut.set_exception(exc)
+                yield fut
+
+        return submit, completed, lambda: None
+    if kind == "process":
+        pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1,
+                                   mp_context=multiprocessing.get_context("spawn"))
+        return (lambda cell: pool.submit(run_cell, cell)), futures_completed, \
+            (lambda: pool.shutdown(wait=True, cancel_futures=True))
+    if kind.startswith("dask:"):
+        from dask.distributed import Client, LocalCluster
+        from dask.distributed import as_completed as dask_completed
+
+        address = kind[len("dask:"):]
+        cluster = None
+        if address.startswith("local:"):
+            n = address[len("local:"):]
+            if not n.isdigit() or int(n) < 1:
+                raise InvalidScenarioError("dask", f"{address!r}: expected local:N with N >= 1")
+            cluster = LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        else:
+            try:
+                client = Client(address, timeout="20s")
+            except (OSError, TimeoutError) as exc:
+                raise InvalidScenarioError("dask", f"cannot reach scheduler {address!r} ({exc})") from None
+
+        def shutdown() -> None:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+        return (lambda cell: client.submit(run_cell, cell, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")), \
+            dask_completed, shutdown
+    raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
+
+
+def sweep(
+    scenario: Scenario,
+    out: str | os.PathLike[str],
+    *,
+    seeds: int | None = None,
+    resume: bool = False,
+    executor: str = "process",
+    workers: int | None = None,
+    progress: bool = True,
+    outcomes: bool = True,
+    runner: Runner | None = None,
+    bar: Any | None = None,
+) -> pd.DataFrame:
+    """Run every cell of ``scenario`` not yet done and return the tidy table.
+
+    Parameters
+    ----------
+    scenario
+        What to run (see :mod:`aisched.experiments.catalog`; ``scenario.reduced()`` for a quick run).
+    out
+        Results root; the scenario's folder is ``out/<family>/<short-name>``.
+    seeds
+        Number of seeds (default ``scenario.seeds``); more seeds than a previous run resumes.
+    resume
+        Continue a sweep in an existing folder (finished cells are not redone).
+    executor
+        ``"process"`` (local process pool, default), ``"serial"`` (in this process) or
+        ``"dask:<scheduler address>"`` / ``"dask:local:N"`` (a Dask LocalCluster of N workers).
+    workers
+        Pool size of ``"process"`` (default: CPU count).
+    progress
+        Show a progress bar with an ETA (tqdm, on stderr).
+    outcomes
+        Write each cell's outcome as netCDF (default). ``False`` keeps only the
+        rows: for scenarios of millisecond cells (spot Figs. 5-8) the ~15 ms
+        netCDF write per cell is most of the sweep's time; the report then
+        draws no price heatmaps or outcome-based figures.
+
+    runner
+        Run the cells on this :class:`Runner` (left open) instead of opening one
+        for ``executor`` / ``workers``.
+    bar
+        Advance this progress bar (a tqdm) by one per finished cell instead of
+        showing one of this sweep's own.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table (:data:`TABLE_COLUMNS`), also written to ``table.csv``.
+    """
+    from tqdm import tqdm
+
+    todo_all = cells(scenario, seeds)
+    root = folder(out, scenario)
+    if runner is not None:
+        executor = runner.executor
+    if executor not in ("serial", "process") and not executor.startswith("dask:"):
+        raise InvalidScenarioError("executor", f"{executor!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
+    done = _prepare(scenario, root, resume)
+    todo = [c for c in todo_all if c.key not in done]
+    tic = time.perf_counter()
+    work = write = 0.0
+    own_bar = bar is None
+    if bar is None:
+        bar = tqdm(total=len(todo_all), initial=len(todo_all) - len(todo), desc=scenario.name, unit="cell",
+                   disable=not progress, dynamic_ncols=True)
+    if todo:
+        if runner is None:
+            submit, completed, shutdown = _executor(executor, workers)
+        else:
+            submit, completed, shutdown = runner.submit, runner.completed, (lambda: None)
+        # one writer thread: the next cell computes while the last one's files are written
+        writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aisched-sweep-writer")
+        writes: list[Future] = []
+        try:
+            futures = {submit(c): c for c in todo}
+            for fut in completed(list(futures)):
+                cell = futures[fut]
+                row, outcome = fut.result()
+                writes.append(writer.submit(_timed_write, root, cell, row, outcome if outcomes else None))
+                work += row["work_s"]
+                bar.set_postfix_str(f"{cell.x} s{cell.seed} {cell.algorithm}", refresh=False)
+                bar.update(1)
+        finally:  # writes first: with a Dask client alive, xarray writes under its distributed lock
+            writer.shutdown(wait=True)
+            shutdown()
+        write = sum(w.result() for w in writes)  # re-raises a failed write
+    if own_bar:
+        bar.close()
+    wall = time.perf_counter() - tic
+    table = load_table(root)
+    _atomic_write_text(root / "table.csv", table.to_csv(index=False))
+    n_workers = runner.workers if runner is not None else open_workers(executor, workers)
+    _atomic_write_text(root / "sweep.json", json.dumps({
+        "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
+        "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,
+    }, indent=1))
+    return table

@@ -1,0 +1,113 @@
+"""The `aisched compare genai` protocol (see :mod:`aisched.cli`): options, instance, description, figures."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from aisched.models.genai import GenaiInstance
+from aisched.online.genai import baselines, comdos
+from aisched.scenarios.genai.generator import (
+    CAPACITY_GB,
+    DEADLINE_RULES,
+    DEFAULT_SCENARIO,
+    REVENUE_RULES,
+    generate,
+)
+
+__all__ = ["CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "cli_params", "describe",
+           "instance_from_cli"]
+
+
+# --- the `aisched compare genai` protocol (see aisched.cli) ---------------------------------------
+
+CLI_HELP = "generative-AI job DAGs with model selection (ComDOS)"
+CLI_ALGORITHMS: tuple[str, ...] = ("comdos", "heft_a", "heft_ma", "random_a")
+
+
+def _capacity(text: str) -> str | float:
+    if text in (*CAPACITY_GB, "hetero"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: use homo-S, homo-M, homo-L, hetero or GB") from None
+
+
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of :func:`generate` (defaults: :data:`DEFAULT_SCENARIO`)."""
+    d = DEFAULT_SCENARIO
+    parser.add_argument("--edges", type=int, default=d["edges"], help="edge clouds (default %(default)s)")
+    parser.add_argument("--slots", type=int, default=d["slots"], help="5-second slots (default %(default)s)")
+    parser.add_argument("--arrival-rate", type=float, default=None,
+                        help="Poisson jobs per slot (default: the embedded scenario's exact job count)")
+    parser.add_argument("--jobs", type=int, default=None, help=f"exact job count (default {d['jobs']})")
+    parser.add_argument("--capacity", type=_capacity, default=d["capacity"],
+                        help="homo-S, homo-M, homo-L, hetero or GB per edge (default %(default)s)")
+    parser.add_argument("--dag-source", choices=("taskbench", "hugginggpt", "generator"),
+                        default=d["dag_source"])
+    parser.add_argument("--seed", type=int, default=d["seed"])
+    parser.add_argument("--deadline-rule", choices=DEADLINE_RULES, default="arrival",
+                        help="deadline draw (docs/readings.md genai A2; default %(default)s)")
+    parser.add_argument("--revenue-rule", choices=REVENUE_RULES, default="proportional",
+                        help="revenue rule (docs/readings.md genai A2; default %(default)s)")
+    parser.add_argument("--alpha-reading", choices=comdos.ALPHA_READINGS, default="density_ratio",
+                        help="ComDOS: unit of (9)'s alpha (genai A1; default %(default)s)")
+    parser.add_argument("--selection", choices=comdos.SELECTIONS, default="algorithm2",
+                        help="ComDOS: per-job selection, the paper's DP or the exact maximiser of (8) "
+                             "(genai A8; default %(default)s)")
+    parser.add_argument("--option-eval", choices=comdos.OPTION_EVALS, default="shared",
+                        help="ComDOS: how Algorithm 2 evaluates many options (same decisions; default %(default)s)")
+    parser.add_argument("--admission", choices=baselines.ADMISSIONS, default="task",
+                        help="baselines: admission control per task or per job (genai A3; default %(default)s)")
+    parser.add_argument("--communication", choices=baselines.COMMUNICATIONS, default="none",
+                        help="HEFT-A/HEFT-MA: communication in the rank and finish times (genai A4; "
+                             "default %(default)s)")
+    parser.add_argument("--on-full", choices=baselines.ON_FULL, default="decline",
+                        help="Random-A when its edge cannot host the task (genai A6; default %(default)s)")
+
+
+def cli_params(args: argparse.Namespace, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Per-algorithm options of ``aisched compare genai`` (passed to :func:`aisched.compare`).
+
+    ``names`` (the compared algorithms) is accepted for the CLI's family hook; every
+    genai option has a default, so all four algorithms' options are returned.
+    """
+    return {
+        "comdos": {"alpha_reading": args.alpha_reading, "selection": args.selection,
+                   "option_eval": args.option_eval},
+        "heft_a": {"admission": args.admission, "communication": args.communication},
+        "heft_ma": {"admission": args.admission, "communication": args.communication},
+        "random_a": {"admission": args.admission, "on_full": args.on_full},
+    }
+
+
+def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
+    """The instance of ``aisched compare genai``'s options (validated by :func:`generate`)."""
+    jobs = args.jobs
+    if jobs is None and args.arrival_rate is None:
+        jobs = DEFAULT_SCENARIO["jobs"]
+    return generate(seed=args.seed, edges=args.edges, slots=args.slots,
+                    arrival_rate=1.0 if args.arrival_rate is None else args.arrival_rate,
+                    capacity=args.capacity, dag_source=args.dag_source, jobs=jobs,
+                    deadline_rule=args.deadline_rule, revenue_rule=args.revenue_rule)
+
+
+def describe(inst: GenaiInstance, args: argparse.Namespace) -> str:
+    """One line describing the generated scenario."""
+    return (f"genai scenario: {inst.num_jobs} jobs ({args.dag_source} DAGs, {int(inst.num_tasks.sum())} tasks), "
+            f"{inst.num_edges} edges ({args.capacity}), {inst.num_slots} slots, seed {args.seed}")
+
+
+def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
+    """ComDOS's final memory price lambda (edge x slot) as a heatmap, when ComDOS ran."""
+    from aisched.experiments import figures
+
+    if "comdos" not in outcomes:
+        return []
+    figures.price_heatmap(outcomes["comdos"].prices, out / "genai_comdos_memory_price.png", variable="memory_price",
+                          title="ComDOS final memory price lambda (edge x slot)")
+    return ["genai_comdos_memory_price.png"]

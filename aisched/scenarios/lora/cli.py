@@ -1,0 +1,77 @@
+"""The `aisched compare lora` protocol (see :mod:`aisched.cli`): options, instance, description, figures."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from aisched.models.lora.instance import LoraInstance
+from aisched.scenarios.lora.generator import DEFAULT_SCENARIO, generate
+
+__all__ = ["CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "describe", "instance_from_cli"]
+
+
+# --- the `aisched compare lora` protocol (see aisched.cli) ---------------------------------------
+
+CLI_HELP = "multi-LoRA fine-tuning auction (pdFTSP)"
+CLI_ALGORITHMS: tuple[str, ...] = ("pdftsp", "titan", "eft", "ntm")
+
+
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of :func:`generate` to ``parser`` (defaults: :data:`DEFAULT_SCENARIO`)."""
+    d = DEFAULT_SCENARIO
+    parser.add_argument("--nodes", type=int, default=d["nodes"], help="GPU nodes (default %(default)s)")
+    parser.add_argument("--slots", type=int, default=d["slots"], help="10-minute slots (default %(default)s)")
+    parser.add_argument(
+        "--arrival-rate", type=float, default=None,
+        help="Poisson tasks per slot (default: the embedded scenario's exact task count)",
+    )
+    parser.add_argument(
+        "--tasks", type=int, default=None,
+        help=f"exact task count (default {d['tasks']} unless --arrival-rate is given)",
+    )
+    parser.add_argument("--vendors", type=int, default=d["vendors"], help="labour vendors")
+    parser.add_argument("--gpu-mix", choices=("a100", "a40", "mixed"), default=d["gpu_mix"])
+    parser.add_argument("--deadline", default=d.get("deadline", "slack"), help="deadline method")
+    parser.add_argument("--seed", type=int, default=d["seed"])
+
+
+def instance_from_cli(args: argparse.Namespace) -> LoraInstance:
+    """The instance of ``aisched compare lora``'s options (validated by :func:`generate`)."""
+    tasks = args.tasks
+    if tasks is None and args.arrival_rate is None:
+        tasks = DEFAULT_SCENARIO["tasks"]
+    return generate(
+        seed=args.seed,
+        nodes=args.nodes,
+        slots=args.slots,
+        arrival_rate=2.0 if args.arrival_rate is None else args.arrival_rate,
+        tasks=tasks,
+        vendors=args.vendors,
+        gpu_mix=args.gpu_mix,
+        deadline=args.deadline,
+    )
+
+
+def describe(inst: LoraInstance, args: argparse.Namespace) -> str:
+    """One line describing the generated scenario."""
+    return (
+        f"lora scenario: {inst.num_tasks} tasks, {inst.num_nodes} nodes ({args.gpu_mix}), "
+        f"{inst.num_slots} slots, {inst.num_vendors} vendors, seed {args.seed}"
+    )
+
+
+def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
+    """pdFTSP's final compute price (node x slot) as a heatmap, when pdFTSP ran."""
+    from aisched.experiments import figures
+
+    if "pdftsp" not in outcomes:
+        return []
+    figures.price_heatmap(
+        outcomes["pdftsp"].prices, out / "lora_pdftsp_compute_price.png",
+        title="pdFTSP final compute price lambda (node x slot)",
+    )
+    return ["lora_pdftsp_compute_price.png"]

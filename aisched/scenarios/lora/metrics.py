@@ -1,0 +1,30 @@
+"""`lora` sweep metrics of a cell (Figs. 10-11): :func:`cell_metrics`.
+
+It adds to each sweep cell of an algorithm that charges payments:
+
+- ``payment_to_bid``: the largest payment / bid over admitted tasks (individual
+  rationality, the paper's Fig. 11 and Theorem 4, holds when it is ``<= 1``);
+- ``misreport_gain``: when the run audited tasks by full re-runs
+  (``pdftsp(audit_tasks=n)``), the largest utility gain of a misreport, relative
+  to the task's true value (truthfulness, Fig. 10 and Theorem 3: ``<= 0``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["cell_metrics"]
+
+
+def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
+    """``payment_to_bid`` and ``misreport_gain`` of one cell (NaN where they do not apply)."""
+    out: dict[str, float] = {}
+    if outcome.payments is not None:
+        won = np.asarray(outcome.admitted, bool) & (np.asarray(instance.bid) > 0)
+        ratio = np.asarray(outcome.payments)[won] / np.asarray(instance.bid)[won]
+        out["payment_to_bid"] = float(ratio.max()) if ratio.size else float("nan")
+    if "misreport_gain" in outcome.info:
+        out["misreport_gain"] = float(outcome.info["misreport_gain"])
+    return out

@@ -1,0 +1,211 @@
+"""Scenarios of the `spot` family (section VI-A of the spot-market paper).
+
+Settings: A100 GPUs in 30-minute slots, on-demand price 1, spot price
+normalised to it, spot availability capped to ``0..16``; the LLaMA2-7B LoRA
+job (work 80, deadline 10, ``N_min = 1``, ``N_max = 12``, ``H(n) = n``,
+``mu = 0.9`` at 800 Mbps); the 1000-job workload (work ``U{70..120}``,
+``N_min in 1..4``, ``N_max in 12..16``).
+
+Choices: the job value ``v`` defaults to ``1.5 L p_o`` (the paper gives no
+value; this makes on-demand-only profitable); ``gamma = 1.5``; the horizon is
+``d +`` the termination slots of the whole work (so every plan fits);
+works are integers so that the JAX window DP is exact with quantum 0.1.
+
+Bandwidth -> efficiency (section II-A): a checkpoint takes 1152 s at
+100 Mbps (so ~14.4 GB), i.e. ``1152 * 100 / b`` s at ``b`` Mbps, plus a
+fixed start-up of 36 s (so that 800 Mbps gives the paper's 3 minutes);
+``mu = 1 - time / 1800 s`` rounded to one decimal (0.9 at 800 Mbps, 0.3 at
+100 Mbps), used for both ``mu_1`` and ``mu_2`` as the paper does.
+
+Markets: ``"synthetic"`` (daily pattern: more availability by day, seeded
+noise), ``"vast"`` (``gpu_market_price_availability_2025.csv``: A100 median
+price / the series' 90th percentile of the p90 price, availability scaled so
+the series' maximum is 16), ``"aws"`` (an AWS availability trace capped at 16
+with GCP's A100 spot/on-demand ratio as price). Trace markets start at a
+seeded random slot.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from aisched.errors import InvalidScenarioError
+from aisched.experiments.data import DATASETS, data_file
+from aisched.models.spot import SpotInstance
+from aisched.scenarios.spot.traces import load_gcp_ratios, load_market_csv, load_spot_trace
+
+__all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market",
+           "predictor", "MARKETS", "MAX_SLOTS", "NOISE_SETTINGS", "MAX_AVAILABLE", "SLOTS_PER_DAY"]
+
+SLOTS_PER_DAY = 48
+MAX_AVAILABLE = 16
+MARKETS = ("synthetic", "vast", "aws")
+#: Largest horizon (slots) a generated instance may have; larger works are refused before any work.
+MAX_SLOTS = 10_000
+#: Largest workload :func:`workload` builds (jobs).
+MAX_WORKLOAD_JOBS = 100_000
+
+
+def _check_seed(seed: Any) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InvalidScenarioError("seed", f"= {seed!r} must be an integer >= 0")
+
+
+def bandwidth_efficiency(mbps: float) -> float:
+    """``mu`` of a reconfiguration at ``mbps`` (100-800 Mbps; see the module docstring)."""
+    if not (np.isfinite(mbps) and 100 <= mbps <= 800):
+        raise InvalidScenarioError("bandwidth", f"= {mbps} Mbps is outside 100..800")
+    seconds = 1152.0 * 100.0 / mbps + 36.0
+    return round(max(0.1, 1.0 - seconds / 1800.0), 1)
+
+
+def synthetic_market(rng: np.random.Generator, slots: int, *, mean_price: float = 0.55,
+                     mean_available: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
+    """A daily-pattern market: ``(spot_price, spot_available)`` over ``slots``."""
+    t = np.arange(slots) + rng.integers(0, SLOTS_PER_DAY)
+    day = np.sin(2 * np.pi * t / SLOTS_PER_DAY)
+    avail = mean_available + 6.0 * day + rng.normal(0.0, 2.0, slots)
+    price = mean_price - 0.15 * day + rng.normal(0.0, 0.08, slots)
+    return (np.round(np.clip(price, 0.1, 1.5), 2),
+            np.clip(np.round(avail), 0, MAX_AVAILABLE).astype(np.int64))
+
+
+def trace_market(rng: np.random.Generator, slots: int, market: str,
+                 data_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``slots`` consecutive slots of a real market (``"vast"`` or ``"aws"``), random start."""
+    def find(name: str) -> Path:  # data_dir if given, else $AISCHED_DATA, the cache, ../shared/data
+        return Path(data_dir) / name if data_dir is not None else data_file(name)  # type: ignore[return-value]
+
+    if market == "vast":
+        grid = load_market_csv(find("gpu_market_price_availability_2025.csv"))
+        scale = float(np.quantile(grid["price_p90"], 0.9))
+        price = np.round(grid["price_median"].values / scale, 2)
+        avail_raw = grid["n_available"].values
+        avail = np.clip(np.round(avail_raw * MAX_AVAILABLE / max(avail_raw.max(), 1)), 0, MAX_AVAILABLE)
+    elif market == "aws":
+        if data_dir is not None:
+            traces = sorted((Path(data_dir) / "spot_traces").glob("availability_*.json"))
+            if not traces:
+                raise InvalidScenarioError("market", f"{Path(data_dir) / 'spot_traces'}: no availability_*.json")
+        else:  # the known availability traces wherever found; none found: data_file says how to fetch them
+            names = sorted(f.name for f in DATASETS["spot-traces"].files if "/availability_" in f.name)
+            traces = [p for p in (data_file(n, required=False) for n in names) if p is not None] or [
+                data_file(names[0])]  # type: ignore[list-item]
+        avail = np.clip(load_spot_trace(traces[int(rng.integers(len(traces)))]), 0, MAX_AVAILABLE)
+        ratio = float(np.median(load_gcp_ratios(find("gcp_gpu_price_weekly.csv"))))
+        price = np.full(avail.size, round(ratio, 2))
+    else:
+        raise InvalidScenarioError("market", f"= {market!r} is not one of {MARKETS}")
+    if avail.size < slots:
+        raise InvalidScenarioError("market", f"{market} trace has {avail.size} slots, {slots} needed")
+    start = int(rng.integers(0, avail.size - slots + 1))
+    return np.asarray(price[start:start + slots], float), np.asarray(avail[start:start + slots], np.int64)
+
+
+def _horizon(work: float, deadline: int, max_gpus: int, mu: float, gamma: float) -> int:
+    rest = max(0, math.ceil((work - mu * max_gpus) / max_gpus - 1e-9))
+    return max(deadline + 1 + rest, math.ceil(gamma * deadline))
+
+
+def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, work: float = 80,
+             min_gpus: int = 1, max_gpus: int = 12, value: float | None = None,
+             bandwidth: float = 800.0, hard_deadline_factor: float = 1.5,
+             data_dir: Path | None = None, rng: np.random.Generator | None = None,
+             mean_price: float = 0.55, mean_available: float = 8.0, changeover: str = "off") -> SpotInstance:
+    """One job and its market (defaults: the paper's LLaMA2-7B job at 800 Mbps).
+
+    ``mean_price`` (spot price as a fraction of on-demand) and ``mean_available``
+    (GPUs) set the level of the synthetic market (Figs. 7-8 vary them); trace
+    markets take their levels from the trace. ``changeover``: "off" (the
+    paper's model) or "on" (a restart when the job moves between spot and
+    on-demand; :class:`~aisched.models.spot.SpotInstance`).
+
+    Raises
+    ------
+    InvalidScenarioError
+        For an unknown market, a bad bandwidth, market level, or a trace too short.
+    """
+    if market not in MARKETS:
+        raise InvalidScenarioError("market", f"= {market!r} is not one of {MARKETS}")
+    if changeover not in ("off", "on"):
+        raise InvalidScenarioError("changeover", f"= {changeover!r} is not 'off' or 'on'")
+    if not (np.isfinite(mean_price) and 0 < mean_price <= 1.5):
+        raise InvalidScenarioError("mean_price", f"= {mean_price} must be in (0, 1.5]")
+    if not (np.isfinite(mean_available) and 0 <= mean_available <= MAX_AVAILABLE):
+        raise InvalidScenarioError("mean_available", f"= {mean_available} must be in [0, {MAX_AVAILABLE}]")
+    if market != "synthetic" and (mean_price != 0.55 or mean_available != 8.0):
+        raise InvalidScenarioError("mean_price", f"market levels apply to the synthetic market, not {market!r}")
+    if (isinstance(deadline, bool) or not isinstance(deadline, (int, float, np.integer, np.floating))
+            or not math.isfinite(deadline) or deadline != int(deadline) or deadline < 1):
+        raise InvalidScenarioError("deadline", f"= {deadline} must be an integer >= 1")
+    if rng is None:
+        _check_seed(seed)
+    if not (isinstance(work, (int, float, np.integer, np.floating)) and math.isfinite(work) and work > 0):
+        raise InvalidScenarioError("work", f"= {work} must be a finite number > 0")
+    for name, val in (("min_gpus", min_gpus), ("max_gpus", max_gpus)):
+        if isinstance(val, bool) or not isinstance(val, (int, np.integer)) or val < 1:
+            raise InvalidScenarioError(name, f"= {val!r} must be an integer >= 1")
+    if min_gpus > max_gpus:
+        raise InvalidScenarioError("min_gpus", f"= {min_gpus} exceeds max_gpus = {max_gpus}")
+    if not (math.isfinite(hard_deadline_factor) and hard_deadline_factor > 1):
+        raise InvalidScenarioError("hard_deadline_factor", f"= {hard_deadline_factor} must be finite and > 1")
+    mu = bandwidth_efficiency(bandwidth)
+    if hard_deadline_factor * deadline > MAX_SLOTS:
+        raise InvalidScenarioError("deadline", f"= {deadline} with gamma {hard_deadline_factor} needs more than "
+                                   f"{MAX_SLOTS} slots (size guard)")
+    if float(work) / (mu * max_gpus) > MAX_SLOTS:
+        raise InvalidScenarioError("work", f"= {work:g} with deadline {deadline} and max_gpus {max_gpus} "
+                                   f"needs more than {MAX_SLOTS} slots (size guard)")
+    rng = np.random.default_rng(seed) if rng is None else rng
+    slots = _horizon(float(work), int(deadline), int(max_gpus), mu, hard_deadline_factor)
+    if slots > MAX_SLOTS:
+        raise InvalidScenarioError("work", f"= {work:g} needs {slots} slots, more than {MAX_SLOTS} (size guard)")
+    if market == "synthetic":
+        price, avail = synthetic_market(rng, slots, mean_price=mean_price, mean_available=mean_available)
+    else:
+        price, avail = trace_market(rng, slots, market, data_dir)
+    return SpotInstance(
+        work=work, deadline=int(deadline), hard_deadline_factor=hard_deadline_factor,
+        min_gpus=min_gpus, max_gpus=max_gpus, value=1.5 * work if value is None else value,
+        throughput_slope=1.0, throughput_intercept=0.0, scale_up_efficiency=mu,
+        scale_down_efficiency=mu, on_demand_price=1.0, spot_price=price, spot_available=avail,
+        changeover=changeover,
+    )
+
+
+def workload(seed: int = 0, jobs: int = 1000, *, deadline: int = 10, market: str = "synthetic",
+             bandwidth: float = 800.0, data_dir: Path | None = None) -> list[SpotInstance]:
+    """The paper's workload: ``jobs`` jobs, work ``U{70..120}``, ``N_min in 1..4``, ``N_max in 12..16``."""
+    if isinstance(jobs, (bool, np.bool_)) or not isinstance(jobs, (int, np.integer)) or jobs < 1:
+        raise InvalidScenarioError("jobs", f"= {jobs!r} must be an integer >= 1")
+    if jobs > MAX_WORKLOAD_JOBS:  # a size guard: one instance per job, built one by one
+        raise InvalidScenarioError("jobs", f"= {jobs} is more than the limit MAX_WORKLOAD_JOBS = {MAX_WORKLOAD_JOBS} "
+                                   "(the paper uses 1,000; raise aisched.scenarios.spot.generator.MAX_WORKLOAD_JOBS "
+                                   "if you mean it)")
+    _check_seed(seed)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(int(jobs)):
+        work = int(rng.integers(70, 121))
+        nmin, nmax = int(rng.integers(1, 5)), int(rng.integers(12, 17))
+        out.append(generate(deadline=deadline, market=market, work=work, min_gpus=nmin,
+                            max_gpus=nmax, bandwidth=bandwidth, data_dir=data_dir, rng=rng))
+    return out
+
+
+#: The prediction-noise settings of section VI-A (type of error, distribution), and perfect forecasts.
+NOISE_SETTINGS = ("fixed-uniform", "fixed-heavy", "magnitude-uniform", "magnitude-heavy", "perfect")
+
+
+def predictor(noise: str, error: float, seed: int) -> Any:
+    """The forecaster of a noise setting (:data:`NOISE_SETTINGS`) at ``error`` (section VI-A)."""
+    from aisched.online.spot import noisy, perfect
+
+    if noise == "perfect":
+        return perfect()
+    kind, dist = noise.split("-")
+    return noisy(error, kind=kind, dist=dist, seed=seed)

@@ -1,0 +1,160 @@
+"""The `aisched compare tenants` protocol (see :mod:`aisched.cli`): options, instance, description, figures."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from aisched.errors import InvalidScenarioError
+from aisched.models.tenants import UTILITIES, TenantInstance
+from aisched.scenarios.tenants.figures import alpha_bars
+from aisched.scenarios.tenants.generator import (
+    DEFAULT_SCENARIO,
+    HORIZONS,
+    REDUCED_JOBS,
+    REDUCED_SLOT_HOURS,
+    generate,
+)
+
+__all__ = ["CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "cli_params", "describe",
+           "instance_from_cli"]
+
+
+# --- the `aisched compare tenants` protocol (see aisched.cli) ------------------------------------
+
+CLI_HELP = "fair multi-tenant sharing of distributed ML jobs (Astraea)"
+CLI_ALGORITHMS: tuple[str, ...] = ("astraea", "batchsche", "gandiva_fair", "hived")
+_CLI_INSTANCE: list[TenantInstance | None] = [None]
+
+
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of :func:`generate` to ``parser`` (defaults: :data:`DEFAULT_SCENARIO`)."""
+    d = DEFAULT_SCENARIO
+    parser.add_argument("--users", type=int, default=d["users"], help="tenants (default %(default)s)")
+    parser.add_argument("--servers", type=int, default=d["servers"], help="servers (default %(default)s)")
+    parser.add_argument("--jobs", type=int, default=d["jobs"], help="jobs (default %(default)s)")
+    parser.add_argument("--utility", choices=UTILITIES, default=d["utility"])
+    parser.add_argument("--trace", choices=("day", "week", "synthetic"), default=d["trace"])
+    parser.add_argument("--slot-hours", type=_slot_hours, default=d["slot_hours"],
+                        help="hours per slot, or 'auto' (48 h at <= 15 jobs, else 1 h) (default %(default)s)")
+    parser.add_argument("--gpus-per-server", type=int, default=d["gpus_per_server"])
+    parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
+    parser.add_argument("--horizon", choices=HORIZONS, default="finishable",
+                        help="rule of the automatic horizon (default %(default)s; docs/readings.md T2)")
+    parser.add_argument("--seed", type=int, default=d["seed"])
+    # algorithm options (docs/readings.md, tenants): passed to the algorithms that take them
+    parser.add_argument("--admission", choices=("real_revenue", "ideal"), default=None,
+                        help="Astraea's and BatchSche's admission (default real_revenue; T1)")
+    parser.add_argument("--clock", choices=("batch", "arrival"), default=None,
+                        help="Astraea's and BatchSche's utility clock (default batch)")
+    parser.add_argument("--lam", type=_lam, default=None,
+                        help="lambda of Astraea and BatchSche: an integer >= 1 or 'lemma1' (default 2)")
+    parser.add_argument("--theta-scale", type=float, default=None,
+                        help="Astraea's theta_w, theta_p as a share of their values (Fig. 11; default 1)")
+    parser.add_argument("--cluster", choices=("private", "quota"), default=None,
+                        help="BatchSche's cluster (default private; T3)")
+    parser.add_argument("--release", choices=("arrival", "batch"), default=None,
+                        help="when Gandiva_fair and HiveD may start a job (default arrival; T3)")
+
+
+def _slot_hours(text: str) -> float | str:
+    """``--slot-hours``: a number or ``auto``."""
+    if text == "auto":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number or 'auto'") from None
+
+
+def _lam(text: str) -> int | str:
+    """``--lam``: an integer or ``lemma1``."""
+    if text == "lemma1":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer or 'lemma1'") from None
+
+
+#: ``aisched compare tenants`` option -> (algorithm parameter, algorithms that take it).
+_CLI_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "admission": ("admission", ("astraea", "batchsche")),
+    "clock": ("clock", ("astraea", "batchsche")),
+    "lam": ("lam", ("astraea", "batchsche", "gandiva_fair", "hived")),
+    "theta_scale": ("theta_scale", ("astraea",)),
+    "cluster": ("cluster", ("batchsche",)),
+    "release": ("release", ("gandiva_fair", "hived")),
+}
+
+
+def cli_params(args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
+    """Per-algorithm keyword parameters of the options given (the others keep the algorithms' defaults).
+
+    An option that none of ``names`` takes is an error naming it (raised before any work).
+    """
+    out: dict[str, dict[str, Any]] = {}
+    scale = getattr(args, "theta_scale", None)
+    if scale is not None and not (math.isfinite(scale) and scale > 0):
+        raise InvalidScenarioError("--theta-scale", f"= {scale!r} must be a finite number > 0")
+    lam = getattr(args, "lam", None)
+    if isinstance(lam, int) and lam < 1:
+        raise InvalidScenarioError("--lam", f"= {lam!r} must be an integer >= 1 or 'lemma1'")
+    for option, (param, takers) in _CLI_PARAMS.items():
+        value = getattr(args, option, None)
+        if value is None:
+            continue
+        using = [n for n in names if n in takers]
+        if not using:
+            raise InvalidScenarioError(f"--{option.replace('_', '-')}",
+                                       f"= {value!r} applies to {', '.join(takers)}, none of which is compared")
+        for name in using:
+            out.setdefault(name, {})[param] = value
+    return out
+
+
+def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
+    """The instance of ``aisched compare tenants``'s options (validated by :func:`generate`).
+
+    The instance is remembered for :func:`cli_figures` (the CLI protocol does not pass it).
+    """
+    inst = generate(
+        seed=args.seed, users=args.users, servers=args.servers, jobs=args.jobs, utility=args.utility,
+        trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
+        gpus_per_server=args.gpus_per_server, slots=args.slots, horizon=args.horizon,
+    )
+    _CLI_INSTANCE[0] = inst
+    return inst
+
+
+def describe(inst: TenantInstance, args: argparse.Namespace) -> str:
+    """One line describing the generated scenario."""
+    return (
+        f"tenants scenario: {inst.num_users} users, {inst.num_servers} servers "
+        f"({inst.total_workers} workers, {inst.total_parameter_servers} PSs), {inst.num_jobs} jobs, "
+        f"{inst.num_slots} slots of {_hours(inst, args):g} h, {inst.utility} utility, trace {args.trace}, "
+        f"seed {args.seed}"
+    )
+
+
+def _hours(inst: TenantInstance, args: argparse.Namespace) -> float:
+    """The slot length in hours the options give (``auto`` resolved as :func:`generate` does)."""
+    if args.slot_hours != "auto":
+        return float(args.slot_hours)
+    return 1.0 if inst.num_jobs > REDUCED_JOBS else REDUCED_SLOT_HOURS
+
+
+def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
+    """Revenue-fairness ratio ``alpha_u`` per user and algorithm (Fig. 7), as a bar chart."""
+    from aisched.online.tenants.metrics import fairness
+
+    inst = _CLI_INSTANCE[0]
+    if inst is None or not outcomes:
+        return []
+    alphas = {name: fairness(inst, outcome).per_user["alpha"].to_numpy()
+              for name, outcome in outcomes.items() if name != "offline"}
+    return [alpha_bars(alphas, out / "tenants_alpha.png", dpi=100).name] if alphas else []

@@ -1,0 +1,246 @@
+"""Scenarios of the `tenants` family: section 5.1's settings, Philly quotas and arrivals.
+
+:func:`generate` draws a :class:`~aisched.models.tenants.TenantInstance`:
+
+- servers: ``gpus_per_server`` workers (GPUs; Philly machines have 8) and one
+  PS each (section 5.1: one CPU per machine);
+- bandwidths: ``b_w ~ U[100, 5120]`` Mbps, ``b_p ~ U[5, 20]`` Gbps, one draw
+  per instance, stored in megabits per slot;
+- jobs: ``E ~ U{50..100}``, ``D ~ U{20..50}``, ``M ~ U{10..50}``,
+  ``m ~ U[0.001, 0.05]`` hours, ``G ~ U[10, 100]`` ms, ``epsilon ~ U[30, 575]`` MB
+  (stored in megabits), times converted to slots of ``slot_hours`` hours;
+- utility: linear ``k ~ U[-2, -0.1]``, ``g ~ U[100, 1000]``, or convex
+  ``e ~ U[100, 1000]``, ``kappa ~ U[1, 2]`` (section 5.1), with completion
+  counted in hours from arrival (so the slot length does not change ``f``):
+  the instance stores ``k`` per slot (``k * slot_hours``) and ``e`` in slots
+  (``e / slot_hours``);
+- users, quotas, arrivals (``trace="day"`` or ``"week"``): the Microsoft
+  Philly extract found by ``data_file`` (Jeon et al., USENIX ATC 2019; see
+  PROVENANCE.md). A window of ``jobs`` consecutive submissions (seeded start)
+  gives arrivals (one slot = ``slot_hours`` hours) and owners (virtual
+  clusters ranked by jobs, cluster ``k`` -> user ``k mod users``). The paper
+  counts quotas from the machines of each virtual cluster, which the extract
+  lacks; we make each user's worker and PS quota proportional to one base
+  unit plus the GPUs its jobs request in the window (largest remainders, so
+  quotas add up to the capacity exactly). ``trace=None``: synthetic, uniform
+  arrivals over ``arrival_span`` slots and Dirichlet(1) quotas.
+- slots: one hour each (section 5.1: "setting one time slot to one hour
+  long"); ``slot_hours="auto"`` gives the rule before issue 15 (48 hours for
+  at most 15 jobs, so the reduced setting's MILP stays small).
+- horizon: ``slots`` or, by default (``horizon="finishable"``), ``4 * 2^L``,
+  the end of Astraea's batch ``L`` with ``lambda = 2`` (batch ``l`` runs in
+  slots ``2^(l+1) .. 2^(l+2) - 1`` in rounds of ``2^l``), with ``L`` the
+  least level such that every job has arrived before ``2^L`` and its fastest
+  feasible run (:meth:`~aisched.models.tenants.TenantInstance.fastest_run`:
+  workers capped by ``D_j`` and by the PS bandwidth rule (3i)) fits a round
+  of ``2^L`` slots: every job that can be finished at all is considered by
+  some batch. ``horizon="ignore_bandwidth"``: the rule before issue 15, the
+  longest run at ``D_j`` workers at the distributed rate, ignoring (3i).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from aisched.errors import InvalidScenarioError
+from aisched.experiments.data import data_file
+from aisched.models.tenants import UTILITIES, TenantInstance
+from aisched.scenarios.tenants.traces import TRACES, load_philly
+
+__all__ = [
+    "generate",
+    "DEFAULT_SCENARIO",
+    "default_instance",
+    "finishable_horizon",
+    "HORIZONS",
+    "MAX_SIZE",
+]
+
+#: Largest job count of the paper's reduced setting (section 5.2) and its default slot length, hours.
+REDUCED_JOBS, REDUCED_SLOT_HOURS = 15, 48.0
+
+#: Horizon rules of :func:`generate`.
+Horizon = Literal["finishable", "ignore_bandwidth"]
+HORIZONS: tuple[str, ...] = ("finishable", "ignore_bandwidth")
+
+
+def _split(total: int, weights: np.ndarray) -> np.ndarray:
+    """Integers proportional to ``weights`` adding up to ``total`` (largest remainders)."""
+    raw = total * weights / weights.sum()
+    out = np.floor(raw).astype(np.int64)
+    rest = total - int(out.sum())
+    order = np.argsort(-(raw - out), kind="stable")
+    out[order[:rest]] += 1
+    return out
+
+
+def finishable_horizon(instance: TenantInstance, lam: int = 2) -> int:
+    """``2 lam 2^L``: the end of Astraea's batch ``L`` (Algorithm 1, ``tau_l = 2^l``).
+
+    ``L >= 1`` is the least level with every arrival ``< 2^L`` (line 4) and
+    every job's fastest feasible run (:meth:`TenantInstance.fastest_run`) at
+    most ``2^L`` slots, the length of batch ``L``'s rounds (Algorithm 4, line 4).
+    """
+    level = max(1, int(instance.arrival.max(initial=0)).bit_length())
+    if instance.num_jobs:
+        level = max(level, (int(instance.fastest_run().max()) - 1).bit_length())
+    return 2 * lam * 2**level
+
+
+#: Size guards of :func:`generate` (paper scale: 14 users, 100 servers, 200 jobs); raise one if you mean it.
+MAX_SIZE: dict[str, int] = {"users": 10_000, "servers": 100_000, "jobs": 100_000, "gpus_per_server": 1_024,
+                            "arrival_span": 10_000_000, "slots": 10_000_000}
+
+
+def _check(name: str, value: Any, low: float, integer: bool = True) -> None:
+    ok = (isinstance(value, (int, np.integer)) if integer else isinstance(value, (int, float))) \
+        and not isinstance(value, (bool, np.bool_))
+    if not ok or not math.isfinite(value) or value < low:
+        raise InvalidScenarioError(name, f"= {value!r} must be {'an integer' if integer else 'a number'} >= {low}")
+
+
+def generate(
+    seed: int = 0,
+    users: int = 14,
+    servers: int = 100,
+    jobs: int = 200,
+    utility: str = "linear",
+    *,
+    trace: str | Path | None = "day",
+    slot_hours: float | Literal["auto"] = 1.0,
+    gpus_per_server: int = 8,
+    slots: int | None = None,
+    arrival_span: int = 4,
+    rng: np.random.Generator | None = None,
+    horizon: Horizon = "finishable",
+) -> TenantInstance:
+    """A seeded instance with section 5.1's settings (see the module docstring).
+
+    Parameters
+    ----------
+    seed, rng
+        Randomness (``rng`` wins when given).
+    users, servers, jobs
+        ``U``, ``S`` and the number of jobs.
+    utility
+        ``"linear"`` or ``"convex"``.
+    trace
+        ``"day"``, ``"week"``, a CSV path, or None for synthetic users and arrivals.
+    slot_hours
+        Length of a slot in hours: 1 by default (section 5.1), or ``"auto"``:
+        1 for more than 15 jobs and 48 for at most 15 jobs (the rule before
+        issue 15: the reduced setting of section 5.2 with few slots, so the
+        MILP stays small).
+    gpus_per_server
+        Workers per server ``C_sw``.
+    slots
+        Horizon ``T`` (default: set by ``horizon``).
+    horizon
+        ``"finishable"`` (default): long enough for Astraea (``lambda = 2``)
+        to consider every job in a batch whose rounds fit its fastest feasible
+        run; ``"ignore_bandwidth"``: the rule before issue 15 (see the module
+        docstring).
+    arrival_span
+        Synthetic arrivals are uniform over ``0..arrival_span-1``.
+    """
+    if rng is None:
+        _check("seed", seed, 0)
+    for name, value, low in (("users", users, 1), ("servers", servers, 1), ("jobs", jobs, 0),
+                             ("gpus_per_server", gpus_per_server, 1), ("arrival_span", arrival_span, 1)):
+        _check(name, value, low)
+    for name, value in (("users", users), ("servers", servers), ("jobs", jobs),
+                        ("gpus_per_server", gpus_per_server), ("arrival_span", arrival_span), ("slots", slots)):
+        if isinstance(value, (int, np.integer)) and value > MAX_SIZE[name]:  # size guards (types checked above or below)
+            raise InvalidScenarioError(name, f"= {value!r} is more than the limit MAX_SIZE[{name!r}] = "
+                                       f"{MAX_SIZE[name]} (raise aisched.scenarios.tenants.MAX_SIZE[{name!r}] "
+                                       "if you mean it)")
+    if horizon not in HORIZONS:
+        raise InvalidScenarioError("horizon", f"= {horizon!r}, use one of {', '.join(HORIZONS)}")
+    if slot_hours == "auto":
+        slot_hours = 1.0 if jobs > REDUCED_JOBS else REDUCED_SLOT_HOURS
+    _check("slot_hours", slot_hours, 1e-9, integer=False)
+    if slots is not None:
+        _check("slots", slots, 1)
+    if utility not in UTILITIES:
+        raise InvalidScenarioError("utility", f"= {utility!r}, use 'linear' or 'convex'")
+    rng = np.random.default_rng(seed) if rng is None else rng
+    U, S, J, h = int(users), int(servers), int(jobs), float(slot_hours)
+    workers = np.full(S, int(gpus_per_server))
+    ps = np.ones(S, dtype=np.int64)
+
+    # --- users, arrivals, quotas ------------------------------------------------
+    if trace is not None:
+        path = data_file(TRACES[trace]) if trace in TRACES else Path(trace)  # says how to get a missing one
+        frame = load_philly(path)
+        if J > len(frame):
+            raise InvalidScenarioError("jobs", f"= {J} exceeds the {len(frame)} jobs of {path.name}")
+        first = int(rng.integers(0, len(frame) - J + 1))
+        window = frame.iloc[first : first + J]
+        rank = {c: k for k, c in enumerate(frame["cluster"].value_counts().index)}
+        owner = np.array([rank[c] % U for c in window["cluster"]], dtype=np.int64)
+        if J:
+            hours = (window["timestamp"] - window["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
+        else:  # no jobs: an empty window (valid; every algorithm returns an empty plan)
+            hours = np.zeros(0)
+        arrival = np.floor(hours / h + 1e-9).astype(np.int64)
+        demand = np.bincount(owner, weights=window["num_gpus"].to_numpy(float), minlength=U)
+        weights = 1.0 + demand / max(1.0, demand.sum()) * U
+    else:
+        owner = rng.integers(0, U, size=J)
+        arrival = np.sort(rng.integers(0, int(arrival_span), size=J))
+        weights = rng.dirichlet(np.ones(U)) + 1e-9
+    worker_quota = _split(int(workers.sum()), weights)
+    ps_quota = _split(int(ps.sum()), weights)
+
+    # --- section 5.1's job and network settings ----------------------------------
+    b_w = rng.uniform(100.0, 5120.0) * 3600.0 * h  # Mb per slot
+    b_p = rng.uniform(5.0, 20.0) * 1024.0 * 3600.0 * h
+    epochs = rng.integers(50, 101, size=J)
+    chunks = rng.integers(20, 51, size=J)
+    minibatches = rng.integers(10, 51, size=J)
+    compute_time = rng.uniform(0.001, 0.05, size=J) / h
+    update_time = rng.uniform(10.0, 100.0, size=J) / 1000.0 / 3600.0 / h
+    gradient_size = rng.uniform(30.0, 575.0, size=J) * 8.0
+    if utility == "linear":
+        extra = {"utility_slope": rng.uniform(-2.0, -0.1, size=J) * h,
+                 "utility_intercept": rng.uniform(100.0, 1000.0, size=J)}
+    else:
+        extra = {"utility_scale": rng.uniform(100.0, 1000.0, size=J) / h,
+                 "utility_exponent": rng.uniform(1.0, 2.0, size=J)}
+
+    probe = TenantInstance(
+        num_slots=int(arrival.max(initial=0)) + 1, worker_quota=worker_quota, ps_quota=ps_quota,
+        workers=workers, parameter_servers=ps, worker_bandwidth=b_w, ps_bandwidth=b_p, owner=owner,
+        arrival=arrival, epochs=epochs, chunks=chunks, minibatches=minibatches,
+        compute_time=compute_time, update_time=update_time, gradient_size=gradient_size,
+        utility=utility, **extra,
+    )
+    if slots is None and horizon == "ignore_bandwidth":
+        need = int(arrival.max(initial=0)) + 1
+        if J:
+            w = np.minimum(chunks, workers.sum())
+            need = max(need, int(probe.duration(w, False).max()))
+        level = max(1, (need - 1).bit_length())
+        slots = 4 * 2**level
+    elif slots is None:
+        slots = finishable_horizon(probe)
+    if int(arrival.max(initial=0)) >= slots:
+        raise InvalidScenarioError("slots", f"= {slots} ends before the last arrival {int(arrival.max())}")
+    return probe.replace(num_slots=int(slots))
+
+
+#: The reduced setting of section 5.2 (2 users, 5 servers, 8 jobs) with 48-hour
+#: slots, so runs take a few slots and HiGHS proves the optimum in seconds.
+DEFAULT_SCENARIO: dict[str, Any] = {
+    "seed": 0, "users": 2, "servers": 5, "jobs": 8, "utility": "linear", "trace": "day",
+    "slot_hours": 48.0, "gpus_per_server": 8,
+}
+
+
+def default_instance() -> TenantInstance:
+    """``generate(**DEFAULT_SCENARIO)``: the small scenario of ``aisched compare tenants``."""
+    return generate(**DEFAULT_SCENARIO)

@@ -1,0 +1,133 @@
+"""`aisched reproduce`: every scenario of a family, one pool, one bar, resumable, then the report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from aisched import cli
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import catalog, reproduce, reproduction, sweep
+
+SMALL = ["spot/fig5-deadline", "spot/fig6-bandwidth"]  # millisecond cells
+STABLE = ["scenario", "point", "x", "seed", "algorithm", "objective", "status", "admitted"]
+
+
+def _tables(out: Path) -> pd.DataFrame:
+    frames = [sweep.load_table(sweep.folder(out, catalog.get(n).reduced())) for n in SMALL]
+    return pd.concat(frames).sort_values(["scenario", "point", "seed", "algorithm"])[STABLE].reset_index(drop=True)
+
+
+def test_plan_is_the_catalogue_of_the_family() -> None:
+    assert [s.name for s in reproduce.plan(["spot"])] == catalog.names("spot")
+    assert [s.name for s in reproduce.plan(["all"])] == [n for f in reproduce.FAMILIES for n in catalog.names(f)]
+    assert all(s.seeds == 1 for s in reproduce.plan(["genai"], reduced=True))
+    with pytest.raises(InvalidScenarioError, match=r"^families\[0\]: 'nope'"):
+        reproduce.plan(["nope"])
+    with pytest.raises(InvalidScenarioError, match=r"^names\[0\]: 'lora/fig4-scale' is not a scenario"):
+        reproduce.plan(["spot"], names=["lora/fig4-scale"])
+
+
+def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
+    path = reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial",
+                               progress=False, outcomes=False, figures=False)
+    text = path.read_text()
+    claims = [c for n in SMALL for c in catalog.get(n).claims]
+    assert f"Claims: {len(claims)} in all:" in text
+    assert all(f"| {c.text} |" in text for c in claims)
+    record = json.loads((tmp_path / reproduce.record_name(["spot"], True)).read_text())
+    cells = sum(len(sweep.cells(catalog.get(n).reduced())) for n in SMALL)
+    assert record["cells_total"] == cells and record["cells_already_done"] == 0
+    assert set(record["wall_s_per_scenario"]) == set(SMALL) and record["machine"]["cpus"] >= 1
+    first = _tables(tmp_path)
+    assert len(first) == cells
+    reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial", progress=False,
+                        outcomes=False, figures=False)
+    again = json.loads((tmp_path / reproduce.record_name(["spot"], True)).read_text())
+    assert again["cells_already_done"] == cells  # a second run redoes nothing
+    pd.testing.assert_frame_equal(_tables(tmp_path), first)
+    readings = tmp_path / "docs" / "readings.md"
+    readings.parent.mkdir()
+    readings.write_text("# Readings\n\n## spot (AHAP / AHANP)\n\ntext\n")
+    page = reproduction.write(tmp_path, tmp_path / "docs" / "reproduction.md", readings=readings).read_text()
+    every = [c for n in catalog.names("spot") for c in catalog.get(n).claims]  # the scenarios not run too
+    assert f"Claims: {len(every)} in all:" in page and "--reduced" in page
+    assert all(f"- {c.text}: " in page for c in every)
+    assert page.count("[readings: spot](readings.md#spot-ahap--ahanp)") == len(SMALL)
+    assert all(f"### {n}" in page for n in SMALL)
+
+
+def test_a_folder_of_another_definition_stops_the_run_before_any_cell(tmp_path: Path) -> None:
+    other = catalog.get(SMALL[1]).reduced()
+    root = sweep.folder(tmp_path, other)
+    root.mkdir(parents=True)
+    (root / "scenario.json").write_text("{}")
+    with pytest.raises(InvalidScenarioError, match="different definition"):
+        reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial", progress=False)
+    assert not sweep.folder(tmp_path, catalog.get(SMALL[0]).reduced()).exists()
+
+
+def test_dask_gives_the_same_table_cell_for_cell(tmp_path: Path) -> None:
+    reproduce.reproduce(["spot"], tmp_path / "serial", reduced=True, names=SMALL, executor="serial",
+                        progress=False, outcomes=False, figures=False)
+    reproduce.reproduce(["spot"], tmp_path / "dask", reduced=True, names=SMALL, executor="dask:local:2",
+                        progress=False, outcomes=False, figures=False)
+    pd.testing.assert_frame_equal(_tables(tmp_path / "dask"), _tables(tmp_path / "serial"))
+
+
+def test_cli_reproduce_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:  # argparse choices: a one-line error, exit 2
+        cli.main(["reproduce", "nope"])
+    assert info.value.code == 2
+    assert "invalid choice: 'nope'" in capsys.readouterr().err
+    assert cli.main(["reproduce", "spot", "--seeds", "0"]) == 2
+    assert "--seeds: = 0 must be >= 1" in capsys.readouterr().err
+
+
+def _fake_sweep(root: Path, rows: list[dict[str, object]]) -> None:
+    """A sweep folder of ``genai/fig5-edges``'s reduced form holding ``rows`` as its finished cells."""
+    scenario = catalog.get("genai/fig5-edges").reduced()
+    (root / "cells").mkdir(parents=True)
+    (root / "scenario.json").write_text(sweep._definition(scenario), encoding="utf-8")
+    for i, row in enumerate(rows):
+        full = {"scenario": scenario.name, "seed": 0, "status": "online", "bound": float("nan"), "admitted": 1,
+                "runtime_s": 0.1, "decision_median_s": 0.001, "work_s": 0.1, **row}
+        (root / "cells" / f"c{i:03d}.json").write_text(json.dumps(full), encoding="utf-8")
+
+
+def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(tmp_path: Path) -> None:
+    """A variant that turns a verdict is listed under the claim and in "Claims a reading carries"."""
+    rows = []
+    for point, x in enumerate(["2", "3"]):  # comdos below heft_ma by default, best under alpha-gb
+        for algorithm, value in [("comdos", 1.0), ("comdos@alpha-gb", 9.0), ("heft_ma", 5.0), ("heft_a", 4.0),
+                                 ("random_a", 3.0)]:
+            rows.append({"point": point, "x": x, "algorithm": algorithm, "objective": value + point})
+    _fake_sweep(tmp_path / "genai" / "fig5-edges", rows)
+    alone = reproduction.write(tmp_path, tmp_path / "sweeps-only.md", readings=None).read_text()
+    assert "Generated by `aisched report DIR --reproduction " + (tmp_path / "sweeps-only.md").as_posix() in alone
+    assert "No `aisched reproduce` record in this folder" in alone  # sweeps run one by one: said so
+    record = {"families": ["genai"], "reduced": False, "seeds": 3, "cells_total": 10, "cells_already_done": 0,
+              "executor": "process", "workers": 2, "wall_s": 600.0, "finished": "2026-11-23T00:00:00+00:00",
+              "machine": {"cpus": 2, "platform": "test"}, "load_start": [1.0, 1.0, 1.0], "load_end": [2.0, 1.5, 1.2]}
+    (tmp_path / "reproduce-genai.json").write_text(json.dumps(record), encoding="utf-8")
+    slow = {**record, "families": ["spot"], "wall_s": 91 * 60.0}
+    (tmp_path / "reproduce-spot.json").write_text(json.dumps(slow), encoding="utf-8")
+    page = reproduction.write(tmp_path, tmp_path / "reproduction.md", readings=None).read_text()
+    best = "ComDOS still outperforms the others"
+    assert f"- {best}: **fails** (measured: beaten at 2: heft_ma, 3: heft_ma)" in page
+    assert "  - under `alpha-gb` (comdos: alpha_reading='gb'): holds" in page
+    assert "## Claims a reading carries" in page
+    assert f"- genai/fig5-edges: {best}: fails by default, holds under `alpha-gb`" in page
+    claims = catalog.get("genai/fig5-edges").claims
+    listed = sum(len(catalog.get(n).claims) for n in catalog.names("genai"))  # run or not, every claim is counted
+    assert f"Claims: {listed} in all: 0 hold, 1 fail, {listed - 1} not checked." in page
+    assert f"variants (other readings, listed under each claim): 1 hold, 0 fail, {len(claims) - 1} not checked" in page
+    assert "| genai | 3 | 10 | 10.0 | 1.0, 2.0 | yes |" in page
+    assert "| spot | 3 | 10 | 91.0 | 1.0, 2.0 | **no** |" in page
+    assert "load average 1.0 at the start, 2.0 at the end (1.2 over the last 15 min)" in page
+    others = [n for n in catalog.names("genai") if n != "genai/fig5-edges"]  # not run: still listed, unchecked
+    assert "## Not run in this folder" in page and all(f"### {n}" in page for n in others)
+    assert f"- {catalog.get(others[0]).claims[0].text}: not checked: not run" in page
