@@ -14,7 +14,13 @@ direction holds.
 A claim "holds" as :data:`aisched.experiments.catalog.CLAIM_KINDS` defines it.
 For an ``improvement`` claim only the *direction* is checked (our instances
 are generated, not the paper's, so the size of an improvement is reported,
-not asserted).
+not asserted). A claim comparing algorithms ("improvement", "better_than",
+"best") is decided on the paired per-seed differences and states the
+reference's headroom over the baseline (:mod:`aisched.experiments.verdicts`):
+its verdict may be "inconclusive at N seeds" (the 95 % interval includes 0) or
+"untestable on this workload" (even the optimum, or a certified bound on it,
+cannot reach the claimed size, or is within the seeds' noise of the baseline).
+Counts are hold / fail / inconclusive / untestable / not checked.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.experiments import families
 from aisched.experiments.catalog import METRICS, Claim
 from aisched.experiments.sweep import load_table
+from aisched.experiments.verdicts import VERDICTS, counts_text, direction, headroom, new_counts, paired
 
 __all__ = ["ClaimCheck", "check_claims", "mean_table", "report", "summarise", "variant_checks"]
 
@@ -43,21 +50,38 @@ PRICED = {"lora": "pdftsp", "genai": "comdos", "tenants": "astraea"}
 
 @dataclass(frozen=True)
 class ClaimCheck:
-    """One claim beside the measurement."""
+    """One claim beside the measurement.
+
+    ``status`` is one of :data:`~aisched.experiments.verdicts.VERDICTS`; where it
+    is left empty it follows ``holds`` (True: "holds", False: "fails", None: "not
+    checked"). ``holds`` stays True / False only for a decided claim.
+    ``headroom`` states the reference's headroom over the baseline for a claim
+    comparing algorithms (whatever the verdict), ``""`` for the others.
+    """
 
     claim: Claim
     measured: float
-    holds: bool | None  # None: not checked (a point not in the run, missing cells, non-finite means)
+    holds: bool | None  # None: not decided (not checked, inconclusive or untestable)
     detail: str
+    status: str = ""
+    headroom: str = ""
 
     def __post_init__(self) -> None:  # numpy comparisons give np.bool_: keep a plain True / False / None
         if self.holds is not None:
             object.__setattr__(self, "holds", bool(self.holds))
+        if not self.status:
+            object.__setattr__(self, "status", {True: "holds", False: "fails"}.get(self.holds, "not checked"))
+        if self.status not in VERDICTS:
+            raise ValueError(f"status {self.status!r} is not one of {VERDICTS}")
 
     @property
     def verdict(self) -> str:
-        """"holds", "fails" or "not checked: <reason>"."""
-        return {True: "holds", False: "fails"}.get(self.holds, f"not checked: {self.detail}")  # type: ignore[arg-type]
+        """"holds", "fails", or the status with its reason ("inconclusive at 3 seeds: ...")."""
+        if self.status in ("holds", "fails"):
+            return self.status
+        if self.status == "untestable":
+            return f"untestable on this workload: {self.detail}"
+        return f"{self.status}: {self.detail}" if self.status == "not checked" else self.detail
 
 
 #: Metrics measured against a reference (offline optimum, or a certified bound where none is proven).
@@ -123,8 +147,15 @@ def _mean(summary: pd.DataFrame, algorithm: str, x: str | None = None) -> pd.Ser
     return rows.set_index("x")["mean"]
 
 
-def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[ClaimCheck]:
-    """Check each claim of a scenario definition against the summary of its sweep."""
+def check_claims(definition: dict[str, Any], summary: pd.DataFrame,
+                 table: pd.DataFrame | None = None) -> list[ClaimCheck]:
+    """Check each claim of a scenario definition against the summary of its sweep.
+
+    With the sweep's ``table`` (one row per cell), a claim comparing algorithms
+    ("improvement", "better_than", "best") is decided on the paired per-seed
+    differences and gets the reference's headroom (:mod:`aisched.experiments.verdicts`):
+    it may then be "inconclusive" or "untestable". Without it, on the means only.
+    """
     higher = METRICS[definition["metric"]]
     summary = summary[~summary["algorithm"].astype(str).str.contains("@", regex=False)]  # variants: see below
     checks = []
@@ -223,14 +254,95 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame) -> list[Clai
             a, b = mine.get(str(c.point), math.nan), mine.get(str(c.other_point), math.nan)
             ok = None if not (math.isfinite(a) and math.isfinite(b)) else bool(a > b)
             checks.append(ClaimCheck(c, a - b, ok, f"{c.point}: {a:.4g} vs {c.other_point}: {b:.4g}"))
-    return _against_bounds(definition, summary, checks)
+    checks = _against_bounds(definition, summary, checks)
+    return checks if table is None else _paired_verdicts(definition, table, checks)
 
 
-def variant_checks(definition: dict[str, Any], summary: pd.DataFrame) -> dict[str, list[ClaimCheck]]:
+def _compact(rooms: list[Any], baseline: str) -> str:
+    """One line of headroom over ``baseline`` at several points."""
+    have = [r for r in rooms if r.available]
+    if not have:
+        return f"no reference for {baseline} at {', '.join(r.x for r in rooms)}"
+    kind = "optimum" if all(r.kind == "optimum" for r in have) else "certified bound on the optimum"
+    parts = [f"{r.x}: {r.room:+.1%}" if r.available else f"{r.x}: no reference" for r in rooms]
+    return f"headroom of the {kind} over {baseline}: " + ", ".join(parts)
+
+
+def _paired_verdicts(definition: dict[str, Any], table: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
+    """Re-decide the comparison claims on paired per-seed differences, with headroom (see :func:`check_claims`)."""
+    metric = definition["metric"]
+    higher = METRICS[metric]
+    if metric not in table.columns:
+        return checks
+    rows = table[~table["algorithm"].astype(str).str.contains("@", regex=False)]
+    out = []
+    for chk in checks:
+        c = chk.claim
+        if chk.status not in ("holds", "fails") or c.kind not in ("improvement", "better_than", "best"):
+            out.append(chk)
+            continue
+        if c.kind == "improvement":
+            room = headroom(rows, str(c.baseline), str(c.point))
+            note = room.text()
+            size = float(c.value or 0.0)
+            if room.available and size > 0 and room.room < size:
+                out.append(ClaimCheck(c, chk.measured, None, f"{note}; the claim needs {size:+.1%} (measured "
+                                      f"{chk.measured:+.2%})", "untestable", note))
+                continue
+            interval = paired(rows, metric, higher, c.algorithm, str(c.baseline), str(c.point))
+            got = direction(interval)
+            if got == "inconclusive":
+                out.append(ClaimCheck(c, chk.measured, None, f"inconclusive at {interval.n} seed(s): {chk.detail}; "
+                                      f"{interval.text()}", "inconclusive", note))
+            else:
+                ok = got == ("better" if size > 0 else "worse")
+                out.append(ClaimCheck(c, chk.measured, ok, f"{chk.detail}; {interval.text()}", headroom=note))
+            continue
+        points = [str(x) for x in dict.fromkeys(rows.loc[rows["algorithm"] == c.algorithm, "x"].astype(str))]
+        others = [str(c.baseline)] if c.kind == "better_than" else [
+            a for a in definition.get("algorithms", []) if a != c.algorithm]
+        worse, unsure, untestable, rooms = [], [], [], []
+        for x in points:
+            if c.kind == "better_than":
+                room = headroom(rows, str(c.baseline), x)
+                rooms.append(room)
+                if room.within_noise:
+                    untestable.append(x)
+            else:  # "best": headroom over the strongest other algorithm (ties count as best: never untestable)
+                at = rows[rows["x"].astype(str) == x].groupby("algorithm")["objective"].mean().reindex(others)
+                if at.notna().any():
+                    rooms.append(headroom(rows, str(at.idxmax()), x))
+            for other in others:
+                got = direction(paired(rows, metric, higher, c.algorithm, other, x))
+                if got == "worse" or (got == "tie" and c.kind == "better_than"):
+                    worse.append(f"{x}: {other}")
+                elif got == "inconclusive":
+                    unsure.append(f"{x}: {other}")
+        note = "; ".join(_compact([r for r in rooms if r.baseline == b], b)
+                         for b in dict.fromkeys(r.baseline for r in rooms))
+        seeds = int(rows.loc[rows["algorithm"] == c.algorithm, "seed"].nunique())
+        tested_worse = [w for w in worse if w.split(":")[0] not in untestable]
+        if tested_worse:
+            out.append(ClaimCheck(c, chk.measured, False, f"worse (95 % paired interval below 0, or a tie) at "
+                                  f"{', '.join(tested_worse)}", headroom=note))
+        elif untestable:
+            out.append(ClaimCheck(c, chk.measured, None, f"the reference is within the seeds' noise of {c.baseline} "
+                                  f"at {', '.join(untestable)} ({note})", "untestable", note))
+        elif unsure:
+            out.append(ClaimCheck(c, chk.measured, None, f"inconclusive at {seeds} seed(s): the paired 95 % interval "
+                                  f"includes 0 at {', '.join(unsure)} (means: {chk.detail})", "inconclusive", note))
+        else:
+            out.append(ClaimCheck(c, chk.measured, True, chk.detail + " (95 % paired intervals above 0)",
+                                  headroom=note))
+    return out
+
+
+def variant_checks(definition: dict[str, Any], summary: pd.DataFrame,
+                   table: pd.DataFrame | None = None) -> dict[str, list[ClaimCheck]]:
     """Each variant's checks of the claims it can change (those about an algorithm it re-runs, and "best").
 
     Under variant ``v`` the rows ``"<a>@v"`` stand in for algorithm ``a``; the
-    other algorithms keep their default rows.
+    other algorithms keep their default rows (in ``table`` too, when given).
     """
     out: dict[str, list[ClaimCheck]] = {}
     algorithms = list(definition.get("algorithms", []))
@@ -239,9 +351,13 @@ def variant_checks(definition: dict[str, Any], summary: pd.DataFrame) -> dict[st
         keep = [a for a in algorithms if a not in by] + list(rename)
         rows = summary[summary["algorithm"].isin(keep)].copy()
         rows["algorithm"] = rows["algorithm"].replace(rename)
+        cells = None
+        if table is not None:
+            cells = table[table["algorithm"].isin(keep)].copy()
+            cells["algorithm"] = cells["algorithm"].replace(rename)
         claims = [c for c in definition.get("claims", [])
                   if c["algorithm"] in by or c.get("baseline") in by or c["kind"] == "best"]
-        out[variant] = check_claims({**definition, "claims": claims}, rows)
+        out[variant] = check_claims({**definition, "claims": claims}, rows, cells)
     return out
 
 
@@ -347,16 +463,27 @@ def _reference_lines(table: pd.DataFrame, metric: str) -> list[str]:
             "true ratio (a competitive ratio to it, an upper estimate).", ""]
 
 
+def measured_text(chk: ClaimCheck) -> str:
+    """What was measured, for a claim's line: the detail of a decided claim, and its headroom where stated."""
+    parts = [chk.detail] if chk.status in ("holds", "fails") else []
+    if chk.headroom and chk.headroom not in chk.detail:
+        parts.append(chk.headroom)
+    return "; ".join(parts)
+
+
+def verdict_text(chk: ClaimCheck) -> str:
+    """The verdict, bold where the claim fails."""
+    return "**fails**" if chk.status == "fails" else chk.verdict
+
+
 def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int]) -> list[str]:
     """The claims table of one sweep (every claim, with its verdict); counts verdicts."""
     if not checks:
         return []
     lines = ["| paper's claim | measured | verdict |", "|---|---|---|"]
     for chk in checks:
-        verdicts[{True: "holds", False: "fails", None: "not checked"}[chk.holds]] += 1
-        measured = "" if chk.holds is None else chk.detail
-        mark = "**fails**" if chk.holds is False else chk.verdict
-        lines.append(f"| {chk.claim.text} | {measured} | {mark} |")
+        verdicts[chk.status] += 1
+        lines.append(f"| {chk.claim.text} | {measured_text(chk)} | {verdict_text(chk)} |")
     return [*lines, ""]
 
 
@@ -374,8 +501,8 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     lines = ["# aisched report", "", f"Sweeps under `{top}`: {len(roots)}.", ""]
-    verdicts = {"holds": 0, "fails": 0, "not checked": 0}
-    variant_verdicts = {"holds": 0, "fails": 0, "not checked": 0}
+    verdicts = new_counts()
+    variant_verdicts = new_counts()
     for root in roots:
         definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
         table = load_table(root)
@@ -402,16 +529,14 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
             for path in _extra_figures(root, definition, table):
                 lines += [f"![{path.stem}]({(rel / path.name).as_posix()})", ""]
         lines += mean_table(definition, summary)
-        lines += _claim_lines(check_claims(definition, summary), verdicts)
-        for variant, checks in variant_checks(definition, summary).items():
+        lines += _claim_lines(check_claims(definition, summary, table), verdicts)
+        for variant, checks in variant_checks(definition, summary, table).items():
             changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
                                 for a, params in definition["variants"][variant].items())
             lines += [f"Under variant `{variant}` ({changed}):", ""]
             lines += _claim_lines(checks, variant_verdicts)
-    lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {verdicts['holds']} hold, {verdicts['fails']} fail, "
-                  f"{verdicts['not checked']} not checked."
-                  + (f" Under the scenarios' variants (other readings): {variant_verdicts['holds']} hold, "
-                     f"{variant_verdicts['fails']} fail, {variant_verdicts['not checked']} not checked."
+    lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {counts_text(verdicts)}."
+                  + (f" Under the scenarios' variants (other readings): {counts_text(variant_verdicts)}."
                      if sum(variant_verdicts.values()) else ""), ""]
     out = top / "report.md"
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -4,7 +4,8 @@
 reproduce`` run) and writes one page a reader can trust: for every scenario
 (paper figure) its size, seeds and wall time; for every claim of the paper the
 measurement (mean over seeds; the table gives mean +- std per point), the verdict
-("holds", "fails" or "not checked: <reason>"), the verdict under each of the
+("holds", "fails", "inconclusive at N seeds", "untestable on this workload" with the
+reference's headroom, or "not checked: <reason>"; :mod:`aisched.experiments.verdicts`), the verdict under each of the
 scenario's variants (other readings of the paper, listed under the claim and
 gathered in "Claims a reading carries" where a variant turns a verdict), a
 link to the family's readings in ``docs/readings.md``, and a time-budget table
@@ -23,9 +24,18 @@ from typing import Any
 
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog
-from aisched.experiments.report import ClaimCheck, check_claims, mean_table, summarise, variant_checks
+from aisched.experiments.report import (
+    ClaimCheck,
+    check_claims,
+    mean_table,
+    measured_text,
+    summarise,
+    variant_checks,
+    verdict_text,
+)
 from aisched.experiments.scenario import METRICS
 from aisched.experiments.sweep import load_table
+from aisched.experiments.verdicts import counts_text, new_counts
 
 __all__ = ["write"]
 
@@ -66,7 +76,7 @@ BUDGET_SEEDS = 3
 
 
 def _kind(check: ClaimCheck) -> str:
-    return {True: "holds", False: "fails", None: "not checked"}[check.holds]
+    return check.status
 
 
 def _variant_lines(definition: dict[str, Any], text: str,
@@ -80,9 +90,9 @@ def _variant_lines(definition: dict[str, Any], text: str,
             counts[_kind(chk)] += 1
             changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
                                 for a, params in definition["variants"][variant].items())
-            verdict = "**fails**" if chk.holds is False else chk.verdict
-            measured = f" (measured: {chk.detail})" if chk.holds is not None else ""
-            lines.append(f"  - under `{variant}` ({changed}): {verdict}{measured}")
+            measured = measured_text(chk)
+            lines.append(f"  - under `{variant}` ({changed}): {verdict_text(chk)}"
+                         + (f" (measured: {measured})" if measured else ""))
     return lines
 
 
@@ -153,8 +163,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     links = _reading_links(readings_path)
     link_base = "" if readings_path is None else os.path.relpath(readings_path, out.parent)
     runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(top.glob("reproduce-*.json"))]
-    counts = {"holds": 0, "fails": 0, "not checked": 0}
-    variant_counts = {"holds": 0, "fails": 0, "not checked": 0}
+    counts = new_counts()
+    variant_counts = new_counts()
     carried: list[str] = []  # claims whose verdict differs under some variant
     body: list[str] = []
     found = [json.loads((root / "scenario.json").read_text(encoding="utf-8"))["name"] for root in roots]
@@ -178,8 +188,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         if not table.empty:
             metric = definition["metric"]
             summary = summarise(table, metric)
-            checks = check_claims(definition, summary)
-            by_variant = variant_checks(definition, summary)
+            checks = check_claims(definition, summary, table)
+            by_variant = variant_checks(definition, summary, table)
             better = "higher" if METRICS[metric] else "lower"
             body += [f"`{metric}` ({better} is better), mean ± std over seeds:", "",
                      *mean_table(definition, summary)]
@@ -188,11 +198,10 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 body += [f"- {c['text']}: **not checked**: no finished cells" for c in definition["claims"]]
                 counts["not checked"] += len(definition["claims"])
             for chk in checks:
-                kind = {True: "holds", False: "fails", None: "not checked"}[chk.holds]
+                kind = chk.status
                 counts[kind] += 1
-                verdict = "**fails**" if chk.holds is False else chk.verdict
-                measured = f" (measured: {chk.detail})" if chk.holds is not None else ""
-                body.append(f"- {chk.claim.text}: {verdict}{measured}")
+                measured = measured_text(chk)
+                body.append(f"- {chk.claim.text}: {verdict_text(chk)}" + (f" (measured: {measured})" if measured else ""))
                 body += _variant_lines(definition, chk.claim.text, by_variant, variant_counts)
                 others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
                 if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:
@@ -230,11 +239,9 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         head.append("- No `aisched reproduce` record in this folder: its scenarios were run one by one "
                     "(`aisched sweep`); each section below gives its seeds, cells and wall time.")
     head.append("")
-    head += [f"Claims: {sum(counts.values())} in all: {counts['holds']} hold, {counts['fails']} fail, "
-             f"{counts['not checked']} not checked."
+    head += [f"Claims: {sum(counts.values())} in all: {counts_text(counts)}."
              + (f" Under the scenarios' variants (other readings, listed under each claim): "
-                f"{variant_counts['holds']} hold, {variant_counts['fails']} fail, "
-                f"{variant_counts['not checked']} not checked." if sum(variant_counts.values()) else ""), ""]
+                f"{counts_text(variant_counts)}." if sum(variant_counts.values()) else ""), ""]
     if sum(variant_counts.values()):
         head += ["## Claims a reading carries", "",
                  "Claims whose verdict under a variant (another reading of the paper, docs/readings.md) "

@@ -226,7 +226,7 @@ def test_a_sweep_without_finished_cells_still_lists_its_claims(tmp_path: Path) -
     root.mkdir(parents=True)
     (root / "scenario.json").write_text(json.dumps(MINI.definition()))
     text = report.report(tmp_path, figures=False).read_text()
-    assert f"0 hold, 0 fail, {len(MINI.claims)} not checked." in text
+    assert f"0 hold, 0 fail, 0 inconclusive, 0 untestable, {len(MINI.claims)} not checked." in text
     assert text.count("not checked: no finished cells yet") == len(MINI.claims)
 
 
