@@ -315,13 +315,13 @@ def _paired_verdicts(definition: dict[str, Any], table: pd.DataFrame, checks: li
             for other in others:
                 got = direction(paired(rows, metric, higher, c.algorithm, other, x))
                 if got == "worse" or (got == "tie" and c.kind == "better_than"):
-                    worse.append(f"{x}: {other}")
+                    worse.append((x, other))
                 elif got == "inconclusive":
-                    unsure.append(f"{x}: {other}")
+                    unsure.append((x, other))
         note = "; ".join(_compact([r for r in rooms if r.baseline == b], b)
                          for b in dict.fromkeys(r.baseline for r in rooms))
         seeds = int(rows.loc[rows["algorithm"] == c.algorithm, "seed"].nunique())
-        tested_worse = [w for w in worse if w.split(":")[0] not in untestable]
+        tested_worse = [f"{x}: {other}" for x, other in worse if x not in untestable]
         if tested_worse:
             out.append(ClaimCheck(c, chk.measured, False, f"worse (95 % paired interval below 0, or a tie) at "
                                   f"{', '.join(tested_worse)}", headroom=note))
@@ -330,7 +330,7 @@ def _paired_verdicts(definition: dict[str, Any], table: pd.DataFrame, checks: li
                                   f"at {', '.join(untestable)} ({note})", "untestable", note))
         elif unsure:
             out.append(ClaimCheck(c, chk.measured, None, f"inconclusive at {seeds} seed(s): the paired 95 % interval "
-                                  f"includes 0 at {', '.join(unsure)} (means: {chk.detail})", "inconclusive", note))
+                                  f"includes 0 at {', '.join(f'{x}: {o}' for x, o in unsure)} (means: {chk.detail})", "inconclusive", note))
         else:
             out.append(ClaimCheck(c, chk.measured, True, chk.detail + " (95 % paired intervals above 0)",
                                   headroom=note))

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["VERDICTS", "counts_text", "new_counts", "Headroom", "Interval", "direction", "headroom", "paired", "paired_interval", "reference_gap"]
+__all__ = ["VERDICTS", "counts_text", "new_counts", "Headroom", "Interval", "direction", "headroom", "paired", "paired_interval"]
 
 #: Every verdict a claim can get, in the order the report counts them.
 VERDICTS = ("holds", "fails", "inconclusive", "untestable", "not checked")
@@ -176,7 +176,3 @@ def headroom(table: pd.DataFrame, baseline: str, x: str) -> Headroom:
     gap = paired_interval((rows["reference"] - rows["objective"]).to_numpy(dtype=float))
     return Headroom(baseline, str(x), kind, float(rows["reference"].mean()), float(rows["objective"].mean()), gap)
 
-
-def reference_gap(table: pd.DataFrame, baseline: str, points: list[str]) -> list[Headroom]:
-    """:func:`headroom` of ``baseline`` at each of ``points``."""
-    return [headroom(table, baseline, x) for x in points]
