@@ -308,7 +308,9 @@ def _report(args: argparse.Namespace) -> int:
     if args.reproduction is not None:
         from aisched.experiments import reproduction
 
-        print(f"wrote {reproduction.write(args.directory, args.reproduction, readings=args.readings)}")
+        page = reproduction.write(args.directory, args.reproduction, readings=args.readings,
+                                  figures=not args.no_figures)
+        print(f"wrote {page}")
     return 0
 
 

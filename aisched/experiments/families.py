@@ -15,6 +15,11 @@ the way ``aisched.online`` registers algorithms with :mod:`aisched.registry`:
   ``fn(root, definition, table) -> Path | None``;
 - ``cell_metrics(instance, outcome) -> dict``: family columns of a sweep cell;
 - ``selection_cell`` and ``pools``: the ``selection`` scenario kind (spot);
+- ``proposed`` and ``diagnostics``: the paper's algorithm and the cell columns
+  (:class:`Diagnostic`, from ``cell_metrics`` or the family's registered
+  resource metrics) that say whether its mechanism acted (capacity binding,
+  sharing, spot use); the report shows them beside each figure's table and marks
+  the points where the mechanism was idle (:func:`idle_points`);
 - ``cli``: the ``aisched compare FAMILY`` protocol (a module with
   ``CLI_HELP``, ``CLI_ALGORITHMS``, ``add_cli_arguments``, ``instance_from_cli``,
   ``describe``, ``cli_figures`` and optionally ``cli_params``,
@@ -36,10 +41,43 @@ if TYPE_CHECKING:
 
     from aisched.experiments.scenario import Add
 
-__all__ = ["Family", "FigureFn", "get", "names", "register"]
+__all__ = ["COMMON_FIGURES", "Diagnostic", "Family", "FigureFn", "get", "idle_points", "names", "register"]
 
 FigureFn = Callable[[Path, dict[str, Any], "pd.DataFrame"], "Path | None"]
 """A report figure: ``fn(sweep folder, scenario definition, table) -> written path or None``."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A cell column that says whether the paper's mechanism acted in that cell.
+
+    Parameters
+    ----------
+    column
+        The column of a sweep cell (``cell_metrics`` or the family's resource metrics).
+    label
+        Words for the report ("node-slots at compute capacity").
+    unit
+        ``"share"`` (printed as a percentage), ``"count"`` or ``""``.
+    acts_above
+        The mechanism counts as acting in a cell where the column exceeds this
+        value (``0.0``: any binding cell, any shared job); ``None``: shown, not used
+        to decide. A point is *idle* when no cell of the proposed algorithm there
+        has any such column above its value.
+    """
+
+    column: str
+    label: str
+    unit: str = "share"
+    acts_above: float | None = None
+
+    def text(self, value: float) -> str:
+        """``value`` in this diagnostic's unit."""
+        if value != value:  # NaN
+            return "n/a"
+        if self.unit == "share":
+            return f"{value:.1%}"
+        return f"{value:.3g}" if self.unit != "count" else f"{value:.1f}".rstrip("0").rstrip(".")
 
 
 @dataclass(frozen=True)
@@ -54,6 +92,8 @@ class Family:
     selection_cell: Callable[..., Any] | None = None
     pools: Mapping[str, Any] = field(default_factory=dict)
     cli: Any = None
+    proposed: str = ""
+    diagnostics: tuple[Diagnostic, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "figures", MappingProxyType(dict(self.figures)))
@@ -62,6 +102,10 @@ class Family:
 
 _FAMILIES: dict[str, Family] = {}
 
+#: Report figures every family has, drawn by the machinery itself: ``"regime"``
+#: (:mod:`aisched.experiments.regime`, the regime map of a scarcity knob).
+COMMON_FIGURES: tuple[str, ...] = ("regime",)
+
 
 def register(family: Family) -> Family:
     """Add (or, on a re-import, replace) a family's plug-in; returns it."""
@@ -69,6 +113,30 @@ def register(family: Family) -> Family:
         raise TypeError(f"register() takes a Family, got {type(family).__name__}")
     _FAMILIES[family.name] = family
     return family
+
+
+def idle_points(family: Family, table: pd.DataFrame, algorithm: str | None = None) -> dict[str, str]:
+    """Points (x labels) where ``algorithm``'s mechanism was idle, each with the deciding values.
+
+    ``algorithm`` defaults to the family's ``proposed`` algorithm. A point is idle
+    when every cell of ``algorithm`` there has each deciding diagnostic
+    (``acts_above`` set) at or below its value (:class:`Diagnostic`); a point
+    whose cells lack every deciding column is not judged (absent from the result).
+    """
+    name = algorithm or family.proposed
+    deciding = [d for d in family.diagnostics if d.acts_above is not None and d.column in table.columns]
+    if not name or not deciding or "algorithm" not in table.columns:
+        return {}
+    rows = table[table["algorithm"] == name]
+    out: dict[str, str] = {}
+    for x, at in rows.groupby(rows["x"].astype(str), sort=False):
+        values = {d: at[d.column].astype(float) for d in deciding}
+        if all(v.isna().all() for v in values.values()):
+            continue
+        if all(bool((v.fillna(-float("inf")) <= float(d.acts_above)).all()) for d, v in values.items()):
+            parts = [f"{d.label} {d.text(float(v.max()))}" for d, v in values.items()]
+            out[str(x)] = ", ".join(parts) + f" (largest over {len(at)} seed(s))"
+    return out
 
 
 def names() -> list[str]:

@@ -6,9 +6,10 @@ on one pool of warm workers (a local process pool, or a Dask cluster), with
 one progress bar whose ETA covers the whole run. Finished cells are kept: a
 killed run continues where it stopped when the same command is run again.
 It then writes ``report.md`` over every sweep (each paper claim with "holds",
-"fails" or "not checked: <reason>") and ``reproduce-<family>.json`` (date,
-machine, wall time per scenario) beside it; several families' runs can share
-one folder.
+"fails" or "not checked: <reason>") and appends the run's record (date,
+machine, load, wall time per scenario, cells computed and kept) to
+``reproduce-<family>.json`` beside it (:func:`read_records`); several families'
+runs can share one folder.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ import time
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, report
 from aisched.experiments.scenario import Scenario
 from aisched.experiments.sweep import cells, finished_cells, folder, open_runner, sweep
 
-__all__ = ["plan", "record_name", "reproduce"]
+__all__ = ["plan", "read_records", "record_name", "reproduce"]
 
 FAMILIES = ("lora", "spot", "genai", "tenants")
 
@@ -143,5 +145,22 @@ def reproduce(
         "load_end": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
     Path(out).mkdir(parents=True, exist_ok=True)
-    (Path(out) / record_name(families, reduced)).write_text(json.dumps(record, indent=1), encoding="utf-8")
+    path = Path(out) / record_name(families, reduced)
+    path.write_text(json.dumps({"runs": [*read_records(path), record]}, indent=1), encoding="utf-8")
     return report.report(out, figures=figures)
+
+
+def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The run records of one ``reproduce-*.json`` file, oldest first.
+
+    Each run of :func:`reproduce` into a folder appends its record (a resumed run
+    adds its own beside the one that computed the cells; neither is overwritten).
+    A file written before records were kept as a list holds one record: it is read
+    as a list of one. A missing file has none.
+    """
+    p = Path(path)
+    if not p.is_file():
+        return []
+    data = json.loads(p.read_text(encoding="utf-8"))
+    runs = data.get("runs") if isinstance(data, dict) and "runs" in data else [data]
+    return [r for r in runs if isinstance(r, dict)]

@@ -19,20 +19,28 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog
+from aisched.experiments.diagnostics import diagnostics_lines
+from aisched.experiments.page_figures import scenario_svg
+from aisched.experiments.regime import regime_figure, regime_lines, regime_points, regime_summary
 from aisched.experiments.report import (
     ClaimCheck,
     check_claims,
     mean_table,
     measured_text,
+    not_in_run_lines,
+    reduced_heading,
+    reference_lines,
     summarise,
     variant_checks,
     verdict_text,
 )
+from aisched.experiments.reproduce import read_records
 from aisched.experiments.scenario import METRICS
 from aisched.experiments.sweep import load_table
 from aisched.experiments.verdicts import counts_text, new_counts
@@ -79,19 +87,19 @@ def _kind(check: ClaimCheck) -> str:
     return check.status
 
 
-def _variant_lines(definition: dict[str, Any], text: str,
-                   by_variant: dict[str, list[ClaimCheck]], counts: dict[str, int]) -> list[str]:
+def _variant_lines(definition: dict[str, Any], text: str, by_variant: dict[str, list[ClaimCheck]],
+                   counts: dict[str, int], reduced: bool = False) -> list[str]:
     """Sub-bullets: the claim ``text`` under each variant that re-checks it (counted in ``counts``)."""
     lines: list[str] = []
     for variant, checks in by_variant.items():
         for chk in checks:
-            if chk.claim.text != text:
+            if chk.claim.text != text or chk.absent:
                 continue
             counts[_kind(chk)] += 1
             changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
                                 for a, params in definition["variants"][variant].items())
             measured = measured_text(chk)
-            lines.append(f"  - under `{variant}` ({changed}): {verdict_text(chk)}"
+            lines.append(f"  - under `{variant}` ({changed}): {verdict_text(chk, reduced)}"
                          + (f" (measured: {measured})" if measured else ""))
     return lines
 
@@ -135,8 +143,23 @@ def _budget(runs: list[dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
+def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]]) -> list[str]:
+    """The section on top: per family the five verdict counts and what its regime map found."""
+    lines = ["## Summary", "",
+             "| family | claims | hold | fail | untestable on our workload | inconclusive at the seeds run | "
+             "not checked |", "|---|---|---|---|---|---|---|"]
+    for family, c in by_family.items():
+        lines.append(f"| {family} | {sum(c.values())} | {c['holds']} | {c['fails']} | {c['untestable']} | "
+                     f"{c['inconclusive']} | {c['not checked']} |")
+    lines.append("")
+    for family in by_family:
+        found = regimes.get(family)
+        lines.append(f"- {family}'s regime map: " + (" ".join(found) if found else "not in this run."))
+    return [*lines, ""]
+
+
 def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "docs/reproduction.md", *,
-          readings: str | os.PathLike[str] | None = "docs/readings.md") -> Path:
+          readings: str | os.PathLike[str] | None = "docs/readings.md", figures: bool = True) -> Path:
     """Write the reproduction page for the sweeps under ``directory``; returns its path.
 
     Parameters
@@ -148,6 +171,10 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         The page to write.
     readings
         ``docs/readings.md``, linked per family (relative to the page).
+    figures
+        Draw each scenario's figure as a small SVG in ``figures/`` beside the page, with
+        the paper's values marked (:mod:`aisched.experiments.page_figures`), and the
+        regime maps of the regime scenarios, and show them on the page.
 
     Raises
     ------
@@ -162,17 +189,23 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     readings_path = None if readings is None else Path(readings)
     links = _reading_links(readings_path)
     link_base = "" if readings_path is None else os.path.relpath(readings_path, out.parent)
-    runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(top.glob("reproduce-*.json"))]
+    runs = [run for p in sorted(top.glob("reproduce-*.json")) for run in read_records(p)]
     counts = new_counts()
+    by_family: dict[str, dict[str, int]] = {}  # the summary on top: per family, the same five kinds
+    regimes: dict[str, list[str]] = {}  # per family, the regime maps' region sentences
+    figure_dir = out.parent / "figures"
     variant_counts = new_counts()
     carried: list[str] = []  # claims whose verdict differs under some variant
     body: list[str] = []
-    found = [json.loads((root / "scenario.json").read_text(encoding="utf-8"))["name"] for root in roots]
+    definitions = [json.loads((root / "scenario.json").read_text(encoding="utf-8")) for root in roots]
+    reduced = any(d.get("reduced_form") for d in definitions)
+    absent: list[tuple[str, ClaimCheck]] = []
+    found = [d["name"] for d in definitions]
     families = list(dict.fromkeys(name.split("/")[0] for name in found))
     missing = [n for f in families for n in catalog.names(f) if n not in found]
-    for root in roots:
-        definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
+    for root, definition in zip(roots, definitions):
         table = load_table(root)
+        tally = by_family.setdefault(definition["family"], new_counts())
         timing = json.loads((root / "sweep.json").read_text()) if (root / "sweep.json").is_file() else {}
         family = definition["family"]
         reading = (f"[readings: {family}]({link_base}#{links[family]})" if family in links
@@ -191,24 +224,46 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
             checks = check_claims(definition, summary, table)
             by_variant = variant_checks(definition, summary, table)
             better = "higher" if METRICS[metric] else "lower"
+            if figures:
+                svg = scenario_svg(figure_dir / f"{definition['name'].replace('/', '-')}.svg", definition,
+                                   summary, checks)
+                body += [f"![{definition['name']}]({os.path.relpath(svg, out.parent)})", ""]
             body += [f"`{metric}` ({better} is better), mean ± std over seeds:", "",
-                     *mean_table(definition, summary)]
+                     *mean_table(definition, summary), *reference_lines(table, metric),
+                     *diagnostics_lines(definition, table)]
+            if "regime" in definition.get("figures", []):
+                points = regime_points(definition, table)
+                regimes.setdefault(family, []).append(f"{definition['name']}: {regime_summary(definition, points)}")
+                if figures and points:
+                    regime_figure(root, definition, table)
+                    target = figure_dir / f"{definition['name'].replace('/', '-')}-regime.svg"
+                    shutil.copyfile(root / "regime.svg", target)
+                    body += [f"![regime map of {definition['name']}]({os.path.relpath(target, out.parent)})", ""]
+                body += regime_lines(definition, table)
         if definition.get("claims"):
             if not checks:  # no finished cells: every claim is still listed
                 body += [f"- {c['text']}: **not checked**: no finished cells" for c in definition["claims"]]
                 counts["not checked"] += len(definition["claims"])
+                tally["not checked"] += len(definition["claims"])
             for chk in checks:
+                if chk.absent:  # listed once, under "Not in this run"
+                    absent.append((definition["name"], chk))
+                    tally["not checked"] += 1
+                    continue
                 kind = chk.status
                 counts[kind] += 1
+                tally[kind] += 1
                 measured = measured_text(chk)
-                body.append(f"- {chk.claim.text}: {verdict_text(chk)}" + (f" (measured: {measured})" if measured else ""))
-                body += _variant_lines(definition, chk.claim.text, by_variant, variant_counts)
+                body.append(f"- {chk.claim.text}: {verdict_text(chk, reduced)}"
+                            + (f" (measured: {measured})" if measured else ""))
+                body += _variant_lines(definition, chk.claim.text, by_variant, variant_counts, reduced)
                 others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
                 if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:
                     flips = ", ".join(f"`{v}`" for v, h in others.items() if h is not None and h != chk.holds)
                     carried.append(f"- {definition['name']}: {chk.claim.text}: {kind} by default, "
                                    f"{'holds' if not chk.holds else 'fails'} under {flips}")
             body.append("")
+    body += not_in_run_lines(absent, counts)
     if missing:  # a family's named scenarios this folder has no sweep of: their claims are listed, unchecked
         body += ["## Not run in this folder", "",
                  "Named scenarios of the families above with no sweep under this folder (a run stopped "
@@ -219,8 +274,9 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
             for claim in scenario.claims:
                 body.append(f"- {claim.text}: not checked: not run (no sweep of {name} under this folder)")
                 counts["not checked"] += 1
+                by_family.setdefault(scenario.family, new_counts())["not checked"] += 1
             body.append("")
-    head = ["# Reproduction status", "",
+    head = ["# Reproduction status" + reduced_heading(reduced), "",
             f"Generated by `aisched report DIR --reproduction {Path(path).as_posix()}` from the run under "
             f"`{top}`; do not edit by hand. Each claim is checked for its direction (not its size) "
             "against the mean over seeds of our generated instances, under the readings of "
@@ -239,6 +295,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         head.append("- No `aisched reproduce` record in this folder: its scenarios were run one by one "
                     "(`aisched sweep`); each section below gives its seeds, cells and wall time.")
     head.append("")
+    head += _summary(by_family, regimes)
     head += [f"Claims: {sum(counts.values())} in all: {counts_text(counts)}."
              + (f" Under the scenarios' variants (other readings, listed under each claim): "
                 f"{counts_text(variant_counts)}." if sum(variant_counts.values()) else ""), ""]

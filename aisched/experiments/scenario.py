@@ -158,6 +158,10 @@ class Scenario:
         cell algorithm ``"bound"``) of every (point, seed): the ratio reference
         wherever the offline program is not proven optimal or not solved
         (``offline = false``, paper-scale points; issue 17).
+    bound_at
+        With ``bound``: only these x values get a bound cell (the points the
+        claims are made at: a reference for their headroom, issue 25); empty (the
+        default): every point. A value the (reduced) run does not have is skipped.
     params
         Per-algorithm keyword parameters.
     reduced_base, reduced_values
@@ -172,7 +176,8 @@ class Scenario:
         ``theta_scale`` in tenants Fig. 11), the instance is the same at every point.
     figures
         Extra figures of the report, names from the family's registered ``figures`` (:mod:`aisched.experiments.families`)
-        (e.g. "alpha_per_user", "policy_weights").
+        (e.g. "alpha_per_user", "policy_weights") or :data:`~aisched.experiments.families.COMMON_FIGURES`
+        ("regime": the regime map of :mod:`aisched.experiments.regime`, with its region statement).
     variants
         Readings to compare: ``{variant: {algorithm: {parameter: value}}}``, e.g.
         ``{"beta-per-gb": {"pdftsp": {"beta_unit": "per_gb"}}}``. Each variant runs
@@ -211,6 +216,7 @@ class Scenario:
     variants: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
     bound: bool = False
     cost: str = ""
+    bound_at: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -264,6 +270,8 @@ class Scenario:
             # recorded only when not the default, so that older sweep folders still resume
             **({"kind": self.kind} if self.kind != "compare" else {}),
             **({"bound": True} if self.bound else {}),
+            **({"bound_at": list(self.bound_at)} if self.bound_at else {}),
+            **({"reduced_form": True} if self.full_values is not None else {}),
             **({"x_target": self.x_target} if self.x_target != "generator" else {}),
             **({"figures": list(self.figures)} if self.figures else {}),
             **({"variants": {v: {a: dict(p) for a, p in by.items()} for v, by in self.variants.items()}}
@@ -306,6 +314,12 @@ def _validate(s: Scenario) -> None:
         raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
     if FAMILY_METRICS.get(s.metric, s.family) != s.family:
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {FAMILY_METRICS[s.metric]!r} metric")
+    everywhere = [*s.values, *(s.full_values or ())]
+    for i, at in enumerate(s.bound_at):
+        if not s.bound:
+            raise InvalidScenarioError("bound_at", f"{where}needs bound = true")
+        if at not in everywhere:
+            raise InvalidScenarioError(f"bound_at[{i}]", f"{where}{at!r} is not one of the x values {list(everywhere)}")
     if s.metric in ("ratio", "competitive_ratio") and not (s.offline or s.bound):
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true (or bound = true)")
     if s.kind not in KINDS:
@@ -394,11 +408,16 @@ def _validate_figures(s: Scenario, where: str) -> None:
 
     if isinstance(s.figures, str) or not isinstance(s.figures, tuple):
         raise InvalidScenarioError("figures", f"{where}must be a tuple of figure names, got {s.figures!r}")
-    available = families.get(s.family).figures
+    plugin = families.get(s.family)
+    available = [*plugin.figures, *families.COMMON_FIGURES]
     for i, name in enumerate(s.figures):
         if name not in available:
             raise InvalidScenarioError(
                 f"figures[{i}]", f"{where}{name!r} is not a figure of {s.family!r} (known: {sorted(available)})")
+        if name == "regime" and (plugin.proposed not in s.algorithms or len(s.algorithms) < 2):
+            raise InvalidScenarioError(
+                f"figures[{i}]", f"{where}'regime' compares {s.family!r}'s proposed algorithm "
+                f"{plugin.proposed!r} with baselines: algorithms must hold it and at least one other")
 
 
 def _validate_variants(s: Scenario, where: str) -> None:
@@ -427,7 +446,7 @@ def _validate_variants(s: Scenario, where: str) -> None:
 _TOP_KEYS = {
     "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
     "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures", "variants",
-    "bound",
+    "bound", "bound_at",
 }
 _CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value"}
 
@@ -439,7 +458,7 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
     (list), optional ``base`` (table of generator parameters), ``metric``,
     ``seeds``, ``offline``, ``time_limit``, ``params`` (table per algorithm),
     ``reduced`` (table of generator overrides), ``reduced_values``, ``kind``,
-    ``x_target``, ``figures`` (list) and ``[[claims]]`` tables with the fields
+    ``x_target``, ``figures`` (list), ``bound``, ``bound_at`` (list) and ``[[claims]]`` tables with the fields
     of :class:`Claim`. Example::
 
         name = "lora/my-scale"
@@ -513,7 +532,7 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             claims=tuple(claims), kind=typed("kind", str, "compare"),
             x_target=typed("x_target", str, "generator"), figures=tuple(typed("figures", list, [])),
             variants={v: {a: dict(p) for a, p in by.items()} for v, by in variants.items()},
-            bound=typed("bound", bool, False),
+            bound=typed("bound", bool, False), bound_at=tuple(typed("bound_at", list, [])),
         )
     except InvalidScenarioError as exc:
         raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None

@@ -87,9 +87,10 @@ def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
     n_seeds = scenario.seeds if seeds is None else seeds
     if not isinstance(n_seeds, int) or isinstance(n_seeds, bool) or n_seeds < 1:
         raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
-    algos = (["offline"] if scenario.offline else []) + (["bound"] if scenario.bound else []) + scenario.runs
     out = []
     for p in range(len(scenario.values)):
+        bound = scenario.bound and (not scenario.bound_at or scenario.values[p] in scenario.bound_at)
+        algos = (["offline"] if scenario.offline else []) + (["bound"] if bound else []) + scenario.runs
         for seed in range(n_seeds):
             for name in algos:
                 out.append(Cell(

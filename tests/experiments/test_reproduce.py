@@ -10,7 +10,7 @@ import pytest
 
 from aisched import cli
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, reproduce, reproduction, sweep
+from aisched.experiments import catalog, report, reproduce, reproduction, sweep
 
 SMALL = ["spot/fig5-deadline", "spot/fig6-bandwidth"]  # millisecond cells
 STABLE = ["scenario", "point", "x", "seed", "algorithm", "objective", "status", "admitted"]
@@ -38,7 +38,9 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     claims = [c for n in SMALL for c in catalog.get(n).claims]
     assert f"Claims: {len(claims)} in all:" in text
     assert all(f"| {c.text} |" in text for c in claims)
-    record = json.loads((tmp_path / reproduce.record_name(["spot"], True)).read_text())
+    records = reproduce.read_records(tmp_path / reproduce.record_name(["spot"], True))
+    assert len(records) == 1
+    record = records[0]
     cells = sum(len(sweep.cells(catalog.get(n).reduced())) for n in SMALL)
     assert record["cells_total"] == cells and record["cells_already_done"] == 0
     assert set(record["wall_s_per_scenario"]) == set(SMALL) and record["machine"]["cpus"] >= 1
@@ -46,8 +48,9 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     assert len(first) == cells
     reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial", progress=False,
                         outcomes=False, figures=False)
-    again = json.loads((tmp_path / reproduce.record_name(["spot"], True)).read_text())
-    assert again["cells_already_done"] == cells  # a second run redoes nothing
+    first_record, again = reproduce.read_records(tmp_path / reproduce.record_name(["spot"], True))
+    assert first_record == record  # the run that computed the cells keeps its record (issue 25, point 5)
+    assert again["cells_already_done"] == cells  # a second run redoes nothing, and adds its own record
     pd.testing.assert_frame_equal(_tables(tmp_path), first)
     readings = tmp_path / "docs" / "readings.md"
     readings.parent.mkdir()
@@ -55,7 +58,11 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     page = reproduction.write(tmp_path, tmp_path / "docs" / "reproduction.md", readings=readings).read_text()
     every = [c for n in catalog.names("spot") for c in catalog.get(n).claims]  # the scenarios not run too
     assert f"Claims: {len(every)} in all:" in page and "--reduced" in page
-    assert all(f"- {c.text}: " in page for c in every)
+    assert page.splitlines()[0].startswith("# Reproduction status: reduced run")
+    assert all(c.text in page for c in every)
+    verdicts = [line for line in page.splitlines() if line.startswith("- ") and (": holds" in line or "fails" in line)]
+    assert verdicts and all(report.REDUCED_LABEL in line for line in verdicts)
+    assert page.count("Run: `aisched reproduce spot") == 2  # both records quoted
     assert page.count("[readings: spot](readings.md#spot-ahap--ahanp)") == len(SMALL)
     assert all(f"### {n}" in page for n in SMALL)
 
@@ -119,9 +126,9 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     (tmp_path / "reproduce-spot.json").write_text(json.dumps(slow), encoding="utf-8")
     page = reproduction.write(tmp_path, tmp_path / "reproduction.md", readings=None).read_text()
     best = "ComDOS still outperforms the others"
-    assert (f"- {best}: **fails** (measured: worse (95 % paired interval below 0, or a tie) at 2: heft_ma, "
+    assert (f"- {best}: **fails** [reduced run] (measured: worse (95 % paired interval below 0, or a tie) at 2: heft_ma, "
             "2: heft_a, 2: random_a, 3: heft_ma, 3: heft_a, 3: random_a; no reference for heft_ma at 2, 3)") in page
-    assert ("  - under `alpha-gb` (comdos: alpha_reading='gb'): holds (measured: best at every point "
+    assert ("  - under `alpha-gb` (comdos: alpha_reading='gb'): holds [reduced run] (measured: best at every point "
             "(95 % paired intervals above 0)") in page
     assert "## Claims a reading carries" in page
     assert f"- genai/fig5-edges: {best}: fails by default, holds under `alpha-gb`" in page
@@ -129,8 +136,15 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     listed = sum(len(catalog.get(n).claims) for n in catalog.names("genai"))  # run or not, every claim is counted
     assert f"Claims: {listed} in all: 0 hold, 1 fail, 0 inconclusive, 0 untestable, {listed - 1} not checked." in page
     assert ("variants (other readings, listed under each claim): 1 hold, 0 fail, 0 inconclusive, 0 untestable, "
-            f"{len(claims) - 1} not checked") in page
+            "0 not checked") in page  # the claims at points this run lacks: listed once, under "Not in this run"
+    assert page.count("## Not in this run") == 1
+    assert sum(line.startswith("- genai/fig5-edges: ") and "(at edges=" in line
+               for line in page.splitlines()) == len(claims) - 1
     assert "| genai | 3 | 10 | 10.0 | 1.0, 2.0 | yes |" in page
+    assert f"| genai | {listed} | 0 | 1 | 0 | 0 | {listed - 1} |" in page  # the summary on top, per family
+    assert "- genai's regime map: not in this run." in page
+    assert "![genai/fig5-edges](figures/genai-fig5-edges.svg)" in page  # its picture, beside the page
+    assert (tmp_path / "figures" / "genai-fig5-edges.svg").stat().st_size < 60_000
     assert "| spot | 3 | 10 | 91.0 | 1.0, 2.0 | **no** |" in page
     assert "load average 1.0 at the start, 2.0 at the end (1.2 over the last 15 min)" in page
     others = [n for n in catalog.names("genai") if n != "genai/fig5-edges"]  # not run: still listed, unchecked

@@ -54,7 +54,10 @@ def utilisation(instance: GenaiInstance, outcome: Outcome, *,
     -------
     dict
         ``memory_utilisation``: mean of hosted GB / ``c^s_k`` over edges and
-        slots; ``memory_peak``: its maximum; ``compute_load``: mean compute
+        slots; ``memory_peak``: its maximum; ``memory_binding``: the share of
+        (edge, slot) cells whose free memory is below the smallest model's size
+        ``min_m r^s_m`` (no further model fits: (5h) binds there, and ComDOS's
+        memory price matters); ``compute_load``: mean compute
         units per edge-slot; ``compute_utilisation``: mean load / capacity.
 
     Raises
@@ -67,10 +70,14 @@ def utilisation(instance: GenaiInstance, outcome: Outcome, *,
                                                 < instance.num_tasks[:, None])
     edge, model, start = (np.where(need, plan[v].transpose("job", "task").values, -1).astype(np.int64)
                           for v in ("edge", "model", "start"))
-    memory = edge_usage(instance, edge, model, start) / instance.memory_capacity[:, None]
+    hosted = edge_usage(instance, edge, model, start)
+    memory = hosted / instance.memory_capacity[:, None]
+    smallest = float(instance.model_size.min()) if instance.model_size.size else 0.0
+    full = (instance.memory_capacity[:, None] - hosted) < smallest - 1e-9
     load = compute_load(instance, edge, model, start)
     out = {"memory_utilisation": float(memory.mean()) if memory.size else 0.0,
            "memory_peak": float(memory.max()) if memory.size else 0.0,
+           "memory_binding": float(np.mean(full)) if full.size else 0.0,
            "compute_load": float(load.mean()) if load.size else 0.0,
            "compute_utilisation": float("nan")}
     if compute_capacity is not None:

@@ -76,4 +76,11 @@ __all__ = [
     "task_category",
 ]
 
-families.register(families.Family(name="genai", generate=generate, scenarios=paper.add_scenarios, cli=cli))
+families.register(families.Family(
+    name="genai", generate=generate, scenarios=paper.add_scenarios, cli=cli, proposed="comdos",
+    diagnostics=(
+        families.Diagnostic("memory_binding", "edge-slots at memory capacity", acts_above=0.0),
+        families.Diagnostic("memory_utilisation", "mean memory utilisation"),
+        families.Diagnostic("memory_peak", "peak memory utilisation"),
+    ),
+))

@@ -49,6 +49,7 @@ MB, each times ``U(0.8, 1.2)``.
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 from typing import Any, Literal
 
@@ -182,7 +183,8 @@ def _check(name: str, value: Any, low: float, *, integer: bool = True) -> None:
 def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: float = 5.0, *,
              capacity: str | float = "homo-M", dag_source: str = "taskbench", jobs: int | None = None,
              cost_weights: Any = (1.0, 1.0, 1.0), deadline_rule: DeadlineRule = "arrival",
-             revenue_rule: RevenueRule = "proportional", term_weights: Any = None) -> GenaiInstance:
+             revenue_rule: RevenueRule = "proportional", term_weights: Any = None,
+             capacity_scale: float = 1.0) -> GenaiInstance:
     """A seeded `genai` instance with section IV-A's settings (see the module docstring).
 
     Parameters
@@ -212,6 +214,12 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         computation (2), communication (3), hosting (4)); the revenues ``b_i`` are
         multiplied by the first, the rest become ``cost_weights`` (``docs/readings.md``
         genai A9). Exclusive with a non-default ``cost_weights``.
+    capacity_scale
+        Multiplies every edge's memory ``c^s_k`` after ``capacity`` set it (> 0;
+        default 1: the paper's capacities). A scarcity knob for regime maps (issue
+        25): at 1/16 of homo-M (6 GB an edge) the largest models (6.9, 7.7 GB)
+        no longer fit; at 1/64 (1.5 GB) only the small ones do. Draws nothing:
+        every other array of the instance is the same as at 1.
 
     Raises
     ------
@@ -245,6 +253,9 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
             raise InvalidScenarioError("capacity", f"= {capacity!r}, use homo-S, homo-M, homo-L, hetero or GB")
     else:
         _check("capacity", capacity, 1e-9, integer=False)
+    if isinstance(capacity_scale, bool) or not isinstance(capacity_scale, (int, float)) \
+            or not math.isfinite(capacity_scale) or capacity_scale <= 0:
+        raise InvalidScenarioError("capacity_scale", f"= {capacity_scale!r} must be a number > 0")
     weights = np.asarray(cost_weights, dtype=float)
     if weights.shape != (3,) or not np.all(np.isfinite(weights)) or np.any(weights < 0):
         raise InvalidScenarioError("cost_weights", f"= {cost_weights!r} must be 3 numbers >= 0")
@@ -264,6 +275,7 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         cap = np.full(K, CAPACITY_GB[capacity])
     else:
         cap = np.full(K, float(capacity))
+    cap = cap * float(capacity_scale)
     cost = {name: base * rng.uniform(0.8, 1.2, K) for name, base in UNIT_COST.items()}
     if jobs is None:
         arrival = np.repeat(np.arange(T), rng.poisson(arrival_rate, T))

@@ -51,14 +51,16 @@ def add_scenarios(add: Add) -> None:
     (:func:`aisched.online.genai.bound.bound`, docs/readings.md genai A-bound) as the reference, no
     MILP; cell costs measured at seed 0 on the 2-core machine at load 8-11 from other sessions: the
     bound 10 / 16 / 13-42 s (2 rounds each; its verified plan meets it, so there the reference is the
-    optimum), ComDOS 21 / 22 / 20 s, ComDOS alpha-gb 7 / 29 / 65 s. The workload readings (A2: ``deadline_rule``,
+    optimum), ComDOS 21 / 22 / 20 s, ComDOS alpha-gb 7 / 29 / 65 s. Figs. 4-8 compute the same bound at
+    every point (``bound=True``, issue 25): the reference of each claim's headroom (4 s at 5 edges and 12 s
+    at 500 slots, seed 0, 60 s limit, proven optimal there). The workload readings (A2: ``deadline_rule``,
     ``revenue_rule``) are generator options, not algorithm options, so they are not variants.
     """
     add(Scenario(
         name="genai/fig4-slots", family="genai", title="Fig. 4: profit vs number of time slots (100, 200, 500)",
         x="slots", values=(100, 200, 500), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("slots"), reduced_values=(20, 30),
-        variants=_VARIANTS,
+        variants=_VARIANTS, bound=True,
         claims=(*improvement_claims("comdos", "500", {"heft_ma": 0.412, "heft_a": 1.0078, "random_a": 3.1551},
                                "with 500 slots"),
                 Claim("best", "ComDOS consistently achieves the highest profit", "comdos")),
@@ -67,7 +69,7 @@ def add_scenarios(add: Add) -> None:
         name="genai/fig5-edges", family="genai", title="Fig. 5: profit vs number of edge clouds (5, 10, 20)",
         x="edges", values=(5, 10, 20), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("edges"), reduced_values=(2, 3),
-        variants=_VARIANTS,
+        variants=_VARIANTS, bound=True,
         claims=(*improvement_claims("comdos", "5", {"heft_ma": 0.3895, "heft_a": 0.9495}, "with 5 edges"),
                 *improvement_claims("comdos", "10", {"heft_ma": 0.3976, "heft_a": 0.9560}, "with 10 edges"),
                 *improvement_claims("comdos", "20", {"heft_ma": 0.3894, "heft_a": 0.9444}, "with 20 edges"),
@@ -79,14 +81,14 @@ def add_scenarios(add: Add) -> None:
         x="capacity", values=("homo-S", "homo-M", "homo-L", "hetero"), base=_GENAI_BASE,
         algorithms=_GENAI_ALGOS, reduced_base=_genai_small("capacity"),
         reduced_values=("homo-S", "homo-M", "homo-L", "hetero"),
-        variants=_VARIANTS,
+        variants=_VARIANTS, bound=True,
         claims=(Claim("best", "ComDOS achieves the best performance in all tests", "comdos"),),
     ))
     add(Scenario(
         name="genai/fig7-workload", family="genai", title="Fig. 7: profit under Poisson(3, 5, 7) arrivals",
         x="arrival_rate", values=(3.0, 5.0, 7.0), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("arrival_rate"), reduced_values=(0.6, 1.2),
-        variants=_VARIANTS,
+        variants=_VARIANTS, bound=True,
         claims=(*improvement_claims("comdos", "3.0", {"heft_ma": 0.3267, "heft_a": 0.9238, "random_a": 2.9028},
                                "under light load (Poisson 3)"),
                 *improvement_claims("comdos", "7.0", {"heft_ma": 0.3544, "heft_a": 0.8587, "random_a": 1.9816},
@@ -97,8 +99,18 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 8: profit under weights of (revenue, computation, communication, hosting): all 0.1, "
               "then each of the four terms at 0.5 (section II.E's four terms; docs/readings.md genai A9)",
         x="term_weights", values=FIG8_TERM_WEIGHTS, base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
-        reduced_base=_GENAI_SMALL, reduced_values=FIG8_TERM_WEIGHTS, variants=_VARIANTS,
+        reduced_base=_GENAI_SMALL, reduced_values=FIG8_TERM_WEIGHTS, variants=_VARIANTS, bound=True,
         claims=(Claim("best", "ComDOS achieves the best performance across various weight settings", "comdos"),),
+    ))
+    add(Scenario(
+        name="genai/regime-capacity", family="genai",
+        title="Regime map (not a paper figure): ComDOS against HEFT-MA, HEFT-A and Random-A as edge memory "
+              "shrinks from homo-M (96 GB) to 1/4, 1/16 and 1/64 of it (5 edges, 60 slots, Poisson 3), with "
+              "the certified bound as the reference",
+        x="capacity_scale", values=(1.0, 0.25, 0.0625, 0.015625),
+        base={"edges": 5, "slots": 60, "arrival_rate": 3.0, "capacity": "homo-M"}, algorithms=_GENAI_ALGOS,
+        bound=True, time_limit=20.0, figures=("regime",),
+        reduced_base={"edges": 2, "slots": 30, "arrival_rate": 1.2}, reduced_values=(1.0, 0.0625),
     ))
     add(Scenario(
         name="genai/fig9-competitive", family="genai",

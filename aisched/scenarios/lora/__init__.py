@@ -100,5 +100,12 @@ __all__ = [
 
 families.register(families.Family(
     name="lora", generate=generate, scenarios=paper.add_scenarios, figures=FIGURES,
-    cell_metrics=cell_metrics, cli=cli,
+    cell_metrics=cell_metrics, cli=cli, proposed="pdftsp",
+    diagnostics=(
+        families.Diagnostic("compute_util_binding", "node-slots at compute capacity", acts_above=0.0),
+        families.Diagnostic("memory_util_binding", "node-slots at memory capacity", acts_above=0.0),
+        families.Diagnostic("compute_util_peak", "peak compute utilisation"),
+        families.Diagnostic("memory_util_peak", "peak memory utilisation"),
+        families.Diagnostic("compute_util_mean", "mean compute utilisation"),
+    ),
 ))

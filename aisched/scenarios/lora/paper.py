@@ -68,11 +68,13 @@ _DAY_COST = ("one point x seed (a day: 4 algorithms + 3 pdFTSP variants) ~2.7 mi
 #: What a full-size run costs (measured 2026-11-23, one `aisched sweep` per scenario, 2 workers on a 2-core
 #: machine at load average 2-6): shown by ``aisched scenarios``, not part of a definition.
 COST: dict[str, str] = {
-    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds ~15-20 min on 2 workers",
+    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds ~15-20 min on 2 workers; plus the certified bound "
+                       "at 50 nodes (the claims' point, issue 25): 67 s a seed at its 60 s limit",
     "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds 19 min on 2 workers (load 3-5)",
     "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds 7.3 min on 2 workers",
     "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 12.8 min on 2 workers",
-    "lora/fig8-load": f"{_DAY_COST} (more at 80 a slot); 3 points x 3 seeds 12.0 min on 2 workers",
+    "lora/fig8-load": f"{_DAY_COST} (more at 80 a slot); 3 points x 3 seeds 12.0 min on 2 workers; plus the "
+                      "certified bound at 80 a slot (the claims' point, issue 25): 79 s a seed at its 60 s limit",
     "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds 25 min on 2 workers (load 3-6)",
     "lora/fig10-truthfulness": "37 full re-runs of a 764-task day per cell (default + 2 variants); "
                                "3 seeds 3.3 min on 2 workers at load ~2 (~132 s a cell at load 14-17)",
@@ -80,6 +82,9 @@ COST: dict[str, str] = {
                               "3 points x 3 seeds 3.6 min on 2 workers",
     "lora/fig12-competitive": "MILP up to its 60 s limit + 4 pdFTSP runs per cell; 3 seeds 1.9 min on 2 workers",
     "lora/fig12-competitive-bound": "bound 300 s (stops between rounds, ~340 s) + pdFTSP ~30 s: 6.4 min a seed",
+    "lora/regime-load": "seed 0 at 16 a slot on 24 slots: pdFTSP 10 s, Titan 9 s, bound 58 s (LP optimal; "
+                        "30 s limit here), EFT and NTM < 1 s; 36 slots (70 % of tasks can finish alone at 4 a "
+                        "slot, 50 % on 24) cost more: see the closing note of issue 25",
     "lora/fig13-runtime": "pdFTSP + Titan (20 s a slot) on 5 tasks a slot; 4 points x 3 seeds 2.4 min on 1 worker",
 }
 
@@ -106,7 +111,7 @@ def add_scenarios(add: Add) -> None:
                   baseline="ntm", point="50", value=1.5584),
             Claim("increasing", "as the number of nodes increases, social welfare grows", "pdftsp"),
         ),
-        variants=VARIANTS,
+        variants=VARIANTS, bound=True, bound_at=(50,),
     ))
     add(Scenario(
         name="lora/fig5-vendors", family="lora",
@@ -153,7 +158,7 @@ def add_scenarios(add: Add) -> None:
             Claim("improvement", "under high load pdFTSP improves welfare over NTM by 184.94%", "pdftsp",
                   baseline="ntm", point="80.0", value=1.8494),
         ),
-        variants=VARIANTS,
+        variants=VARIANTS, bound=True, bound_at=(80.0,),
     ))
     add(Scenario(
         name="lora/fig9-deadlines", family="lora",
@@ -210,6 +215,15 @@ def add_scenarios(add: Add) -> None:
         reduced_base={"slots": 24, "arrival_rate": 1.5, "vendors": 2}, reduced_values=(4,),
         claims=(Claim("at_most", "pdFTSP's empirical competitive ratio is no more than 3 (measured against the "
                       "certified bound, which is >= OPT: holding here proves it)", "pdftsp", value=3.0),),
+    ))
+    add(Scenario(
+        name="lora/regime-load", family="lora",
+        title="Regime map (not a paper figure): pdFTSP against Titan, EFT and NTM from an idle to a saturated "
+              "cluster (4 mixed nodes, 36 slots; 1, 4, 16 tasks a slot = 0.25, 1, 4 a node-slot; the paper's "
+              "medium load is 0.5 a node-slot), with the certified bound as the reference",
+        x="arrival_rate", values=(1.0, 4.0, 16.0), base={"nodes": 4, "slots": 36, "vendors": 3},
+        algorithms=_LORA_ALGOS, params=_TITAN, bound=True, time_limit=30.0, figures=("regime",),
+        reduced_base={"nodes": 2}, reduced_values=(0.5, 2.0),
     ))
     add(Scenario(
         name="lora/fig13-runtime", family="lora",

@@ -13,7 +13,7 @@ Importing the package registers the family with :mod:`aisched.experiments.famili
 """
 
 from aisched.experiments import families
-from aisched.scenarios.spot import cli, figures, generator, paper, selection, traces  # noqa: F401
+from aisched.scenarios.spot import cli, figures, generator, metrics, paper, selection, traces  # noqa: F401
 from aisched.scenarios.spot.cli import (
     CLI_ALGORITHMS,
     CLI_HELP,
@@ -36,6 +36,7 @@ from aisched.scenarios.spot.generator import (
     trace_market,
     workload,
 )
+from aisched.scenarios.spot.metrics import cell_metrics
 from aisched.scenarios.spot.selection import (
     PHASES,
     POOLS,
@@ -65,6 +66,8 @@ __all__ = [
     "SLOTS_PER_DAY",
     "bandwidth_efficiency",
     "cli",
+    "cell_metrics",
+    "metrics",
     "figures",
     "generate",
     "generator",
@@ -82,5 +85,10 @@ __all__ = [
 
 families.register(families.Family(
     name="spot", generate=generate, scenarios=paper.add_scenarios, figures=FIGURES,
-    selection_cell=selection_cell, pools=POOLS, cli=cli,
+    selection_cell=selection_cell, pools=POOLS, cli=cli, cell_metrics=cell_metrics, proposed="ahap",
+    diagnostics=(
+        families.Diagnostic("spot_share", "GPU-slots on spot", acts_above=0.0),
+        families.Diagnostic("switches", "on-demand/spot switches", "count"),
+        families.Diagnostic("preemptions", "preemptions met", "count"),
+    ),
 ))

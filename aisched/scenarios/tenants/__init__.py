@@ -79,5 +79,13 @@ __all__ = [
 
 families.register(families.Family(
     name="tenants", generate=generate, scenarios=paper.add_scenarios, figures=FIGURES,
-    cell_metrics=cell_metrics, cli=cli,
+    cell_metrics=cell_metrics, cli=cli, proposed="astraea",
+    diagnostics=(
+        families.Diagnostic("shared_jobs", "jobs on other tenants' resources", "count", acts_above=0.0),
+        families.Diagnostic("paying_jobs", "jobs that paid", "count", acts_above=0.0),
+        families.Diagnostic("jobs_beyond_quota", "jobs beyond their owner's quota", "count"),
+        families.Diagnostic("users_with_jobs", "users with a job", "count"),
+        families.Diagnostic("users_admitted", "users with an admitted job", "count"),
+        families.Diagnostic("gpu_util_mean", "mean GPU utilisation"),
+    ),
 ))

@@ -8,7 +8,7 @@ import numpy as np
 
 from aisched.models.tenants import TenantInstance
 
-__all__ = ["cell_metrics", "gpu_utilisation"]
+__all__ = ["cell_metrics", "gpu_utilisation", "sharing"]
 
 
 def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
@@ -21,7 +21,8 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
     ``gpu_util_peak``: the largest share of all GPUs busy in one slot (Fig. 13,
     :func:`gpu_utilisation`); ``makespan``: slots from 0 until the last admitted
     job completes (Fig. 13); ``revenue_per_job``: revenue (3) per admitted job
-    (Table 2; ``nan`` when none is admitted).
+    (Table 2; ``nan`` when none is admitted); ``gpu_util_mean``: the mean over
+    slots of that share; and the sharing diagnostics of :func:`sharing`.
     """
     from aisched.online.tenants.metrics import fairness
 
@@ -37,6 +38,50 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
     admitted = plan["admitted"].values.astype(bool)
     out["makespan"] = float(plan["end"].values[admitted].max() + 1) if admitted.any() else float("nan")
     out["revenue_per_job"] = float(outcome.objective) / int(admitted.sum()) if admitted.any() else float("nan")
+    out.update(sharing(instance, plan))
+    out["gpu_util_mean"] = float(util.mean()) if util.size else 0.0
+    return out
+
+
+def sharing(instance: TenantInstance, plan: Any) -> dict[str, float]:
+    """Whether the multi-tenant sharing of the paper happened (issue 25's mechanism diagnostics).
+
+    ``users_with_jobs``: users that submitted at least one job; ``users_admitted``:
+    users with at least one admitted job; ``jobs_beyond_quota``: admitted jobs
+    that ran in a slot where their owner's jobs together held more workers or
+    parameter servers than the owner's quota (they used other tenants' idle
+    resources, whatever the scheduler calls it); ``shared_jobs`` and
+    ``paying_jobs``: jobs a pricing scheduler (Astraea) marked ``shared`` and those
+    among them with a positive payment ``c_jw + c_jp``; ``payments``: the sum of
+    those payments (``nan`` for schedulers that keep no such accounts).
+    """
+    from aisched.models.tenants import usage
+
+    admitted = plan["admitted"].values.astype(bool)
+    owner = np.asarray(instance.owner)
+    beyond = np.zeros(instance.num_jobs, dtype=bool)
+    start, end = plan["start"].values, plan["end"].values
+    for u in np.unique(owner[admitted]):
+        mine = admitted & (owner == u)
+        used_w, used_p = usage(instance, plan, mine)
+        over = (used_w.sum(axis=0) > instance.worker_quota[u]) | (used_p.sum(axis=0) > instance.ps_quota[u])
+        if not over.any():
+            continue
+        over_sum = np.concatenate([[0], np.cumsum(over)])  # slots over quota within [start, end]
+        idx = np.nonzero(mine)[0]
+        beyond[idx] = (over_sum[end[idx] + 1] - over_sum[start[idx]]) > 0
+    out = {"users_with_jobs": float(np.unique(owner).size), "users_admitted": float(np.unique(owner[admitted]).size),
+           "jobs_beyond_quota": float(beyond.sum())}
+    if "shared" in plan:
+        shared = plan["shared"].values.astype(bool) & admitted
+        cost = np.zeros(instance.num_jobs)
+        for name in ("worker_cost", "ps_cost"):
+            if name in plan:
+                cost = cost + np.nan_to_num(np.asarray(plan[name].values, dtype=float))
+        paid = np.where(shared, cost, 0.0)
+        out.update(shared_jobs=float(shared.sum()), paying_jobs=float((paid > 0).sum()), payments=float(paid.sum()))
+    else:
+        out.update(shared_jobs=float("nan"), paying_jobs=float("nan"), payments=float("nan"))
     return out
 
 

@@ -39,6 +39,10 @@ def add_scenarios(add: Add) -> None:
     reduced settings with an offline optimum (Figs. 5-6), which keep 48-hour
     slots (``_TENANT_OFFLINE_SLOT``): at one hour the MILP of even 8 jobs is
     too large to build in minutes (a departure, docs/readings.md T2).
+    Figs. 4a-4b compute the certified bound (:func:`aisched.online.tenants.bound.bound`,
+    cluster-level) at the claims' points only (200 jobs, 100 servers): each
+    improvement claim's headroom reference (63 s a seed at its 60 s limit; loose:
+    73,786 against a best plan of 6,578 at seed 0 of Fig. 4a's 200 jobs).
     """
     for utility, sub in (("linear", "ab"), ("convex", "cd")):
         add(Scenario(
@@ -47,6 +51,7 @@ def add_scenarios(add: Add) -> None:
             x="jobs", values=(50, 100, 150, 200), base={**_TENANT_BASE, "utility": utility},
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_JOBS, reduced_values=_TENANT_REDUCED_JOB_VALUES,
             variants=_TENANT_VARIANTS if utility == "linear" else {},
+            bound=utility == "linear", bound_at=(200,) if utility == "linear" else (),
             claims=(
                 Claim("improvement", "Astraea's revenue is about 1.58x BatchSche's (linear, vs jobs)", "astraea",
                       baseline="batchsche", point="200", value=0.58),
@@ -66,6 +71,7 @@ def add_scenarios(add: Add) -> None:
             x="servers", values=(25, 50, 75, 100), base={**_TENANT_BASE, "utility": utility},
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_SERVERS, reduced_values=_TENANT_REDUCED_SERVER_VALUES,
             variants=_TENANT_VARIANTS if utility == "linear" else {},
+            bound=utility == "linear", bound_at=(100,) if utility == "linear" else (),
             claims=(
                 Claim("improvement", "Astraea's revenue is about 1.63x BatchSche's (linear, vs servers)",
                       "astraea", baseline="batchsche", point="100", value=0.63),
@@ -79,6 +85,15 @@ def add_scenarios(add: Add) -> None:
                 Claim("best", "the trends are the same as with linear utilities: Astraea best", "astraea"),
             ),
         ))
+    add(Scenario(
+        name="tenants/regime-servers", family="tenants",
+        title="Regime map (not a paper figure): Astraea against BatchSche, Gandiva_fair and HiveD from a "
+              "roomy to a crowded cluster (14 users, 100 jobs; 50, 25, 12, 6 servers), with the certified bound "
+              "as the reference",
+        x="servers", values=(50, 25, 12, 6), base={"users": 14, "jobs": 100}, algorithms=_TENANT_ALGOS,
+        bound=True, time_limit=15.0, figures=("regime",),
+        reduced_base=_TENANT_REDUCED_SERVERS, reduced_values=_TENANT_REDUCED_SERVER_VALUES,
+    ))
     add(Scenario(
         name="tenants/fig5a-ratio-jobs", family="tenants",
         title="Fig. 5: Astraea / offline optimum vs number of jobs (2 users, 5 servers)",

@@ -29,6 +29,18 @@ def test_utilisation_by_hand():
     assert u["compute_load"] == pytest.approx((3 + 3 + 5) / 8)
     assert u["compute_utilisation"] == pytest.approx((3 / 6 + 3 / 6 + 5 / 6) / 8)
     assert np.isnan(metrics.utilisation(inst, out)["compute_utilisation"])
+    assert u["memory_binding"] == 0.0  # edge 0 keeps 2 GB free while hosting: the 1 GB model still fits
+
+
+def test_memory_binding_counts_the_edge_slots_where_no_model_fits():
+    """Issue 25's diagnostic: free memory below the smallest model (1 GB) on edge 0 in slots 0-1 only."""
+    job = {"arrival": 0, "deadline": 3, "revenue": 50.0, "edges": [(0, 1)], "data": [0.0],
+           "models": [[0], [1]], "runtime": [[2], [1]], "compute": [[3.0], [5.0]]}
+    inst = make_instance(slots=4, capacity=[2.5, 8.0], model_size=[2.0, 1.0], jobs=[job], cost=(0.0, 0.0, 0.0))
+    out = aisched.run("heft_ma", inst)
+    hosted = [int(e) for e in out.plan["edge"].values.ravel() if e >= 0]
+    assert out.admitted[0] and hosted == [0, 0]  # both tasks on edge 0, as in test_utilisation_by_hand
+    assert metrics.utilisation(inst, out)["memory_binding"] == pytest.approx(2 / 8)
 
 
 @pytest.mark.parametrize("seed", range(3))

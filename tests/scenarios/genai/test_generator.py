@@ -205,7 +205,8 @@ def test_compare_reports_utilisation_per_algorithm():
     table = aisched.compare(inst, offline=False)  # the registered resource metrics are columns
     for name in aisched.algorithms("genai"):
         out = aisched.run(name, inst)
-        row = table.loc[name, ["memory_utilisation", "memory_peak", "compute_load", "compute_utilisation"]].to_dict()
+        row = table.loc[name, ["memory_utilisation", "memory_peak", "memory_binding", "compute_load",
+                               "compute_utilisation"]].to_dict()
         assert row == pytest.approx(metrics.utilisation(inst, out), nan_ok=True)
         assert 0 <= row["memory_utilisation"] <= row["memory_peak"] <= 1 + 1e-9
         assert (row["memory_utilisation"] > 0) == bool(out.admitted.any())

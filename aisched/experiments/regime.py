@@ -1,0 +1,206 @@
+"""Regime maps: where along a scarcity knob does the paper's claim hold? (issue 25, point 4)
+
+A regime scenario sweeps one knob from idle to saturated (a capacity scale,
+the load, the servers, the spot market's supply), running the paper's
+algorithm, its baselines and the reference (the proven optimum or a certified
+bound). It names the ``"regime"`` figure; for it the report draws, per baseline,
+the improvement of the family's proposed algorithm over that baseline along the
+knob (mean over seeds of ``(proposed - baseline) / |baseline|``, ``proposed /
+baseline - 1`` for a positive baseline, with the spread of the per-seed values) and the reference's headroom over the baseline
+(``reference / baseline - 1``, :class:`aisched.experiments.verdicts.Headroom`) as a band from 0 up to it, and states the region
+where the claim's direction holds, decided as every comparison claim is: on the
+paired per-seed differences (:func:`aisched.experiments.verdicts.paired`; "above"
+where the 95 % t interval is above 0). The region is given with the family's
+first deciding mechanism diagnostic (:class:`aisched.experiments.families.Diagnostic`)
+at each point, the largest mean over seeds of any algorithm there (how scarce the
+workload is: a primal-dual algorithm may keep its own use below capacity where a
+greedy baseline fills it), so it reads "pdftsp above eft at arrival_rate 8, 32 (node-slots at
+compute capacity 12.5 % to 61.0 %); nowhere else".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from aisched.experiments import families
+from aisched.experiments.scenario import METRICS
+from aisched.experiments.verdicts import direction, headroom, paired
+
+__all__ = ["RegimePoint", "regime_figure", "regime_lines", "regime_points", "regime_summary", "region_text"]
+
+
+@dataclass(frozen=True)
+class RegimePoint:
+    """The proposed algorithm against one baseline at one knob value."""
+
+    x: str
+    baseline: str
+    improvement: float        # mean over seeds of (proposed - baseline) / |baseline|
+    spread: float             # std over seeds of that ratio
+    verdict: str              # "better", "worse", "tie" or "inconclusive" (paired 95 % interval)
+    room: float               # reference / baseline - 1 (nan: no reference at this point)
+    reference_kind: str       # "optimum", "bound" or ""
+    diagnostic: float         # the family's first deciding diagnostic: the largest mean over seeds of any algorithm
+    seeds: int = 0            # seeds paired
+
+
+def _ratio_per_seed(rows: pd.DataFrame, proposed: str, baseline: str, x: str, metric: str) -> np.ndarray:
+    at = rows[rows["x"].astype(str) == x]
+    mine = at[at["algorithm"] == proposed].groupby("seed")[metric].mean()
+    theirs = at[at["algorithm"] == baseline].groupby("seed")[metric].mean()
+    both = pd.concat([mine, theirs], axis=1, join="inner").to_numpy(dtype=float)
+    if not both.size:
+        return np.zeros(0)
+    with np.errstate(divide="ignore", invalid="ignore"):  # relative to |baseline|: a negative baseline too
+        ratio = np.where(both[:, 1] != 0, (both[:, 0] - both[:, 1]) / np.abs(both[:, 1]), np.nan)
+    return ratio[np.isfinite(ratio)]
+
+
+def regime_points(definition: dict[str, Any], table: pd.DataFrame) -> list[RegimePoint]:
+    """Per (knob value, baseline): improvement, paired verdict, headroom and diagnostic (x in run order)."""
+    family = families.get(definition["family"])
+    proposed = family.proposed
+    metric = definition["metric"]
+    if not proposed or proposed not in definition.get("algorithms", []) or metric not in table.columns:
+        return []
+    higher = METRICS[metric]
+    rows = table[~table["algorithm"].astype(str).str.contains("@", regex=False)]
+    deciding = next((d for d in family.diagnostics if d.acts_above is not None and d.column in rows.columns), None)
+    baselines = [a for a in definition["algorithms"] if a != proposed]
+    out = []
+    for x in [str(v) for v in definition.get("labels", [])]:
+        if not (rows["x"].astype(str) == x).any():
+            continue
+        at = rows[(rows["x"].astype(str) == x) & ~rows["algorithm"].isin(["offline", "bound"])]
+        means = at.groupby("algorithm")[deciding.column].mean() if deciding is not None else pd.Series(dtype=float)
+        diag = float(means.max()) if means.notna().any() else math.nan
+        for b in baselines:
+            ratio = _ratio_per_seed(rows, proposed, b, x, metric)
+            room = headroom(rows, b, x) if metric == "objective" else None
+            interval = paired(rows, metric, higher, proposed, b, x)
+            out.append(RegimePoint(
+                x=x, baseline=b, seeds=interval.n,
+                improvement=float(ratio.mean()) if ratio.size else math.nan,
+                spread=float(ratio.std(ddof=1)) if ratio.size > 1 else 0.0,
+                verdict=direction(interval),
+                room=room.room if room is not None and room.available else math.nan,
+                reference_kind=room.kind if room is not None and room.available else "",
+                diagnostic=diag,
+            ))
+    return out
+
+
+def region_text(definition: dict[str, Any], points: list[RegimePoint], baseline: str) -> str:
+    """One sentence: where the proposed algorithm is above ``baseline`` along the knob."""
+    family = families.get(definition["family"])
+    deciding = next((d for d in family.diagnostics if d.acts_above is not None), None)
+    mine = [p for p in points if p.baseline == baseline]
+    above = [p for p in mine if p.verdict == "better"]
+    knob = definition["x"]
+
+    def where(ps: list[RegimePoint]) -> str:
+        values = [p.diagnostic for p in ps if math.isfinite(p.diagnostic)]
+        if deciding is None or not values:
+            return ""
+        lo, hi = min(values), max(values)
+        span = deciding.text(lo) if lo == hi else f"{deciding.text(lo)} to {deciding.text(hi)}"
+        return f" ({deciding.label}, the most of any algorithm: {span})"
+
+    head = f"{family.proposed} above {baseline} (95 % paired interval above 0)"
+    if not above:
+        return f"{head}: nowhere along {knob} = {', '.join(p.x for p in mine)}{where(mine)}."
+    rest = [p for p in mine if p.verdict != "better"]
+    tail = f"; not at {', '.join(p.x for p in rest)}{where(rest)}" if rest else "; at every point"
+    return f"{head} at {knob} = {', '.join(p.x for p in above)}{where(above)}{tail}."
+
+
+def regime_summary(definition: dict[str, Any], points: list[RegimePoint]) -> str:
+    """One sentence for a page's summary: where the proposed algorithm is above each baseline along the knob."""
+    family = families.get(definition["family"])
+    deciding = next((d for d in family.diagnostics if d.acts_above is not None), None)
+    knob = definition["x"]
+    xs = list(dict.fromkeys(p.x for p in points))
+    above = {b: [p.x for p in points if p.baseline == b and p.verdict == "better"]
+             for b in dict.fromkeys(p.baseline for p in points)}
+    parts = [f"above {b} at {knob} = {', '.join(at)}" for b, at in above.items() if at]
+    never = [b for b, at in above.items() if not at]
+    text = f"{family.proposed} is " + ("; ".join(parts) if parts else "above no baseline anywhere")
+    if parts and never:
+        text += f"; above {', '.join(never)} nowhere"
+    unsure = [p for p in points if p.verdict == "inconclusive"]
+    if unsure:
+        seeds = max(p.seeds for p in unsure)
+        text += f" (inconclusive at {seeds} seed(s) at {len(unsure)} of {len(points)} (point, baseline) pairs)"
+    values = [p.diagnostic for p in points if math.isfinite(p.diagnostic)]
+    scarcity = ""
+    if deciding is not None and values:
+        scarcity = f"; {deciding.label}, the most of any algorithm: {deciding.text(min(values))} to " \
+                   f"{deciding.text(max(values))}"
+    return f"{text} (95 % paired intervals over {knob} = {', '.join(xs)}{scarcity})."
+
+
+def regime_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[str]:
+    """Markdown: the region statement per baseline and a table of the map."""
+    points = regime_points(definition, table)
+    if not points:
+        return []
+    family = families.get(definition["family"])
+    baselines = list(dict.fromkeys(p.baseline for p in points))
+    lines = [f"Regime map along `{definition['x']}` ({family.proposed} against each baseline; headroom: "
+             "the reference over the baseline):", ""]
+    lines += [f"- {region_text(definition, points, b)}" for b in baselines]
+    lines += ["", f"| {definition['x']} | baseline | improvement (mean ± std) | paired verdict | headroom |",
+              "|---|---|---|---|---|"]
+    for p in points:
+        room = "no reference" if not math.isfinite(p.room) else f"{p.room:+.1%} ({p.reference_kind})"
+        imp = "n/a" if not math.isfinite(p.improvement) else f"{p.improvement:+.1%} ± {p.spread:.1%}"
+        lines.append(f"| {p.x} | {p.baseline} | {imp} | {p.verdict} | {room} |")
+    return [*lines, ""]
+
+
+def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+    """``regime.svg`` (and ``.png``) under ``root``: improvement along the knob, headroom as a band, per baseline."""
+    from aisched.experiments.figures import _pyplot
+
+    points = regime_points(definition, table)
+    if not points:
+        return None
+    plt = _pyplot()
+    baselines = list(dict.fromkeys(p.baseline for p in points))
+    xs = list(dict.fromkeys(p.x for p in points))
+    fig, axes = plt.subplots(1, len(baselines), figsize=(3.0 * len(baselines) + 0.6, 3.2), squeeze=False,
+                             sharey=False)
+    proposed = families.get(definition["family"]).proposed
+    for ax, b in zip(axes[0], baselines):
+        mine = {p.x: p for p in points if p.baseline == b}
+        pos = np.arange(len(xs))
+        imp = np.array([100 * mine[x].improvement if x in mine else np.nan for x in xs])
+        err = np.array([100 * mine[x].spread if x in mine else 0.0 for x in xs])
+        room = np.array([100 * mine[x].room if x in mine else np.nan for x in xs])
+        if np.isfinite(room).any():
+            ax.fill_between(pos, 0.0, np.where(np.isfinite(room), room, np.nan), color="0.85",
+                            label="headroom (reference)")
+        ax.axhline(0.0, color="0.4", lw=0.8)
+        ax.errorbar(pos, imp, yerr=err, marker="o", capsize=3, color="C0", label=f"{proposed} vs {b}")
+        better = [i for i, x in enumerate(xs) if x in mine and mine[x].verdict == "better"]
+        ax.scatter(pos[better], imp[better], s=60, facecolors="none", edgecolors="C2", zorder=3,
+                   label="above (paired 95 %)")
+        ax.set_xticks(pos, xs)
+        ax.set_xlabel(definition["x"].replace("_", " "))
+        ax.set_title(f"over {b}", fontsize=9)
+        ax.set_ylabel("improvement (%)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=7, frameon=False)
+    fig.suptitle(f"{definition['name']}: {proposed} against each baseline along {definition['x']}", fontsize=9)
+    fig.tight_layout(rect=(0, 0.1, 1, 0.94))
+    paths = [root / "regime.svg", root / "regime.png"]
+    for p in paths:
+        fig.savefig(p, dpi=100)
+    plt.close(fig)
+    return paths[1]

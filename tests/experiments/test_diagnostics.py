@@ -1,0 +1,158 @@
+"""Mechanism diagnostics, idle marks and regime maps on hand-made sweep tables (issue 25, points 3-4)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import aisched  # noqa: F401  (registers the families)
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import families, regime
+from aisched.experiments.catalog import Claim, Scenario
+from aisched.experiments.checks import check_claims, summarise
+from aisched.experiments.diagnostics import diagnostics_lines, idle
+from aisched.experiments.report import REDUCED_LABEL, verdict_text
+
+
+def _rows(x: str, algorithm: str, objectives: list[float], **columns: list[float]) -> list[dict]:
+    out = []
+    for seed, value in enumerate(objectives):
+        row = {"scenario": "genai/t", "point": 0, "x": x, "seed": seed, "algorithm": algorithm,
+               "objective": value, "reference": math.nan, "reference_kind": ""}
+        row.update({k: v[seed] for k, v in columns.items()})
+        out.append(row)
+    return out
+
+
+def _genai(labels: list[str], claims: tuple[Claim, ...] = ()) -> dict:
+    return {"name": "genai/t", "family": "genai", "x": "capacity_scale", "labels": labels, "metric": "objective",
+            "algorithms": ["comdos", "heft_ma"], "claims": [vars(c) for c in claims]}
+
+
+def _table() -> pd.DataFrame:
+    """At 1.0 no edge-slot is ever full under ComDOS (idle); at 0.25 some are (acting)."""
+    rows = (_rows("1.0", "comdos", [10, 11, 12], memory_binding=[0, 0, 0], memory_utilisation=[.05, .06, .07])
+            + _rows("1.0", "heft_ma", [12, 13, 14], memory_binding=[.1, 0, 0], memory_utilisation=[.1, .1, .1])
+            + _rows("0.25", "comdos", [9, 10, 11], memory_binding=[.2, .3, .1], memory_utilisation=[.5, .6, .7])
+            + _rows("0.25", "heft_ma", [5, 6, 7], memory_binding=[.4, .4, .4], memory_utilisation=[.8, .8, .8]))
+    table = pd.DataFrame(rows)
+    table.loc[table["x"] == "0.25", ["reference", "reference_kind"]] = [12.0, "bound"]
+    return table
+
+
+def test_idle_points_follow_the_proposed_algorithms_cells_only() -> None:
+    table = _table()
+    marks = idle(_genai(["1.0", "0.25"]), table)
+    assert list(marks) == ["1.0"]  # heft_ma filled a cell at 1.0: it is not ComDOS's mechanism
+    assert marks["1.0"] == "edge-slots at memory capacity 0.0% (largest over 3 seed(s))"
+    family = families.get("genai")
+    assert families.idle_points(family, table.drop(columns=["memory_binding"])) == {}  # no column: not judged
+
+
+def test_a_claim_at_an_idle_point_is_marked_and_its_verdict_kept() -> None:
+    claims = (Claim("improvement", "comdos gains at 1.0", "comdos", baseline="heft_ma", point="1.0", value=0.1),
+              Claim("improvement", "comdos gains at 0.25", "comdos", baseline="heft_ma", point="0.25", value=0.1))
+    table = _table()
+    at_idle, acting = check_claims(_genai(["1.0", "0.25"], claims), summarise(table, "objective"), table)
+    assert at_idle.status == "fails" and at_idle.idle.startswith("comdos's mechanism idle at 1.0: edge-slots")
+    assert acting.status == "holds" and acting.idle == ""
+    assert verdict_text(at_idle).startswith("**fails** (comdos's mechanism idle at 1.0")
+    assert verdict_text(acting, reduced=True) == f"holds {REDUCED_LABEL}"
+
+
+def test_the_diagnostics_table_shows_every_algorithm_and_marks_the_idle_point() -> None:
+    lines = diagnostics_lines(_genai(["1.0", "0.25"]), _table())
+    assert lines[2] == "| capacity_scale | algorithm | edge-slots at memory capacity | mean memory utilisation |"
+    assert "| 1.0 | comdos **idle** | 0.0% | 6.0% |" in lines
+    assert "| 0.25 | comdos | 20.0% | 60.0% |" in lines and "| 0.25 | heft_ma | 40.0% | 80.0% |" in lines
+
+
+def test_regime_points_region_and_headroom() -> None:
+    definition = {**_genai(["1.0", "0.25"]), "figures": ["regime"]}
+    points = regime.regime_points(definition, _table())
+    by_x = {p.x: p for p in points}
+    assert by_x["1.0"].verdict == "worse" and by_x["0.25"].verdict == "better"
+    assert by_x["0.25"].improvement == pytest.approx((9 / 5 + 10 / 6 + 11 / 7) / 3 - 1)
+    assert by_x["0.25"].room == pytest.approx(12 / 6 - 1) and by_x["0.25"].reference_kind == "bound"
+    assert math.isnan(by_x["1.0"].room)
+    text = regime.region_text(definition, points, "heft_ma")
+    assert text == ("comdos above heft_ma (95 % paired interval above 0) at capacity_scale = 0.25 "
+                    "(edge-slots at memory capacity, the most of any algorithm: 40.0%); not at 1.0 (edge-slots at "
+                    "memory capacity, the most of any algorithm: 3.3%).")
+    nowhere = regime.region_text(definition, [p for p in points if p.x == "1.0"], "heft_ma")
+    assert nowhere.startswith("comdos above heft_ma (95 % paired interval above 0): nowhere along capacity_scale")
+    lines = regime.regime_lines(definition, _table())
+    assert "| 0.25 | heft_ma | +67.9% ± 11.5% | better | +100.0% (bound) |" in lines
+
+
+def test_the_regime_figure_is_drawn_from_a_fixture(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    definition = {**_genai(["1.0", "0.25"]), "figures": ["regime"]}
+    png = regime.regime_figure(tmp_path, definition, _table())
+    svg = tmp_path / "regime.svg"
+    assert png == tmp_path / "regime.png" and png.stat().st_size > 1000
+    text = svg.read_text()
+    assert text.startswith("<?xml") and "over heft_ma" in text and svg.stat().st_size < 200_000
+
+
+def test_a_regime_scenario_needs_the_proposed_algorithm_and_a_baseline() -> None:
+    with pytest.raises(InvalidScenarioError, match=r"^figures\[0\]: .*'regime' compares 'genai'"):
+        Scenario(name="genai/r", family="genai", title="", x="capacity_scale", values=(1.0,), base={},
+                 algorithms=("heft_ma", "heft_a"), figures=("regime",))
+    with pytest.raises(InvalidScenarioError, match=r"^bound_at\[0\]: .*2.0 is not one of the x values"):
+        Scenario(name="genai/r", family="genai", title="", x="capacity_scale", values=(1.0,), base={},
+                 algorithms=("comdos",), bound=True, bound_at=(2.0,))
+
+
+def test_bound_cells_only_at_bound_at(tmp_path: Path) -> None:
+    from aisched.experiments import sweep
+
+    scenario = Scenario(name="genai/b", family="genai", title="", x="edges", values=(2, 3), base={"slots": 10},
+                        algorithms=("comdos", "heft_ma"), bound=True, bound_at=(3,), seeds=2)
+    bounds = [(c.x, c.seed) for c in sweep.cells(scenario) if c.algorithm == "bound"]
+    assert bounds == [("3", 0), ("3", 1)]
+    assert scenario.definition()["bound_at"] == [3]
+    assert scenario.reduced().definition()["reduced_form"] is True and "reduced_form" not in scenario.definition()
+
+
+def test_run_records_are_kept_run_after_run(tmp_path: Path) -> None:
+    import json
+
+    from aisched.experiments.reproduce import read_records
+
+    path = tmp_path / "reproduce-genai.json"
+    assert read_records(path) == []
+    path.write_text(json.dumps({"wall_s": 60.0}))  # a record written before they were kept as a list
+    assert read_records(path) == [{"wall_s": 60.0}]
+    path.write_text(json.dumps({"runs": [{"wall_s": 60.0}, {"wall_s": 5.0, "cells_already_done": 9}]}))
+    assert [r["wall_s"] for r in read_records(path)] == [60.0, 5.0]
+
+
+def test_page_figure_marks_the_papers_values(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from aisched.experiments.page_figures import paper_marks, scenario_svg
+
+    claims = (Claim("improvement", "comdos +50 % over heft_ma at 0.25", "comdos", baseline="heft_ma",
+                    point="0.25", value=0.5),
+              Claim("at_most", "ratio <= 2", "comdos", value=2.0))
+    definition = {**_genai(["1.0", "0.25"], claims), "values": [1.0, 0.25]}
+    table = _table()
+    summary = summarise(table, "objective")
+    checks = check_claims(definition, summary, table)
+    points, lines = paper_marks(definition, summary, checks)
+    assert points == [("0.25", "comdos", pytest.approx(6.0 * 1.5), "paper: comdos = heft_ma +50%")]
+    assert lines == [(2.0, "paper: comdos <= 2")]
+    svg = scenario_svg(tmp_path / "figures" / "genai-t.svg", definition, summary, checks)
+    text = svg.read_text()
+    assert "paper&#39;s claimed level" in text or "paper's claimed level" in text
+    assert svg.stat().st_size < 60_000
+
+
+@pytest.mark.parametrize("family", ["lora", "spot", "genai", "tenants"])
+def test_every_family_registers_its_proposed_algorithm_and_a_deciding_diagnostic(family: str) -> None:
+    plugin = families.get(family)
+    assert plugin.proposed in aisched.algorithms(family)
+    assert any(d.acts_above is not None for d in plugin.diagnostics)
