@@ -128,12 +128,24 @@ def test_task_categories():
         ({"revenue_rule": "flat"}, "revenue_rule: = 'flat'"),
         ({"term_weights": (1, 1, 1)}, "term_weights"),
         ({"term_weights": (1, 1, 1, 1), "cost_weights": (2, 1, 1)}, "term_weights"),
+        ({"capacity_scale": 0.0}, "capacity_scale: = 0.0"),
+        ({"capacity_scale": float("nan")}, "capacity_scale: = nan"),
+        ({"capacity_scale": True}, "capacity_scale: = True"),
     ],
 )
 def test_bad_parameters(kwargs, needle):
     with pytest.raises(InvalidScenarioError) as err:
         genai.generate(**{"seed": 0, "edges": 2, "slots": 10, "arrival_rate": 1.0, **kwargs})
     assert needle in str(err.value)
+
+
+def test_capacity_scale_scales_memory_and_draws_nothing():
+    """Issue 25's scarcity knob: c^s_k times the scale; every other array as at scale 1."""
+    base = genai.generate(seed=4, edges=3, slots=20, arrival_rate=1.0, capacity="hetero")
+    scarce = genai.generate(seed=4, edges=3, slots=20, arrival_rate=1.0, capacity="hetero", capacity_scale=1 / 16)
+    np.testing.assert_allclose(scarce.memory_capacity, base.memory_capacity / 16)
+    for name in ("arrival", "deadline", "revenue", "candidate_model", "runtime", "compute", "compute_cost"):
+        np.testing.assert_array_equal(getattr(scarce, name), getattr(base, name))
 
 
 def test_missing_trace_file(monkeypatch, tmp_path):
