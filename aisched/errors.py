@@ -9,7 +9,8 @@ and the value, so that a user can act on it::
     ├── InfeasiblePlanError      Outcome.verify found a violated constraint
     ├── UnknownAlgorithmError    a name not in the registry
     └── SolverError              the MILP solver failed
-        └── SolverUnavailableError   the solver is not installed
+        ├── SolverUnavailableError   the solver is not installed
+        └── ModelTooLargeError       an offline program too large to build (refused before any work)
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ __all__ = [
     "UnknownAlgorithmError",
     "SolverError",
     "SolverUnavailableError",
+    "ModelTooLargeError",
 ]
 
 
@@ -84,3 +86,7 @@ class SolverError(AischedError):
 
 class SolverUnavailableError(SolverError):
     """The requested solver is not installed or not licensed."""
+
+
+class ModelTooLargeError(SolverError):
+    """An offline program would be too large to build: refused before any work, with what to do instead."""

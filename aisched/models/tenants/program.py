@@ -57,6 +57,7 @@ import numpy as np
 import pyomo.environ as pyo
 import xarray as xr
 
+from aisched.errors import ModelTooLargeError
 from aisched.models._offline import offline_outcome
 from aisched.models.tenants.instance import TenantInstance
 from aisched.models.tenants.plan import make_plan, verify_plan
@@ -64,7 +65,15 @@ from aisched.outcome import Outcome
 from aisched.registry import register_offline
 from aisched.solvers import check_options, solve
 
-__all__ = ["build", "options", "run_shapes", "extract_plan", "solve_offline", "max_utility"]
+__all__ = ["MAX_OPTION_SLOTS", "build", "options", "option_slots", "run_shapes", "extract_plan", "solve_offline",
+           "max_utility"]
+
+#: The largest MILP :func:`solve_offline` builds, in (job, option, slot) terms (:func:`option_slots`:
+#: each term is a column entry of the capacity rows (3c)-(3d)). Measured: the 48-hour-slot settings of
+#: section 5.2 (Figs. 5-6) have 1,905-22,913 and HiGHS proves them in seconds; 2 users, 4 servers,
+#: 6 jobs at one-hour slots (4,096 slots) have 9,243,374 and built for 15 minutes and 9 GB without
+#: finishing (issue 27).
+MAX_OPTION_SLOTS = 1_000_000
 
 
 def run_shapes(instance: TenantInstance, job: int) -> list[tuple[int, bool, int]]:
@@ -100,6 +109,24 @@ def options(instance: TenantInstance, job: int) -> list[tuple[int, bool, int, in
             if f > 0:
                 out.append((w, centralized, t0, d, f))
     return out
+
+
+def option_slots(instance: TenantInstance) -> int:
+    """The (job, option, slot) terms :func:`build` would create: ``sum`` over :func:`options` of ``d``.
+
+    Counted without listing the options (a vector test of ``f_j > 0`` per run
+    shape), so it is cheap where :func:`build` is not.
+    """
+    total = 0
+    T = instance.num_slots
+    for j in range(instance.num_jobs):
+        r = int(instance.arrival[j])
+        for _, _, d in run_shapes(instance, j):
+            completion = np.arange(d, T - r + 1)  # start t0 = r .. T - d
+            if completion.size:
+                kept = int(np.count_nonzero(instance.utility_value(np.full(completion.size, j), completion) > 0))
+                total += kept * int(d)
+    return total
 
 
 def max_utility(instance: TenantInstance) -> np.ndarray:
@@ -363,6 +390,11 @@ def solve_offline(
         bound (the solver's, or ``sum_j`` of each job's largest utility when
         the solver gave none: ``info["bound_source"]``). ``objective`` is
         recomputed from the plan by :func:`~aisched.models.tenants.plan.verify_plan`.
+
+    Raises
+    ------
+    ModelTooLargeError
+        Before building, when the MILP would exceed :data:`MAX_OPTION_SLOTS` terms.
     """
     check_options(time_limit, mip_gap, threads)
     started = time.perf_counter()
@@ -377,6 +409,14 @@ def solve_offline(
             runtime_s=time.perf_counter() - started,
             info={"solver": solver, "termination": "no_jobs", "bound_source": "no_jobs", "gap": 0.0},
         )
+    terms = option_slots(instance)
+    if terms > MAX_OPTION_SLOTS:
+        raise ModelTooLargeError(
+            f"problem (3)'s MILP for {instance.num_slots:,} slots x {instance.num_jobs} jobs x "
+            f"{instance.num_servers} servers would hold {terms:,} (job, option, slot) terms (> MAX_OPTION_SLOTS = "
+            f"{MAX_OPTION_SLOTS:,} of aisched.models.tenants.program): use longer slots (generate(..., "
+            "slot_hours='auto') gives 48-hour slots at <= 15 jobs, as `aisched compare tenants` does), or "
+            "aisched.bound(instance) for a certified upper bound without the MILP")
     model = build(instance)
     built = time.perf_counter()
     result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)

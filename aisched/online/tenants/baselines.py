@@ -5,9 +5,14 @@ keep the trait it names and run in our model (no preemption or migration, a
 job's workers and PSs fixed while it runs, the bandwidth rule (3i)). Rules
 common to the greedy emulations (Gandiva_fair, HiveD): a job is started as
 soon as its placement fits (events: releases (``release``) and job ends; capacity never
-falls later, as every running job started before); a job is started only
-if it ends inside the horizon and its utility there is positive (nobody runs
-a job that earns nothing); no payments.
+falls later, as every running job started before) and it ends inside the
+horizon (the model's (3f): a job runs to completion within ``T``); no payments.
+Admission (``admission``, issue 27 and docs/readings.md T3): section 5.1 and the
+baselines' own papers describe no utility test, so by default (``"none"``) a
+job is started whatever it will earn, and a job that finishes late earns what
+(3) says, a loss included. ``admission="utility"`` keeps the rule before issue
+27: start a job only if its utility at completion is positive (utility-aware
+admission the described schedulers do not have).
 
 - ``batchsche`` (Zhang et al. [30], :func:`run_batchsche`): "no notion of users
   and sharing ... We perform this algorithm for each user to schedule its
@@ -62,11 +67,14 @@ from aisched.online.tenants.astraea import Admission, Clock, _params, outcome_of
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["run_batchsche", "run_gandiva_fair", "run_hived", "greedy", "release_times", "private_clusters"]
+__all__ = ["GREEDY_ADMISSIONS", "run_batchsche", "run_gandiva_fair", "run_hived", "greedy", "release_times",
+           "private_clusters"]
 
 Placement = tuple[np.ndarray, np.ndarray]
 Release = Literal["arrival", "batch"]
 Placer = Callable[[TenantInstance, int, np.ndarray, np.ndarray, int, int], "list[Placement]"]
+GreedyAdmission = Literal["none", "utility"]
+GREEDY_ADMISSIONS: tuple[str, ...] = ("none", "utility")
 
 
 Cluster = Literal["private", "quota"]
@@ -296,6 +304,7 @@ def greedy(
     fair_order: bool,
     release: Release = "arrival",
     lam: int = 2,
+    admission: GreedyAdmission = "none",
 ) -> Outcome:
     """Event-driven non-preemptive greedy scheduler shared by the Gandiva_fair and HiveD emulations.
 
@@ -316,7 +325,21 @@ def greedy(
         line 4: the same waiting as Astraea). Utility still counts from ``r_j``.
     lam
         ``lambda`` of the batches for ``release="batch"``.
+    admission
+        ``"none"`` (default, the described schedulers): start a job whose
+        placement fits and that ends within the horizon, whatever its utility;
+        ``"utility"``: only if its utility ``f_j`` at completion is positive (the
+        rule before issue 27, kept as an alternative reading).
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``admission`` not one of the names above, before any work (``release``,
+        ``lam``: :func:`release_times`).
     """
+    if admission not in GREEDY_ADMISSIONS:
+        raise InvalidScenarioError("admission", f"= {admission!r}, use one of {list(GREEDY_ADMISSIONS)}")
+    utility_test = admission == "utility"
     started = time.perf_counter()
     J, S, T = instance.num_jobs, instance.num_servers, instance.num_slots
     free_w = instance.workers.astype(np.int64).copy()
@@ -358,8 +381,8 @@ def greedy(
             for y, z in place(instance, j, free_w, free_p, room_w, room_p):
                 cen = bool(((y > 0) | (z > 0)).sum() == 1)
                 d = int(instance.duration(int(y.sum()), cen, j))
-                f = float(instance.utility_value(j, t + d - int(instance.arrival[j])))
-                if t + d <= T and f > 0 and (best is None or d < best[0]):
+                earns = not utility_test or float(instance.utility_value(j, t + d - int(instance.arrival[j]))) > 0
+                if t + d <= T and earns and (best is None or d < best[0]):
                     best = (d, y, z)
             if best is not None:
                 d, y, z = best
@@ -376,19 +399,21 @@ def greedy(
     return Outcome(
         algorithm=name, family="tenants", objective=revenue, plan=plan, admitted=admitted,
         payments=np.zeros(J), runtime_s=time.perf_counter() - started, decision_s=decision_s,
-        info={"release": release, **({"lam": lam} if release == "batch" else {})},
+        info={"release": release, "admission": admission, **({"lam": lam} if release == "batch" else {})},
     )
 
 
 @register("tenants", "gandiva_fair")
-def run_gandiva_fair(instance: TenantInstance, *, release: Release = "arrival", lam: int = 2) -> Outcome:
-    """Gandiva_fair emulation (see the module docstring); ``release``: see :func:`greedy`."""
+def run_gandiva_fair(instance: TenantInstance, *, release: Release = "arrival", lam: int = 2,
+                     admission: GreedyAdmission = "none") -> Outcome:
+    """Gandiva_fair emulation (see the module docstring); ``release``, ``admission``: see :func:`greedy`."""
     return greedy(instance, "gandiva_fair", _gandiva_place, within_quota=False, fair_order=True,
-                  release=release, lam=lam)
+                  release=release, lam=lam, admission=admission)
 
 
 @register("tenants", "hived")
-def run_hived(instance: TenantInstance, *, release: Release = "arrival", lam: int = 2) -> Outcome:
-    """HiveD emulation (see the module docstring); ``release``: see :func:`greedy`."""
+def run_hived(instance: TenantInstance, *, release: Release = "arrival", lam: int = 2,
+               admission: GreedyAdmission = "none") -> Outcome:
+    """HiveD emulation (see the module docstring); ``release``, ``admission``: see :func:`greedy`."""
     return greedy(instance, "hived", _hived_place, within_quota=True, fair_order=False,
-                  release=release, lam=lam)
+                  release=release, lam=lam, admission=admission)

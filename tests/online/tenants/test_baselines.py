@@ -150,3 +150,60 @@ def test_batch_release_waits_like_astraea(mid, name):
     with pytest.raises(InvalidScenarioError) as err:
         aisched.run(name, mid, release="now")
     assert err.value.field == "release"
+
+
+def _queue_of_two(slope_second: float) -> tuple:
+    """One server (1 worker, 1 PS), one user, two equal jobs at slot 0: the second waits for the first."""
+    from aisched.models.tenants import TenantInstance
+
+    probe = TenantInstance(
+        num_slots=40, worker_quota=[1], ps_quota=[1], workers=[1], parameter_servers=[1], worker_bandwidth=1.0,
+        ps_bandwidth=1.0, owner=[0, 0], arrival=[0, 0], epochs=[2, 2], chunks=[2, 2], minibatches=[1, 1],
+        compute_time=[0.5, 0.5], update_time=[0.5, 0.5], gradient_size=[0.5, 0.5], utility="linear",
+        utility_slope=[-1.0, -1.0], utility_intercept=[100.0, 100.0])
+    d = int(probe.duration(1, True, 0))
+    intercept = -slope_second * d + 5.0  # the second job earns 5 if it ends at d, a loss if it ends at 2d
+    inst = probe.replace(utility_slope=np.array([-1.0, slope_second]), utility_intercept=np.array([100.0, intercept]))
+    return inst, d, intercept
+
+
+@pytest.mark.parametrize("name", ["gandiva_fair", "hived"])
+def test_greedy_without_a_utility_test_starts_a_losing_job_and_counts_the_loss(name):
+    """Issue 27: the described schedulers have no utility test; (3) counts what a late job earns."""
+    inst, d, intercept = _queue_of_two(-10.0)
+    assert 2 * d <= inst.num_slots
+    out = aisched.run(name, inst)
+    assert out.admitted.tolist() == [True, True] and out.plan["start"].values.tolist() == [0, d]
+    loss = -10.0 * 2 * d + intercept
+    assert loss < 0 and out.objective == pytest.approx((100.0 - d) + loss)
+    assert out.verify(inst) == pytest.approx(out.objective) and out.info["admission"] == "none"
+    kept = aisched.run(name, inst, admission="utility")  # the rule before issue 27: the late job is left out
+    assert kept.admitted.tolist() == [True, False] and kept.objective == pytest.approx(100.0 - d)
+
+
+def test_greedy_admission_is_validated():
+    inst, _, _ = _queue_of_two(-10.0)
+    with pytest.raises(InvalidScenarioError, match=r"^admission: = 'maybe' is not valid .* 'none', 'utility'"):
+        aisched.run("hived", inst, admission="maybe")
+    from aisched.online.tenants.baselines import run_gandiva_fair
+
+    with pytest.raises(InvalidScenarioError, match=r"^admission: = 'maybe', use one of \['none', 'utility'\]"):
+        run_gandiva_fair(inst, admission="maybe")  # called directly, past the API's check
+
+
+def test_offline_refuses_a_milp_too_large_to_build_before_any_work():
+    """Issue 27 point 4: one-hour slots make 6 jobs a 4,096-slot MILP (15 min, 9 GB); refused at once."""
+    import time
+
+    from aisched.errors import ModelTooLargeError
+    from aisched.models.tenants.program import MAX_OPTION_SLOTS, option_slots, options
+
+    big = sc.generate(seed=0, users=2, servers=4, jobs=6, trace=None, slot_hours=1.0)
+    tic = time.perf_counter()
+    with pytest.raises(ModelTooLargeError, match=r"slots x 6 jobs x 4 servers would hold .* slot_hours='auto'"):
+        aisched.offline(big)
+    assert time.perf_counter() - tic < 30  # nothing built
+    small = sc.generate(seed=0, users=2, servers=4, jobs=6, trace=None, slot_hours="auto")
+    terms = option_slots(small)
+    assert terms == sum(d for j in range(small.num_jobs) for (_, _, _, d, _) in options(small, j))
+    assert terms <= MAX_OPTION_SLOTS and aisched.offline(small, time_limit=60).status == "optimal"
