@@ -20,6 +20,9 @@ the way ``aisched.online`` registers algorithms with :mod:`aisched.registry`:
   resource metrics) that say whether its mechanism acted (capacity binding,
   sharing, spot use); the report shows them beside each figure's table and marks
   the points where the mechanism was idle (:func:`idle_points`);
+- ``findings``: measured statements about the paper (docs/readings.md), one
+  sentence each with the reading's name; the reproduction page prints them in
+  its summary, beside the family's counts;
 - ``cli``: the ``aisched compare FAMILY`` protocol (a module with
   ``CLI_HELP``, ``CLI_ALGORITHMS``, ``add_cli_arguments``, ``instance_from_cli``,
   ``describe``, ``cli_figures`` and optionally ``cli_params``,
@@ -94,6 +97,7 @@ class Family:
     cli: Any = None
     proposed: str = ""
     diagnostics: tuple[Diagnostic, ...] = ()
+    findings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "figures", MappingProxyType(dict(self.figures)))

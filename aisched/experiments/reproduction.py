@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog
+from aisched.experiments import catalog, families
 from aisched.experiments.diagnostics import diagnostics_lines
 from aisched.experiments.page_figures import scenario_svg
 from aisched.experiments.regime import regime_figure, regime_lines, regime_points, regime_summary
@@ -155,6 +155,8 @@ def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]]
     for family in by_family:
         found = regimes.get(family)
         lines.append(f"- {family}'s regime map: " + (" ".join(found) if found else "not in this run."))
+        if family in families.names():
+            lines += [f"- {family}, finding: {text}" for text in families.get(family).findings]
     return [*lines, ""]
 
 
@@ -201,8 +203,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     reduced = any(d.get("reduced_form") for d in definitions)
     absent: list[tuple[str, ClaimCheck]] = []
     found = [d["name"] for d in definitions]
-    families = list(dict.fromkeys(name.split("/")[0] for name in found))
-    missing = [n for f in families for n in catalog.names(f) if n not in found]
+    family_names = list(dict.fromkeys(name.split("/")[0] for name in found))
+    missing = [n for f in family_names for n in catalog.names(f) if n not in found]
     for root, definition in zip(roots, definitions):
         table = load_table(root)
         tally = by_family.setdefault(definition["family"], new_counts())

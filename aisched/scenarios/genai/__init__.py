@@ -83,4 +83,10 @@ families.register(families.Family(
         families.Diagnostic("memory_utilisation", "mean memory utilisation"),
         families.Diagnostic("memory_peak", "peak memory utilisation"),
     ),
+    findings=(
+        "under the paper's alpha (either reading, docs/readings.md A1) the update (9) prices a cell out after "
+        "about one job: ComDOS admits 88-117 jobs whatever the load (346-1,221 jobs) or the memory (96-3 GB "
+        "an edge) and never fills an edge-slot, while HEFT-MA fills up to 57 % of them (seed 0, 5 edges, "
+        "100 slots; measured 2026-11-26).",
+    ),
 ))

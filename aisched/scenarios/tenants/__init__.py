@@ -88,4 +88,9 @@ families.register(families.Family(
         families.Diagnostic("users_admitted", "users with an admitted job", "count"),
         families.Diagnostic("gpu_util_mean", "mean GPU utilisation"),
     ),
+    findings=(
+        "with the utility test section 5.1 does not describe (variant greedy-utility), Gandiva_fair and HiveD "
+        "earn 1.3-2.1x Astraea on Fig. 4a's setting; as described (default) they start late jobs at a loss "
+        "(47-104 of 200) and Astraea is above HiveD on seeds 0-2 (docs/readings.md T3, measured 2026-11-26).",
+    ),
 ))
