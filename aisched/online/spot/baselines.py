@@ -220,7 +220,24 @@ def reference_decision(*, slot: int, deadline: int, total: float, done: float, o
     tuple of (str, bool)
         The kind for slot ``t`` and whether a deadline rule ((a) or (b))
         decided it.
+
+    Raises
+    ------
+    InvalidScenarioError
+        Naming the field: ``previous`` not a kind, ``deadline < 1``, ``slot``
+        outside ``0..deadline-1``, ``total <= 0``, ``done`` outside
+        ``[0, total]`` or ``overhead`` outside ``[0, 1)`` (or not finite).
     """
+    if previous not in (IDLE, SPOT, ON_DEMAND):
+        raise InvalidScenarioError("previous", f"= {previous!r} is not 'idle', 'spot' or 'on_demand'")
+    checks = (("deadline", deadline, deadline >= 1, ">= 1"),
+              ("slot", slot, 0 <= slot < deadline, f"in 0..{deadline - 1}"),
+              ("total", total, math.isfinite(total) and total > 0, "finite and > 0"),
+              ("done", done, math.isfinite(done) and -1e-9 <= done <= total + 1e-9, f"in [0, total = {total}]"),
+              ("overhead", overhead, math.isfinite(overhead) and 0 <= overhead < 1, "in [0, 1) slots"))
+    for name, value, ok, what in checks:
+        if not ok:
+            raise InvalidScenarioError(name, f"= {value!r} must be {what}")
     remaining = total - done
     if remaining <= 1e-9:
         return IDLE, False

@@ -32,6 +32,7 @@ _VARIANTS = {
     "ahanp-on-schedule": {"ahanp": {"first_slot": "on_schedule"}},    # S2
     "averaging-actual-state": {"ahap": {"averaging": "actual_state"}},  # S3
     "deadline-guard": {"ahap": {"deadline_guard": True}},             # S3 (improvement, not a reading)
+    "up-aisched-v1": {"up": {"variant": "aisched_v1"}},               # S4 (UP before issue 28)
     "up-spot-first": {"up": {"variant": "spot_first"}},               # S4
 }
 

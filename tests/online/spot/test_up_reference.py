@@ -241,3 +241,14 @@ def test_deadline_rules_state_by_state():
 def test_bad_variant_names_the_field():
     with pytest.raises(InvalidScenarioError, match=r"^variant: = 'cant_be_late' is not valid.*'reference', 'aisched_v1', 'spot_first'"):
         aisched.run("up", _inst([1], work=4.0, deadline=6), variant="cant_be_late")
+
+
+@pytest.mark.parametrize(("field", "change"), [
+    ("previous", {"previous": "paused"}), ("deadline", {"deadline": 0, "slot": 0}), ("slot", {"slot": 7}),
+    ("total", {"total": float("nan")}), ("done", {"done": 6.5}), ("overhead", {"overhead": 1.0}),
+])
+def test_reference_decision_names_the_bad_field(field, change):
+    state = {"slot": 2, "deadline": 7, "total": 6.0, "done": 1.0, "overhead": 0.25, "previous": "idle",
+             "has_spot": True, **change}
+    with pytest.raises(InvalidScenarioError, match=f"^{field}: = "):
+        reference_decision(**state)
