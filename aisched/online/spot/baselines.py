@@ -195,7 +195,13 @@ def reference_decision(*, slot: int, deadline: int, total: float, done: float, o
     rc_cr_threshold.py``), overridden by ``Strategy._apply_strong_guarantee``
     and the spot check at the end of ``Strategy.step``
     (``sky_spot/strategies/strategy.py``), ``andylizf/skynomad-artifact``;
-    rules (a)-(f) of the module doc, in that order.
+    rules (a)-(f) of the module doc, in that order. Lines at commit
+    ``62b9aaa``: ``rc_cr_threshold.py`` 32-46 (``_condition``,
+    ``_condition2``), 48-111 (``_step``: 70-74 keep on-demand, 83-88 the 2d
+    margin, 90-104 the critical window and the free switch);
+    ``strategy.py`` 58-104 (``_apply_strong_guarantee``), 112-189 (``step``:
+    153-182 the final spot check, 184-188 the restart on a change);
+    ``env.py`` 82-95 (``observe``: a preempted spot is idle).
 
     Parameters
     ----------

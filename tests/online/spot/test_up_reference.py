@@ -1,6 +1,6 @@
 """UP's default variant against a plain transcription of the reference simulator's decision rule.
 
-The transcription below follows ``andylizf/skynomad-artifact`` (read, not
+The transcription below follows ``andylizf/skynomad-artifact`` at ``62b9aaa`` (read, not
 copied) in its own terms: seconds, ticks of ``gap`` seconds, the list
 ``task_done_time``, ``remaining_restart_overhead`` and ``ClusterType``:
 ``Strategy.step`` (progress of the last tick, the strong guarantee, the final
