@@ -12,24 +12,51 @@ The paper describes them in one sentence each; our readings:
   from the next slot on; otherwise ("near the deadline") it runs ``N_max``
   GPUs, spot first and on-demand for the rest.
 - **UP** (Uniform Progress of Wu et al., "Can't Be Late", NSDI'24, section
-  5.2; ``variant="cant_be_late"``, the default). The job runs a homogeneous
-  cluster of ``N`` GPUs (their Polarization Rule, section 5.5): ``N`` is
-  OD-Only's count (the job's size at the uniform rate), spot is "available"
-  when ``n^avail_t >= N``. With ``cp(t) = Z_{t-1}`` (progress at the start of
-  0-based slot ``t``), ``ep(x) = L x / d`` and the changeover delay
-  ``delta = 1 - mu_1`` slots (the work a reconfiguration loses), each slot:
-  (i) Safety Net: once ``d - t < C(t) + delta + 1`` with ``C(t) = (L - cp(t)) / H(N)``
-  (slots of remaining work), ``N`` on demand until the end (the paper's
-  continuous ``R(t) < C(t) + 2d``, slotted: spot availability is known for the
-  whole slot, so the risk is one idle slot, after which on demand still needs
-  ``C + delta``: the last safe moment); (ii) Hysteresis: on
-  on-demand, stay until ``cp(t) >= ep(t + 2 delta)``; (iii) Taking Risks: spot
-  (``N`` GPUs) whenever available, even when behind; (iv) Uniform Progress:
-  idle and ``cp(t) < ep(t)``: on demand; (v) otherwise idle.
-  ``variant="spot_first"``: the previous reading (all available spot GPUs
-  whenever ``n^avail_t >= N_min``; on demand, the count needed to reach
-  ``L (t+1)/d`` with ``mu_1``, only when behind and no spot; no hysteresis, no
-  safety net).
+  5.2), ``variant="reference"`` (the default): the decision rule of the
+  public simulator as it runs (``andylizf/skynomad-artifact``, read, not
+  copied): ``RCCRThresholdStrategy._step`` of
+  ``sky_spot/strategies/rc_cr_threshold.py`` (which replaces the ``_step`` of
+  ``RCThresholdStrategy`` in ``rc_threshold.py``), followed by
+  ``Strategy._apply_strong_guarantee`` and the final spot check of
+  ``Strategy.step`` in ``sky_spot/strategies/strategy.py``. In slot units
+  (a tick is a slot, ``t`` 0-based, ``R = d - t`` slots left, ``C0 = L / H(N)``
+  slots of work, ``p = Z / H(N)`` slots done, ``D = 1 - mu_1`` the slots a
+  restart loses, ``ceil`` the reference's rounding to whole ticks), with
+  ``prev`` the kind run in slot ``t - 1`` and ``cur`` = ``prev`` except a
+  preempted spot (``prev`` spot, none now) is idle:
+
+  (a) critical (``ceil(C0 - p + D) >= R``, the strong guarantee, which
+      overrides ``_step``): spot if ``prev`` is spot and spot is there ("keep
+      the spot VM until preemption"), else on-demand. The ``_step``'s "free
+      switch at zero overhead" (spot when ``D = 0``) is overridden by the
+      guarantee whenever ``prev`` is not spot, so it never decides;
+  (b) ``cur`` idle or on-demand and ``ceil(C0 - p + 2D) >= R`` (the 2d safety
+      margin): on-demand;
+  (c) ``cur`` on-demand and (no spot or ``p <= ep(t + 2D)``, ``ep(x) = x C0 /
+      d``): on-demand (hysteresis; on-demand is left only for spot, never
+      for idling);
+  (d) spot there: spot (taking risks, also when behind);
+  (e) behind (``p < ep(t)``): on-demand;
+  (f) otherwise idle (also slot 0 without spot: ``p = ep(0) = 0``).
+
+  The reference's ``remaining_restart_overhead`` is always 0 when it decides
+  here (an overhead shorter than a slot is used up within the slot), so its
+  test is dropped. **N > 1** (Polarization Rule, section 5.5): ``N`` =
+  OD-Only's count, spot is "there" when ``n^avail_t >= N`` and a running slot
+  has ``N`` GPUs of one kind; ``C0``, ``p`` are slots at ``N`` GPUs. The rule
+  decides; our model prices (with ``changeover="off"`` a spot/on-demand move
+  at ``N`` GPUs is free, the reference charges a restart; with
+  ``changeover="on"`` and ``N = 1`` both charge the same).
+  ``variant="aisched_v1"``: the previous reading from the paper's text
+  (rules (i)-(v)): (i) Safety Net: once ``d - t < C(t) + delta + 1`` with
+  ``C(t) = (L - cp(t)) / H(N)``, ``N`` on demand until the end (sticky); (ii)
+  Hysteresis: on on-demand, stay until ``cp(t) >= ep(t + 2 delta)``, then
+  leave, also for idling; (iii) Taking Risks: spot whenever available; (iv)
+  idle and behind: on demand; (v) otherwise idle (``cp(t) = Z_{t-1}``,
+  ``delta = 1 - mu_1``). ``variant="spot_first"``: the reading before it
+  (all available spot GPUs whenever ``n^avail_t >= N_min``; on demand, the
+  count needed to reach ``L (t+1)/d`` with ``mu_1``, only when behind and no
+  spot; no hysteresis, no safety net).
 
 From the soft deadline on, all three (like AHAP and AHANP) run the paper's
 termination configuration (``N_max`` on demand) until the job is done.
@@ -50,7 +77,7 @@ from aisched.online.spot.ahap import finish_plan, outcome
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["od_only", "msu", "up", "od_only_count"]
+__all__ = ["od_only", "msu", "up", "od_only_count", "reference_decision", "UP_VARIANTS"]
 
 
 def _step(inst: SpotInstance, z: float, o: int, s: int, prev: tuple[int, int]) -> float:
@@ -109,23 +136,158 @@ def msu(inst: SpotInstance) -> Outcome:
     return outcome("msu", inst, o, s, started, {})
 
 
+UP_VARIANTS = ("reference", "aisched_v1", "spot_first")
+
+#: The reference's kinds of slot (``ClusterType`` of ``sky_spot``): idle, spot, on-demand.
+IDLE, SPOT, ON_DEMAND = "idle", "spot", "on_demand"
+
+
 @register("spot", "up")
-def up(inst: SpotInstance, *, variant: Literal["cant_be_late", "spot_first"] = "cant_be_late") -> Outcome:
-    """UP: Uniform Progress (Can't Be Late, NSDI'24, section 5.2); see the module doc for ``variant``."""
-    if variant not in ("cant_be_late", "spot_first"):
-        raise InvalidScenarioError("variant", f"= {variant!r} is not 'cant_be_late' or 'spot_first'")
+def up(inst: SpotInstance, *,
+       variant: Literal["reference", "aisched_v1", "spot_first"] = "reference") -> Outcome:
+    """UP: Uniform Progress (Can't Be Late, NSDI'24, section 5.2); see the module doc.
+
+    Parameters
+    ----------
+    inst
+        The job and its market.
+    variant
+        ``"reference"`` (default): the decision rule of ``sky_spot``'s
+        ``rc_cr_threshold`` strategy with its strong guarantee
+        (:func:`reference_decision`); ``"aisched_v1"``: our earlier reading of
+        the paper's text; ``"spot_first"``: the reading before that.
+
+    Returns
+    -------
+    Outcome
+        ``info`` holds ``variant``, and for the first two ``gpus`` (``N``) and
+        ``safety_net_slot`` (first slot a deadline rule decided, -1 if none).
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``variant`` is not one of :data:`UP_VARIANTS`.
+    """
+    if not isinstance(variant, str) or variant not in UP_VARIANTS:
+        raise InvalidScenarioError("variant", f"= {variant!r} is not one of {', '.join(map(repr, UP_VARIANTS))}")
     started = time.perf_counter()
+    info: dict = {}
     if variant == "spot_first":
         od, sp = _up_spot_first(inst)
-        info: dict = {}
+    elif variant == "aisched_v1":
+        od, sp, info = _up_aisched_v1(inst)
     else:
-        od, sp, info = _up_cant_be_late(inst)
+        od, sp, info = _up_reference(inst)
     o, s = finish_plan(inst, od, sp)
     return outcome("up", inst, o, s, started, {"variant": variant, **info})
 
 
-def _up_cant_be_late(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Rules (i)-(v) of the module doc; ``(on_demand, spot, info)``."""
+def _ceil(x: float) -> int:
+    """``math.ceil`` of a quantity computed in floats, robust to rounding noise (exact arithmetic intended)."""
+    return math.ceil(x - 1e-9)
+
+
+def reference_decision(*, slot: int, deadline: int, total: float, done: float, overhead: float,
+                       previous: str, has_spot: bool) -> tuple[str, bool]:
+    """One decision of the reference's Uniform Progress, in slot units.
+
+    The rule of ``RCCRThresholdStrategy._step`` (``sky_spot/strategies/
+    rc_cr_threshold.py``), overridden by ``Strategy._apply_strong_guarantee``
+    and the spot check at the end of ``Strategy.step``
+    (``sky_spot/strategies/strategy.py``), ``andylizf/skynomad-artifact``;
+    rules (a)-(f) of the module doc, in that order. Lines at commit
+    ``62b9aaa``: ``rc_cr_threshold.py`` 32-46 (``_condition``,
+    ``_condition2``), 48-111 (``_step``: 70-74 keep on-demand, 83-88 the 2d
+    margin, 90-104 the critical window and the free switch);
+    ``strategy.py`` 58-104 (``_apply_strong_guarantee``), 112-189 (``step``:
+    153-182 the final spot check, 184-188 the restart on a change);
+    ``env.py`` 82-95 (``observe``: a preempted spot is idle).
+
+    Parameters
+    ----------
+    slot
+        ``t``, 0-based (the reference's ``env.tick``; ``elapsed = t`` slots).
+    deadline
+        ``d`` (slots): the reference's ``deadline``.
+    total
+        ``C0``: slots of work at the running size (``task_duration``).
+    done
+        ``p``: slots of work done before slot ``t`` (``sum(task_done_time)``).
+    overhead
+        ``D`` in ``[0, 1)``: slots a restart loses (``restart_overhead``).
+    previous
+        Kind run in slot ``t - 1`` (``last_cluster_type``): ``"idle"``,
+        ``"spot"`` or ``"on_demand"``.
+    has_spot
+        Whether spot can run slot ``t``.
+
+    Returns
+    -------
+    tuple of (str, bool)
+        The kind for slot ``t`` and whether a deadline rule ((a) or (b))
+        decided it.
+
+    Raises
+    ------
+    InvalidScenarioError
+        Naming the field: ``previous`` not a kind, ``deadline < 1``, ``slot``
+        outside ``0..deadline-1``, ``total <= 0``, ``done`` outside
+        ``[0, total]`` or ``overhead`` outside ``[0, 1)`` (or not finite).
+    """
+    if previous not in (IDLE, SPOT, ON_DEMAND):
+        raise InvalidScenarioError("previous", f"= {previous!r} is not 'idle', 'spot' or 'on_demand'")
+    checks = (("deadline", deadline, deadline >= 1, ">= 1"),
+              ("slot", slot, 0 <= slot < deadline, f"in 0..{deadline - 1}"),
+              ("total", total, math.isfinite(total) and total > 0, "finite and > 0"),
+              ("done", done, math.isfinite(done) and -1e-9 <= done <= total + 1e-9, f"in [0, total = {total}]"),
+              ("overhead", overhead, math.isfinite(overhead) and 0 <= overhead < 1, "in [0, 1) slots"))
+    for name, value, ok, what in checks:
+        if not ok:
+            raise InvalidScenarioError(name, f"= {value!r} must be {what}")
+    remaining = total - done
+    if remaining <= 1e-9:
+        return IDLE, False
+    left = deadline - slot                                   # floor((deadline - elapsed) / gap)
+    current = IDLE if previous == SPOT and not has_spot else previous   # env.observe(): preempted
+    if _ceil(remaining + overhead) >= left:                  # (a) strong guarantee (overrides _step)
+        return (SPOT if previous == SPOT and has_spot else ON_DEMAND), True
+    if current != SPOT and _ceil(remaining + 2 * overhead) >= left:
+        return ON_DEMAND, True                               # (b) the 2d margin ("T+2D")
+    if current == ON_DEMAND and (not has_spot or done <= (slot + 2 * overhead) * total / deadline + 1e-9):
+        return ON_DEMAND, False                              # (c) _condition2() >= 0: keep on-demand
+    if has_spot:
+        return SPOT, False                                   # (d)
+    if done < slot * total / deadline - 1e-9:                # (e) _condition() < 0
+        return ON_DEMAND, False
+    return IDLE, False                                       # (f)
+
+
+def _up_reference(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray, dict]:
+    """:func:`reference_decision` in every slot ``0..d-1``, ``N`` GPUs (Polarization); ``(od, spot, info)``."""
+    d, L = inst.deadline, inst.work
+    n_job = od_only_count(inst)
+    rate = float(inst.throughput(n_job))
+    delay = 1.0 - inst.scale_up_efficiency
+    od = np.zeros(inst.num_slots, np.int64)
+    sp = np.zeros(inst.num_slots, np.int64)
+    z, prev, kind, first = 0.0, (0, 0), IDLE, -1
+    for t in range(d):
+        kind, forced = reference_decision(slot=t, deadline=d, total=L / rate, done=z / rate, overhead=delay,
+                                          previous=kind, has_spot=bool(inst.spot_available[t] >= n_job))
+        if forced and first < 0:
+            first = t
+        if kind == SPOT:
+            sp[t] = n_job
+        elif kind == ON_DEMAND:
+            od[t] = n_job
+        z, prev = _step(inst, z, int(od[t]), int(sp[t]), prev), (int(od[t]), int(sp[t]))
+        if z >= L - wr.TOL:
+            break
+    return od, sp, {"gpus": n_job, "safety_net_slot": first}
+
+
+def _up_aisched_v1(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray, dict]:
+    """``variant="aisched_v1"``: rules (i)-(v) of the module doc; ``(on_demand, spot, info)``."""
     d, L = inst.deadline, inst.work
     n_job = od_only_count(inst)
     rate = float(inst.throughput(n_job))

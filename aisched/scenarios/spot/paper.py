@@ -9,7 +9,7 @@ __all__ = ["add_scenarios"]
 
 _SPOT_ALGOS = ("ahap", "ahanp", "od_only", "msu", "up")
 #: Measured wall time of each scenario (``aisched sweep NAME [--reduced] --serial``, 2 cores shared with
-#: six other sessions, load 3-16, 2026-11-23; Figs. 5-8 with the five variants; Figs. 9-10 from the
+#: six other sessions, load 3-16, 2026-11-23; Figs. 5-8 with the five variants of then (six since issue 28); Figs. 9-10 from the
 #: 1-seed ``aisched reproduce spot`` of docs/reproduction.md, before CHC). Shown in each title.
 COST = {
     "fig1": "1 seed 36 s at load 15 (mostly start-up and JAX); reduced = full",
@@ -32,6 +32,7 @@ _VARIANTS = {
     "ahanp-on-schedule": {"ahanp": {"first_slot": "on_schedule"}},    # S2
     "averaging-actual-state": {"ahap": {"averaging": "actual_state"}},  # S3
     "deadline-guard": {"ahap": {"deadline_guard": True}},             # S3 (improvement, not a reading)
+    "up-aisched-v1": {"up": {"variant": "aisched_v1"}},               # S4 (UP before issue 28)
     "up-spot-first": {"up": {"variant": "spot_first"}},               # S4
 }
 
