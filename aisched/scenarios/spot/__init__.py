@@ -91,4 +91,10 @@ families.register(families.Family(
         families.Diagnostic("switches", "on-demand/spot switches", "count"),
         families.Diagnostic("preemptions", "preemptions met", "count"),
     ),
+    findings=(
+        "UP as the reference simulator runs it (docs/readings.md S4) is OD-Only on the paper job: with N = "
+        "OD-Only's GPU count the job has less than one slot of slack, so the 2d margin puts it on on-demand "
+        "from slot 0 (utility 39.00 = OD-Only's at deadline 10, seeds 0-4); the claims against UP in Figs. "
+        "5-8 are claims against OD-Only (variant up-aisched-v1: the earlier rule).",
+    ),
 ))
