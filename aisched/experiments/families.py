@@ -19,6 +19,11 @@ the way ``aisched.online`` registers algorithms with :mod:`aisched.registry`:
   ``CLI_HELP``, ``CLI_ALGORITHMS``, ``add_cli_arguments``, ``instance_from_cli``,
   ``describe``, ``cli_figures`` and optionally ``cli_params``,
   ``add_select_arguments``, ``run_select``), read by :mod:`aisched.cli` only.
+
+A family registers either the :class:`Family` itself or, with
+:func:`register_lazy`, a function that builds it on first use plus one that
+returns its light ``cli`` module: ``import aisched`` then costs no import of
+the numerical stack, and ``aisched --help`` reads only the ``cli`` modules.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ if TYPE_CHECKING:
 
     from aisched.experiments.scenario import Add
 
-__all__ = ["Family", "FigureFn", "get", "names", "register"]
+__all__ = ["Family", "FigureFn", "cli", "get", "names", "register", "register_lazy"]
 
 FigureFn = Callable[[Path, dict[str, Any], "pd.DataFrame"], "Path | None"]
 """A report figure: ``fn(sweep folder, scenario definition, table) -> written path or None``."""
@@ -60,7 +65,8 @@ class Family:
         object.__setattr__(self, "pools", MappingProxyType(dict(self.pools)))
 
 
-_FAMILIES: dict[str, Family] = {}
+_FAMILIES: dict[str, Family | Callable[[], Family]] = {}
+_CLI: dict[str, Callable[[], Any]] = {}
 
 
 def register(family: Family) -> Family:
@@ -68,7 +74,21 @@ def register(family: Family) -> Family:
     if not isinstance(family, Family):
         raise TypeError(f"register() takes a Family, got {type(family).__name__}")
     _FAMILIES[family.name] = family
+    _CLI.pop(family.name, None)
     return family
+
+
+def register_lazy(name: str, load: Callable[[], Family], *, cli: Callable[[], Any] | None = None) -> None:
+    """Register family ``name`` whose plug-in ``load()`` builds on first use (:func:`get`).
+
+    ``cli()`` returns the family's ``aisched compare`` module without building
+    the plug-in (see :func:`cli`).
+    """
+    if not callable(load):
+        raise TypeError(f"register_lazy() takes a function that returns a Family, got {type(load).__name__}")
+    _FAMILIES[name] = load
+    if cli is not None:
+        _CLI[name] = cli
 
 
 def names() -> list[str]:
@@ -87,4 +107,17 @@ def get(name: str) -> Family:
     if name not in _FAMILIES:
         raise InvalidScenarioError(
             "family", f"{name!r} has no scenarios registered (registered: {names()}; `import aisched` loads them)")
-    return _FAMILIES[name]
+    entry = _FAMILIES[name]
+    if not isinstance(entry, Family):
+        entry = entry()
+        if not isinstance(entry, Family) or entry.name != name:
+            raise TypeError(f"the plug-in loader of family {name!r} returned {entry!r}, not its Family")
+        _FAMILIES[name] = entry
+    return entry
+
+
+def cli(name: str) -> Any:
+    """The family's ``aisched compare`` module: its light ``cli`` loader's, else the plug-in's ``cli``."""
+    if name in _CLI:
+        return _CLI[name]()
+    return get(name).cli

@@ -36,7 +36,6 @@ import math
 import multiprocessing
 import os
 import re
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -49,6 +48,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import families
 from aisched.experiments.catalog import Scenario
@@ -132,8 +132,8 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     elif cell.algorithm == "bound":  # the certified upper bound (issue 17); objective: its primal value
         outcome = api.bound(inst, time_limit=cell.time_limit, **cell.algorithm_params)
     else:  # "<algorithm>@<variant>" runs the algorithm with the variant's parameters
-        outcome = api.run(cell.algorithm.partition("@")[0], inst, **cell.algorithm_params)
-    if not math.isnan(outcome.objective):
+        outcome = api.run(cell.algorithm.partition("@")[0], inst, **cell.algorithm_params)  # verified by run
+    if cell.algorithm in ("offline", "bound") and not math.isnan(outcome.objective):
         outcome.verify(inst)
     row = {
         "scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
@@ -163,17 +163,7 @@ def folder(out: str | os.PathLike[str], scenario: Scenario) -> Path:
     return Path(out) / family / re.sub(r"[^A-Za-z0-9_.-]", "_", short)
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+_atomic_write_text = atomic_write_text  # mode as the umask gives (not mkstemp's 0600)
 
 
 def _definition(scenario: Scenario) -> str:
@@ -194,8 +184,8 @@ def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> se
         return set()
     if not resume:
         raise InvalidScenarioError(
-            "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; pass resume=True "
-            "(--resume) to continue it, or choose another folder"
+            "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; to continue it, run the same "
+            "command with --resume (in Python: resume=True), or choose another folder"
         )
     if record.read_text(encoding="utf-8") != _definition(scenario):
         raise InvalidScenarioError(

@@ -9,78 +9,75 @@
 - :mod:`~aisched.scenarios.spot.figures`: Figs. 1-3 (throughput, traces, ARIMA forecasts);
 - :mod:`~aisched.scenarios.spot.cli`: ``aisched compare spot`` and ``aisched select spot``.
 
-Importing the package registers the family with :mod:`aisched.experiments.families`.
+Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from aisched._lazy import attach
 from aisched.experiments import families
-from aisched.scenarios.spot import cli, figures, generator, paper, selection, traces  # noqa: F401
-from aisched.scenarios.spot.cli import (
-    CLI_ALGORITHMS,
-    CLI_HELP,
-    add_cli_arguments,
-    add_select_arguments,
-    describe,
-    instance_from_cli,
-    run_select,
-)
-from aisched.scenarios.spot.generator import (
-    MARKETS,
-    MAX_AVAILABLE,
-    MAX_SLOTS,
-    NOISE_SETTINGS,
-    SLOTS_PER_DAY,
-    bandwidth_efficiency,
-    generate,
-    predictor,
-    synthetic_market,
-    trace_market,
-    workload,
-)
-from aisched.scenarios.spot.selection import (
-    PHASES,
-    POOLS,
-    policy_weight_heatmap,
-    pool_members,
-    selection_cell,
+
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    submodules=["cli", "figures", "generator", "paper", "selection", "traces"],
+    names={
+        "CLI_ALGORITHMS": "cli",
+        "CLI_HELP": "cli",
+        "add_cli_arguments": "cli",
+        "add_select_arguments": "cli",
+        "describe": "cli",
+        "instance_from_cli": "cli",
+        "run_select": "cli",
+        "MARKETS": "generator",
+        "MAX_AVAILABLE": "generator",
+        "MAX_SLOTS": "generator",
+        "NOISE_SETTINGS": "generator",
+        "SLOTS_PER_DAY": "generator",
+        "bandwidth_efficiency": "generator",
+        "generate": "generator",
+        "predictor": "generator",
+        "synthetic_market": "generator",
+        "trace_market": "generator",
+        "workload": "generator",
+        "PHASES": "selection",
+        "POOLS": "selection",
+        "policy_weight_heatmap": "selection",
+        "pool_members": "selection",
+        "selection_cell": "selection",
+    },
+    computed={"FIGURES": lambda: {**_figures().FIGURES, **_selection().FIGURES}},
 )
 
-#: Extra report figures: Figs. 1-3 (:mod:`aisched.scenarios.spot.figures`), Figs. 9-10 (selection).
-FIGURES = {**figures.FIGURES, **selection.FIGURES}
 
-__all__ = [
-    "CLI_ALGORITHMS",
-    "CLI_HELP",
-    "add_cli_arguments",
-    "add_select_arguments",
-    "describe",
-    "instance_from_cli",
-    "run_select",
-    "FIGURES",
-    "MARKETS",
-    "MAX_AVAILABLE",
-    "MAX_SLOTS",
-    "NOISE_SETTINGS",
-    "PHASES",
-    "POOLS",
-    "SLOTS_PER_DAY",
-    "bandwidth_efficiency",
-    "cli",
-    "figures",
-    "generate",
-    "generator",
-    "paper",
-    "policy_weight_heatmap",
-    "pool_members",
-    "predictor",
-    "selection",
-    "selection_cell",
-    "synthetic_market",
-    "trace_market",
-    "traces",
-    "workload",
-]
+def _figures() -> Any:
+    from aisched.scenarios.spot import figures
 
-families.register(families.Family(
-    name="spot", generate=generate, scenarios=paper.add_scenarios, figures=FIGURES,
-    selection_cell=selection_cell, pools=POOLS, cli=cli,
-))
+    return figures
+
+
+def _selection() -> Any:
+    from aisched.scenarios.spot import selection
+
+    return selection
+
+
+def _plugin() -> families.Family:
+    from aisched.scenarios.spot import cli, figures, generator, paper, selection
+
+    return families.Family(
+        name="spot", generate=generator.generate, scenarios=paper.add_scenarios,
+        figures={**figures.FIGURES, **selection.FIGURES}, selection_cell=selection.selection_cell,
+        pools=selection.POOLS, cli=cli,
+    )
+
+
+def _cli() -> Any:
+    from aisched.scenarios.spot import cli
+
+    return cli
+
+
+families.register_lazy("spot", _plugin, cli=_cli)
