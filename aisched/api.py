@@ -330,7 +330,7 @@ def compare(
     for name, outcome in results.items():  # `run` verified the online ones
         if name in ("offline", "bound") and not math.isnan(outcome.objective):
             outcome.verify(instance)
-        row = outcome.summary()
+        row = {**outcome.summary(), "algorithm": name}  # the name compared (a wrapper may reuse another's)
         if measure is not None and not math.isnan(outcome.objective):
             values = measure(instance, outcome)
             measured.update(dict.fromkeys(values))
