@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -43,7 +44,7 @@ from typing import Any, NoReturn
 
 from aisched.errors import AischedError, InvalidScenarioError, UnknownAlgorithmError
 
-__all__ = ["main"]
+__all__ = ["entry", "main"]
 
 _COMPARE_FAMILIES = ("lora", "spot", "genai", "tenants")
 _SELECT_FAMILIES = ("spot",)
@@ -348,9 +349,9 @@ LINE = 120
 
 
 def _scenarios(args: argparse.Namespace) -> int:
-    from aisched.experiments import catalog
-
     import textwrap
+
+    from aisched.experiments import catalog
 
     for name in catalog.names(args.family):
         s = catalog.get(name)
@@ -433,8 +434,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AischedError as exc:
         print(f"aisched: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:  # Ctrl-C: one line, status 130 (a sweep says what it kept)
+        text = str(exc) if str(exc).startswith("interrupted") else "interrupted"
+        print(f"\naisched: {text}", file=sys.stderr)
+        return INTERRUPTED
     return 2  # pragma: no cover - argparse requires a command
 
 
+#: Exit status after Ctrl-C (128 + SIGINT), as a shell reports it.
+INTERRUPTED = 130
+
+
+def entry() -> NoReturn:
+    """The console script: :func:`main`, then exit; after Ctrl-C at once.
+
+    Everything is written when :func:`main` returns :data:`INTERRUPTED` (the sweep
+    kept its finished cells, atomically); tearing down the loaded numerical stack
+    would take another second or two, so the process runs multiprocessing's exit
+    hook (unlinking its semaphores) and ends.
+    """
+    code = main()
+    if code == INTERRUPTED:
+        from multiprocessing import util
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        util._exit_function()  # what atexit would run for multiprocessing: no semaphore is left behind
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from aisched.errors import AischedWarning, UnknownAlgorithmError
 
-__all__ = ["default_names", "load_on_first_use", "register", "register_bound", "register_offline",
+__all__ = ["default_names", "load", "load_on_first_use", "register", "register_bound", "register_offline",
            "register_metrics", "lookup", "lookup_bound", "lookup_offline", "metrics", "names"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,6 +44,11 @@ BUILTIN_PREFIX = "aisched.online."
 def load_on_first_use(*modules: str) -> None:
     """Name modules whose import registers algorithms; the first look-up imports them (once)."""
     _PENDING.extend(m for m in modules if m not in _PENDING)
+
+
+def load() -> None:
+    """Import the modules named by :func:`load_on_first_use` now (a pool worker does, before its first cell)."""
+    _load()
 
 
 def _load() -> None:
