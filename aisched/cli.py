@@ -310,8 +310,8 @@ def _compare(args: argparse.Namespace) -> int:
     table.to_csv(out / f"{family}_comparison.csv")
     written = [f"{family}_instance.nc", *(f"{family}_{n}.nc" for n in outcomes), f"{family}_comparison.csv"]
     if not args.no_figures and not idle:
-        figures.welfare_bars(table, out / f"{family}_objective.png", title=f"{family}: {OBJECTIVE_LABEL.get(family, 'objective')} by algorithm",
-                             ylabel=OBJECTIVE_LABEL.get(family, "objective"))
+        figures.welfare_bars(table, out / f"{family}_objective.png", family=family,
+                             title=f"{family}: {OBJECTIVE_LABEL.get(family, 'objective')} by algorithm")
         written.append(f"{family}_objective.png")
         if hasattr(module, "cli_figures"):
             written.extend(module.cli_figures(outcomes, table, out))

@@ -15,6 +15,9 @@ the way ``aisched.online`` registers algorithms with :mod:`aisched.registry`:
   ``fn(root, definition, table) -> Path | None``;
 - ``cell_metrics(instance, outcome) -> dict``: family columns of a sweep cell;
 - ``selection_cell`` and ``pools``: the ``selection`` scenario kind (spot);
+- ``labels``: words with units for the family's objective, metrics and generator
+  parameters on figure axes (``{"objective": "social welfare (money units)"}``,
+  read by :func:`aisched.experiments.figures.label`);
 - ``cli``: the ``aisched compare FAMILY`` protocol (a module with
   ``CLI_HELP``, ``CLI_ALGORITHMS``, ``add_cli_arguments``, ``instance_from_cli``,
   ``describe``, ``cli_figures`` and optionally ``cli_params``,
@@ -59,9 +62,11 @@ class Family:
     selection_cell: Callable[..., Any] | None = None
     pools: Mapping[str, Any] = field(default_factory=dict)
     cli: Any = None
+    labels: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "figures", MappingProxyType(dict(self.figures)))
+        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
         object.__setattr__(self, "pools", MappingProxyType(dict(self.pools)))
 
 

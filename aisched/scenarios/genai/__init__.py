@@ -54,9 +54,10 @@ __getattr__, __dir__, __all__ = attach(
 
 
 def _plugin() -> families.Family:
-    from aisched.scenarios.genai import cli, generator, paper
+    from aisched.scenarios.genai import cli, figures, generator, paper
 
-    return families.Family(name="genai", generate=generator.generate, scenarios=paper.add_scenarios, cli=cli)
+    return families.Family(name="genai", generate=generator.generate, scenarios=paper.add_scenarios, cli=cli,
+                           labels=figures.LABELS)
 
 
 def _cli() -> Any:

@@ -70,7 +70,7 @@ def _plugin() -> families.Family:
     return families.Family(
         name="spot", generate=generator.generate, scenarios=paper.add_scenarios,
         figures={**figures.FIGURES, **selection.FIGURES}, selection_cell=selection.selection_cell,
-        pools=selection.POOLS, cli=cli,
+        pools=selection.POOLS, cli=cli, labels=figures.LABELS,
     )
 
 

@@ -57,7 +57,7 @@ def _plugin() -> families.Family:
 
     return families.Family(
         name="tenants", generate=generator.generate, scenarios=paper.add_scenarios, figures=figures.FIGURES,
-        cell_metrics=metrics.cell_metrics, cli=cli,
+        cell_metrics=metrics.cell_metrics, cli=cli, labels=figures.LABELS,
     )
 
 

@@ -161,4 +161,5 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
         return []
     alphas = {name: fairness(inst, outcome).per_user["alpha"].to_numpy()
               for name, outcome in outcomes.items() if name != "offline"}
-    return [alpha_bars(alphas, out / "tenants_alpha.png", dpi=100).name] if alphas else []
+    title = "tenants: revenue-fairness ratio alpha_u per tenant and scheduler (Fig. 7)"
+    return [alpha_bars(alphas, out / "tenants_alpha.png", title=title, dpi=100).name] if alphas else []
