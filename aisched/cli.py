@@ -400,6 +400,9 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    if not args.directory.is_dir():
+        what = "is not a folder" if args.directory.exists() else "does not exist"
+        raise InvalidScenarioError("directory", f"{str(args.directory)!r} {what} (give the --out folder of a sweep)")
     from aisched.experiments import report
 
     path = report.report(args.directory, figures=not args.no_figures)

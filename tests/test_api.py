@@ -252,3 +252,9 @@ def test_compare_default_runs_the_paper_algorithms_and_the_ready_ones(own_regist
 def test_compare_takes_one_comma_separated_string():
     table = aisched.compare(random_tiny(3), "pdftsp, eft", offline=False)
     assert list(table.index) == ["pdftsp", "eft"]
+
+
+def test_a_time_limit_given_as_a_string_says_to_pass_the_number():
+    with pytest.raises(aisched.InvalidScenarioError, match=r"time_limit: .*got '60' \(a string: pass the number "
+                       r"itself, time_limit=60\)"):
+        aisched.offline(random_tiny(0), time_limit="60")

@@ -169,3 +169,19 @@ def test_the_sweep_message_names_the_option_a_cli_user_types(tmp_path, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "run the same command with --resume" in err and "pass resume=True (--resume)" not in err
+
+
+def test_report_of_a_missing_folder_says_it_does_not_exist(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "nowhere")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_ahap_decision_time_leaves_out_compilation():
+    import aisched
+
+    inst = aisched.scenarios.spot.generate(seed=3, deadline=7)
+    outcome = aisched.run("ahap", inst, window=2)  # first call of this shape in the process: it compiles
+    assert outcome.info["compile_s"] >= 0.0
+    assert outcome.decision_s[0] == pytest.approx(outcome.runtime_s - outcome.info["compile_s"])
+    again = aisched.run("ahap", inst, window=2)  # compiled already
+    assert again.info["compile_s"] < 0.05 and again.decision_s[0] <= again.runtime_s
