@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
-run: $(STAMP)          ## compare pdFTSP, Titan, EFT, NTM with the proven optimum
+run: $(STAMP)          ## compare pdFTSP, Titan, EFT, NTM with the offline optimum (or its proven bound)
 	$(BIN)/aisched compare lora --out $(OUT)
 
 test: $(STAMP)         ## the default (fast) test suite
