@@ -369,9 +369,9 @@ def _scenarios(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
+    _check_run_options(args)  # before the catalogue and the numerical stack load
     from aisched.experiments import catalog, sweep
 
-    _check_run_options(args)
     scenario = catalog.get(args.scenario)
     if args.reduced:
         scenario = scenario.reduced()
@@ -385,9 +385,9 @@ def _sweep(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
+    _check_run_options(args)  # before the catalogue and the numerical stack load
     from aisched.experiments import reproduce
 
-    _check_run_options(args)
     _out_dir("--out", args.out)
     executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
     path = reproduce.reproduce(
