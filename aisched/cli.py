@@ -254,12 +254,16 @@ def _check_compare_options(args: argparse.Namespace, module: ModuleType) -> list
         raise InvalidScenarioError("--time-limit", f"= {args.time_limit} must be > 0")
     if args.out.exists() and not args.out.is_dir():  # before any work (the folder is made when writing)
         raise InvalidScenarioError("--out", f"= {str(args.out)!r} is not a folder")
+    return names
+
+
+def _check_out_folder(args: argparse.Namespace) -> None:
+    """``--out`` holds no other comparison's files, or ``--overwrite`` is given (after the options are valid)."""
     earlier = _earlier_comparison(args.out)
     if earlier and not args.overwrite:
         raise InvalidScenarioError(
             "--out", f"= {str(args.out)!r} holds another comparison's files ({', '.join(p.name for p in earlier[:3])}"
             f"{', ...' if len(earlier) > 3 else ''}); pass --overwrite to replace them, or choose another folder")
-    return names
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -278,6 +282,7 @@ def _compare(args: argparse.Namespace) -> int:
     for name, given in params.items():
         check_params(family, name, given)
     inst = module.instance_from_cli(args)
+    _check_out_folder(args)  # before any solve; after the generator's checks of the options
     print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
     table = aisched.compare(
