@@ -15,7 +15,13 @@ import numpy as np
 import pandas as pd
 
 from aisched import registry
-from aisched.errors import AischedError, InvalidScenarioError, UnknownAlgorithmError
+from aisched.errors import (
+    AischedError,
+    AlgorithmError,
+    InfeasiblePlanError,
+    InvalidScenarioError,
+    UnknownAlgorithmError,
+)
 from aisched.outcome import Outcome
 
 __all__ = ["algorithms", "bound", "check_params", "run", "offline", "compare", "FAMILIES"]
@@ -137,14 +143,43 @@ def run(name: str, instance: Any, **params: Any) -> Outcome:
         Algorithm parameters (see each algorithm's ``run`` function), checked
         by :func:`check_params` before the algorithm starts.
 
+    Returns
+    -------
+    Outcome
+        The algorithm's outcome, checked: it is an :class:`Outcome` of the
+        instance's family whose plan passes :meth:`Outcome.verify`.
+
     Raises
     ------
     InvalidScenarioError
         An unknown parameter name or a value of the wrong kind, naming it.
+    AlgorithmError
+        The algorithm returned something other than an Outcome of the family
+        (``None`` from an unfinished ``def run(...): ...``), naming it.
+    InfeasiblePlanError
+        Its plan violates a constraint of the family's program (the message
+        names the algorithm and the constraint).
     """
     family = _family_of(instance)
     check_params(family, name, params)
-    return registry.lookup(family, name)(instance, **params)
+    return _checked(name, instance, registry.lookup(family, name)(instance, **params))
+
+
+def _checked(name: str, instance: Any, outcome: Any) -> Outcome:
+    """``outcome`` if it is a verified Outcome of the instance's family, else an error naming ``name``."""
+    if not isinstance(outcome, Outcome):
+        raise AlgorithmError(name, f"returned {type(outcome).__name__} "
+                             f"({outcome!r:.60}), not an aisched.Outcome; a registered run function "
+                             "must return the Outcome of its plan")
+    if outcome.family != instance.family:
+        raise AlgorithmError(name, f"returned an Outcome of family {outcome.family!r} for a "
+                             f"{instance.family!r} instance")
+    try:
+        outcome.verify(instance)
+    except InfeasiblePlanError as exc:
+        raise InfeasiblePlanError(exc.constraint, f"the plan of algorithm {name!r} fails: "
+                                  f"{str(exc).partition(': ')[2]}") from None
+    return outcome
 
 
 def offline(
@@ -221,7 +256,11 @@ def compare(
     instance
         The problem.
     names
-        Algorithms to run (default: all registered for the family).
+        Algorithms to run: a list, or one string of comma-separated names
+        (``"pdftsp,eft"``). Default: the family's paper algorithms and baselines
+        plus every algorithm registered with ``ready=True``
+        (:func:`aisched.registry.default_names`); one registered without it
+        runs only when named.
     offline
         Also solve the offline program and report ratios against it.
     time_limit
@@ -255,7 +294,9 @@ def compare(
         and memory utilisation). Every outcome is checked with :meth:`Outcome.verify`.
     """
     family = _family_of(instance)
-    chosen = list(names) if names is not None else registry.names(family)
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",") if n.strip()]
+    chosen = list(names) if names is not None else registry.default_names(family)
     params = params or {}
     if not isinstance(params, Mapping) or not all(isinstance(v, Mapping) for v in params.values()):
         raise InvalidScenarioError("params", f"= {params!r} must map algorithm names to dicts of parameters, "
@@ -286,10 +327,10 @@ def compare(
             reference, kind = certified, "bound"
     measure = registry.metrics(family)
     measured: dict[str, None] = {}  # the family metrics' columns, in first-seen order
-    for name, outcome in results.items():
-        if not (name in ("offline", "bound") and math.isnan(outcome.objective)):
+    for name, outcome in results.items():  # `run` verified the online ones
+        if name in ("offline", "bound") and not math.isnan(outcome.objective):
             outcome.verify(instance)
-        row = outcome.summary()
+        row = {**outcome.summary(), "algorithm": name}  # the name compared (a wrapper may reuse another's)
         if measure is not None and not math.isnan(outcome.objective):
             values = measure(instance, outcome)
             measured.update(dict.fromkeys(values))

@@ -15,6 +15,10 @@ Each family plugs in through the ``cli`` module its scenario package
 :mod:`aisched.experiments.families`, which provides:
 
 - ``CLI_HELP`` (str) and ``CLI_ALGORITHMS`` (tuple of names compared by default);
+  optionally ``CLI_KNOWN`` (every name ``--algorithms`` accepts, default
+  ``CLI_ALGORITHMS``) and ``CLI_TIME_LIMIT`` (the default ``--time-limit``);
+- the module imports no numerical stack at module level (``aisched --help``
+  reads every family's module and answers within a second);
 - ``add_cli_arguments(parser)``: the generator's options (``--seed`` included);
 - ``instance_from_cli(args) -> Instance``: validated instance from the options;
 - ``describe(instance, args) -> str``: a one-line description of the scenario;
@@ -28,23 +32,42 @@ Each family plugs in through the ``cli`` module its scenario package
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from aisched.errors import AischedError, InvalidScenarioError
+from aisched.errors import AischedError, InvalidScenarioError, UnknownAlgorithmError
 
-__all__ = ["main"]
+__all__ = ["entry", "main"]
 
 _COMPARE_FAMILIES = ("lora", "spot", "genai", "tenants")
 _SELECT_FAMILIES = ("spot",)
 
 
+class _Help(argparse.HelpFormatter):
+    """Help text that shows every option's default (``(default X)``) unless it says it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if ("%(default)" in text or "default" in text or default in (None, False, argparse.SUPPRESS)
+                or not action.option_strings):
+            return text
+        return f"{text} (default %(default)s)".strip()
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (no usage dump)."""
+    """argparse with one-line errors (no usage dump) and every default shown in ``--help``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"aisched: error: {message}\n")
@@ -56,7 +79,7 @@ def _scenario_module(family: str) -> ModuleType | None:
 
     if family not in families.names():
         return None
-    module = families.get(family).cli
+    module = families.cli(family)  # the light cli module: the family's plug-in is not built here
     return module if hasattr(module, "instance_from_cli") else None
 
 
@@ -73,14 +96,22 @@ def _parser() -> argparse.ArgumentParser:
         module.add_cli_arguments(fp)
         fp.add_argument(
             "--algorithms", default=",".join(module.CLI_ALGORITHMS),
-            help="comma-separated (default %(default)s)",
+            help="comma-separated, any of " + ", ".join(getattr(module, "CLI_KNOWN", module.CLI_ALGORITHMS))
+            + " (default %(default)s)",
         )
-        fp.add_argument("--time-limit", type=float, default=60.0, help="offline solve limit, seconds")
+        fp.add_argument("--time-limit", type=float, default=getattr(module, "CLI_TIME_LIMIT", 60.0),
+                        help="offline solve limit, seconds; past it the ratios are to the solver's proven "
+                             "bound (default %(default)s)")
         fp.add_argument("--no-offline", action="store_true", help="skip the offline optimum")
-        fp.add_argument("--out", type=Path, default=Path("results"), help="output folder")
+        fp.add_argument("--out", type=Path, default=Path("results"),
+                        help="output folder; one holding another comparison needs --overwrite (default "
+                             "%(default)s)")
+        fp.add_argument("--overwrite", action="store_true",
+                        help="replace the comparison files an earlier run left in --out")
         fp.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     lst = sub.add_parser("scenarios", help="list the named scenarios, one line each")
-    lst.add_argument("--family", choices=_COMPARE_FAMILIES, default=None)
+    lst.add_argument("--family", choices=_COMPARE_FAMILIES, default=None, help="only this family's (default all)")
+    lst.add_argument("--long", action="store_true", help="each scenario's full title and measured cost, wrapped")
     swp = sub.add_parser("sweep", help="run a named scenario (or a TOML file): points x seeds x algorithms")
     swp.add_argument("scenario", help="a name from `aisched scenarios` or a path to a .toml file")
     swp.add_argument("--seeds", type=int, default=None, help="number of seeds (default: the scenario's)")
@@ -162,39 +193,88 @@ def _check_run_options(args: argparse.Namespace) -> None:
             raise InvalidScenarioError("--dask", f"= {args.dask!r}: expected a scheduler address or local:N, N >= 1")
 
 
+#: The objective's name per family, for the table and the figures' axis (the papers' words).
+OBJECTIVE_LABEL = {"lora": "social welfare", "spot": "utility", "genai": "profit", "tenants": "total revenue"}
+
+#: The record a comparison leaves in its folder: which files it wrote (``--overwrite`` removes them).
+RECORD = "comparison.json"
+#: File names an earlier comparison (before :data:`RECORD` existed) left, for ``--overwrite``.
+_COMPARISON_FILE = re.compile(r"^(lora|spot|genai|tenants)_[A-Za-z0-9_.@-]+\.(nc|csv|png)$")
+
+
 def _fmt_table(table) -> str:  # type: ignore[no-untyped-def]
+    """The comparison as text: objective, ratio, admitted, times, status, and the family's utilisation.
+
+    ``X_used`` is the mean share of resource X used over (node, slot) cells, ``X_at_cap``
+    the share of cells at capacity: whether capacity binds.
+    """
+    util = [c for c in table.columns if c.endswith(("_util_mean", "_util_binding"))]
+    heads = {c: c.replace("_util_mean", "_used").replace("_util_binding", "_at_cap") for c in util}
     header = (
-        f"{'algorithm':<12} {'objective':>12} {'ratio':>7} {'admitted':>8} {'runtime_s':>10} "
-        f"{'decision_ms':>11}  status"
+        f"{'algorithm':<13} {'objective':>12} {'ratio':>7} {'admitted':>8} {'runtime_s':>10} "
+        f"{'decision_ms':>11}" + "".join(f" {heads[c]:>{max(8, len(heads[c]))}}" for c in util) + "  status"
     )
     lines = [header, "-" * len(header)]
     for name, row in table.iterrows():
         ratio = "" if math.isnan(row["ratio"]) else f"{row['ratio']:.3f}"
         lat = "" if math.isnan(row["decision_median_s"]) else f"{1e3 * row['decision_median_s']:.3f}"
+        shares = "".join(
+            f" {'' if math.isnan(row[c]) else format(row[c], '.0%'):>{max(8, len(heads[c]))}}" for c in util)
         lines.append(
-            f"{name:<12} {row['objective']:>12.2f} {ratio:>7} {row['admitted']:>8d} "
-            f"{row['runtime_s']:>10.3f} {lat:>11}  {row['status']}"
+            f"{name:<13} {row['objective']:>12.2f} {ratio:>7} {row['admitted']:>8d} "
+            f"{row['runtime_s']:>10.3f} {lat:>11}{shares}  {row['status']}"
         )
     return "\n".join(lines)
 
 
-def _compare(args: argparse.Namespace) -> int:
-    import aisched
-    from aisched.experiments import figures
+def _earlier_comparison(out: Path) -> list[Path]:
+    """The files an earlier ``aisched compare`` left in ``out`` (its record's list, or by name)."""
+    if not out.is_dir():
+        return []
+    record = out / RECORD
+    if record.is_file():
+        try:
+            listed = json.loads(record.read_text(encoding="utf-8")).get("files", [])
+        except (OSError, ValueError, AttributeError):
+            listed = []
+        return [record, *(out / name for name in listed if (out / name).is_file() and "/" not in name)]
+    return sorted(p for p in out.iterdir() if p.is_file() and _COMPARISON_FILE.match(p.name))
 
+
+def _check_compare_options(args: argparse.Namespace, module: ModuleType) -> list[str]:
+    """Every ``compare`` option a parser cannot check, before the numerical stack loads; the names."""
+    names = [n.strip() for n in args.algorithms.split(",") if n.strip()]
+    known = getattr(module, "CLI_KNOWN", module.CLI_ALGORITHMS)
+    for name in names:
+        if name not in known:
+            raise UnknownAlgorithmError(f"unknown algorithm {name!r} for --algorithms (known: {', '.join(known)})")
+    if not names:
+        raise InvalidScenarioError("--algorithms", f"= {args.algorithms!r} names no algorithm")
+    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
+        raise InvalidScenarioError("--time-limit", f"= {args.time_limit} must be > 0")
+    if args.out.exists() and not args.out.is_dir():  # before any work (the folder is made when writing)
+        raise InvalidScenarioError("--out", f"= {str(args.out)!r} is not a folder")
+    return names
+
+
+def _check_out_folder(args: argparse.Namespace) -> None:
+    """``--out`` holds no other comparison's files, or ``--overwrite`` is given (after the options are valid)."""
+    earlier = _earlier_comparison(args.out)
+    if earlier and not args.overwrite:
+        raise InvalidScenarioError(
+            "--out", f"= {str(args.out)!r} holds another comparison's files ({', '.join(p.name for p in earlier[:3])}"
+            f"{', ...' if len(earlier) > 3 else ''}); pass --overwrite to replace them, or choose another folder")
+
+
+def _compare(args: argparse.Namespace) -> int:
     family: str = args.family
     module = _scenario_module(family)
     assert module is not None  # argparse only offers implemented families
-    names = [n.strip() for n in args.algorithms.split(",") if n.strip()]
-    known = aisched.algorithms(family)
-    for name in names:
-        if name not in known:
-            raise aisched.UnknownAlgorithmError(f"unknown algorithm {name!r} (known: {', '.join(known)})")
-    if args.time_limit is not None and not (math.isfinite(args.time_limit) and args.time_limit > 0):
-        raise aisched.InvalidScenarioError("--time-limit", f"= {args.time_limit} must be > 0")
-    if args.out.exists() and not args.out.is_dir():  # before any work (the folder is made when writing)
-        raise InvalidScenarioError("--out", f"= {str(args.out)!r} is not a folder")
+    names = _check_compare_options(args, module)
+
+    import aisched
     from aisched.api import check_params
+    from aisched.experiments import figures
 
     # the family's algorithm options, for the algorithms compared, checked before any work
     params = module.cli_params(args, names) if hasattr(module, "cli_params") else {}
@@ -202,6 +282,7 @@ def _compare(args: argparse.Namespace) -> int:
     for name, given in params.items():
         check_params(family, name, given)
     inst = module.instance_from_cli(args)
+    _check_out_folder(args)  # before any solve; after the generator's checks of the options
     print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
     table = aisched.compare(
@@ -212,26 +293,36 @@ def _compare(args: argparse.Namespace) -> int:
     if "offline" in outcomes:
         off = outcomes["offline"]
         if off.status == "optimal":
-            print(f"offline optimum proven by {off.info.get('solver')} in {off.runtime_s:.2f} s")
+            print(f"offline optimum proven by {off.info.get('solver')} in {off.runtime_s:.2f} s; ratios are to it")
         else:
             print(
-                f"offline solve stopped: status {off.status}, incumbent {off.objective:.2f}, "
-                f"bound {off.bound:.2f} (ratios are to the bound)"
+                f"offline solve stopped at its {args.time_limit:g} s limit: status {off.status}, incumbent "
+                f"{off.objective:.2f}, proven bound {off.bound:.2f}; ratios are to the bound (lower estimates "
+                "of the ratios to the optimum)"
             )
+    idle = bool((table["objective"].fillna(0) == 0).all() and (table["admitted"] == 0).all())
+    if idle:
+        print(f"note: no {'job' if family != 'lora' else 'task'} could run: every algorithm"
+              f"{' and the offline optimum' if 'offline' in outcomes else ''} admitted none, so all objectives "
+              "are 0 (too few slots for any job to finish by its deadline, or too little capacity?)")
     out: Path = args.out
+    for path in _earlier_comparison(out):  # --overwrite (checked above): no stale file of an earlier run stays
+        path.unlink()
     out.mkdir(parents=True, exist_ok=True)
     inst.to_dataset().to_netcdf(out / f"{family}_instance.nc", engine="netcdf4")
     for name, outcome in outcomes.items():
         outcome.to_netcdf(out / f"{family}_{name}.nc")
     table.to_csv(out / f"{family}_comparison.csv")
     written = [f"{family}_instance.nc", *(f"{family}_{n}.nc" for n in outcomes), f"{family}_comparison.csv"]
-    if not args.no_figures:
-        figures.welfare_bars(
-            table, out / f"{family}_objective.png", title=f"{family}: objective by algorithm"
-        )
+    if not args.no_figures and not idle:
+        figures.welfare_bars(table, out / f"{family}_objective.png", family=family,
+                             title=f"{family}: {OBJECTIVE_LABEL.get(family, 'objective')} by algorithm")
         written.append(f"{family}_objective.png")
         if hasattr(module, "cli_figures"):
             written.extend(module.cli_figures(outcomes, table, out))
+    from aisched._files import atomic_write_text
+
+    atomic_write_text(out / RECORD, json.dumps({"family": family, "files": written}, indent=1) + "\n")
     print(f"wrote {', '.join(written)} to {out}/")
     return 0
 
@@ -258,21 +349,34 @@ def _data(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Longest line ``aisched scenarios`` prints.
+LINE = 120
+
+
 def _scenarios(args: argparse.Namespace) -> int:
+    import textwrap
+
     from aisched.experiments import catalog
 
     for name in catalog.names(args.family):
         s = catalog.get(name)
         extra = " + offline" if s.offline else ""
-        print(f"{name:<31} {len(s.values)} points x {s.seeds} seeds x {len(s.algorithms)} algorithms{extra}"
-              f"  {s.title}" + (f" [cost: {s.cost}]" if s.cost else ""))
+        head = f"{name:<31} {len(s.values):>2} points x {s.seeds} seeds x {len(s.algorithms)} algorithms{extra}"
+        if not args.long:  # one line each, at most LINE characters
+            line = f"{head}  {s.title}"
+            print(line if len(line) <= LINE else line[:LINE - 4].rstrip() + " ...")
+            continue
+        print(head)
+        for text in (s.title, f"cost: {s.cost}" if s.cost else ""):
+            if text:
+                print(textwrap.fill(text, LINE, initial_indent="    ", subsequent_indent="    "))
     return 0
 
 
 def _sweep(args: argparse.Namespace) -> int:
+    _check_run_options(args)  # before the catalogue and the numerical stack load
     from aisched.experiments import catalog, sweep
 
-    _check_run_options(args)
     scenario = catalog.get(args.scenario)
     if args.reduced:
         scenario = scenario.reduced()
@@ -286,9 +390,9 @@ def _sweep(args: argparse.Namespace) -> int:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
+    _check_run_options(args)  # before the catalogue and the numerical stack load
     from aisched.experiments import reproduce
 
-    _check_run_options(args)
     _out_dir("--out", args.out)
     executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
     path = reproduce.reproduce(
@@ -301,6 +405,9 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    if not args.directory.is_dir():
+        what = "is not a folder" if args.directory.exists() else "does not exist"
+        raise InvalidScenarioError("directory", f"{str(args.directory)!r} {what} (give the --out folder of a sweep)")
     from aisched.experiments import report
 
     path = report.report(args.directory, figures=not args.no_figures)
@@ -337,8 +444,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AischedError as exc:
         print(f"aisched: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:  # Ctrl-C: one line, status 130 (a sweep says what it kept)
+        text = str(exc) if str(exc).startswith("interrupted") else "interrupted"
+        print(f"\naisched: {text}", file=sys.stderr)
+        return INTERRUPTED
     return 2  # pragma: no cover - argparse requires a command
 
 
+#: Exit status after Ctrl-C (128 + SIGINT), as a shell reports it.
+INTERRUPTED = 130
+
+
+def entry() -> NoReturn:
+    """The console script: :func:`main`, then exit; after Ctrl-C at once.
+
+    Everything is written when :func:`main` returns :data:`INTERRUPTED` (the sweep
+    kept its finished cells, atomically); tearing down the loaded numerical stack
+    would take another second or two, so the process runs multiprocessing's exit
+    hook (unlinking its semaphores) and ends.
+    """
+    code = main()
+    if code == INTERRUPTED:
+        from multiprocessing import util
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        util._exit_function()  # what atexit would run for multiprocessing: no semaphore is left behind
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()

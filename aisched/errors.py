@@ -8,9 +8,13 @@ and the value, so that a user can act on it::
     ├── InvalidScenarioError     a generator / scenario / CLI parameter is malformed
     ├── InfeasiblePlanError      Outcome.verify found a violated constraint
     ├── UnknownAlgorithmError    a name not in the registry
+    ├── AlgorithmError           an algorithm returned something that is not an Outcome
     └── SolverError              the MILP solver failed
         ├── SolverUnavailableError   the solver is not installed
         └── ModelTooLargeError       an offline program too large to build (refused before any work)
+
+Warnings: :class:`AischedWarning` (a ``UserWarning``), e.g. when a name is
+registered a second time and replaces the first.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ __all__ = [
     "InvalidScenarioError",
     "InfeasiblePlanError",
     "UnknownAlgorithmError",
+    "AlgorithmError",
+    "AischedWarning",
     "SolverError",
     "SolverUnavailableError",
     "ModelTooLargeError",
@@ -78,6 +84,26 @@ class UnknownAlgorithmError(AischedError, KeyError):
 
     def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
         return str(self.args[0]) if self.args else ""
+
+
+class AlgorithmError(AischedError):
+    """A registered algorithm returned something other than an :class:`~aisched.outcome.Outcome` of its family.
+
+    Parameters
+    ----------
+    algorithm
+        The registered name.
+    message
+        What it returned instead.
+    """
+
+    def __init__(self, algorithm: str, message: str) -> None:
+        self.algorithm = algorithm
+        super().__init__(f"algorithm {algorithm!r}: {message}")
+
+
+class AischedWarning(UserWarning):
+    """Something aisched did that a user may not expect (e.g. a registration replaced)."""
 
 
 class SolverError(AischedError):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,6 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 import xarray as xr
 
+from aisched._files import private_temp
 from aisched.errors import AischedError, InfeasiblePlanError
 
 __all__ = ["Outcome", "VerifiableInstance"]
@@ -179,8 +179,7 @@ class Outcome:
         )
         if self.payments is not None:
             jobs["payments"] = ("job", np.asarray(self.payments, dtype=float))
-        fd, tmp = tempfile.mkstemp(suffix=".nc.tmp", dir=path.parent)
-        os.close(fd)
+        tmp = private_temp(path, suffix=".nc.tmp")  # mode as the umask gives, not mkstemp's 0600
         try:
             # one DataTree write opens the file once (about 3x faster than one call per group)
             tree = xr.DataTree.from_dict(

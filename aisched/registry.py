@@ -5,17 +5,27 @@ each family's offline solve registers with :func:`register_offline`. The
 public :func:`aisched.run`, :func:`aisched.offline` and
 :func:`aisched.algorithms` read this table. This module imports nothing else
 from aisched but errors, so any layer may register.
+
+The built-in algorithms live in packages that import JAX and Pyomo, so they
+are imported on the first look-up, not with ``import aisched``: the package
+names them with :func:`load_on_first_use` (the way a plug-in names an entry
+point), and every reading function below imports them before it answers.
+
+Registering a name a second time (a notebook cell run again) replaces the
+first registration with an :class:`~aisched.errors.AischedWarning`.
 """
 
 from __future__ import annotations
 
+import importlib
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from aisched.errors import UnknownAlgorithmError
+from aisched.errors import AischedWarning, UnknownAlgorithmError
 
-__all__ = ["register", "register_bound", "register_offline", "register_metrics", "lookup", "lookup_bound",
-           "lookup_offline", "metrics", "names"]
+__all__ = ["default_names", "load", "load_on_first_use", "register", "register_bound", "register_offline",
+           "register_metrics", "lookup", "lookup_bound", "lookup_offline", "metrics", "names"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -23,16 +33,59 @@ _ONLINE: dict[str, dict[str, Callable[..., Any]]] = {}
 _OFFLINE: dict[str, Callable[..., Any]] = {}
 _METRICS: dict[str, Callable[..., Any]] = {}
 _BOUNDS: dict[str, Callable[..., Any]] = {}
+_READY: dict[str, set[str]] = {}
+_PENDING: list[str] = []  # modules that register the built-in algorithms, imported on first look-up
+
+#: Where the built-in algorithms are defined: a function from here is one of its family's paper
+#: algorithms or baselines, which :func:`aisched.compare` runs by default.
+BUILTIN_PREFIX = "aisched.online."
 
 
-def register(family: str, name: str) -> Callable[[F], F]:
-    """Decorator: register ``fn(instance, **params) -> Outcome`` as ``name`` of ``family``."""
+def load_on_first_use(*modules: str) -> None:
+    """Name modules whose import registers algorithms; the first look-up imports them (once)."""
+    _PENDING.extend(m for m in modules if m not in _PENDING)
+
+
+def load() -> None:
+    """Import the modules named by :func:`load_on_first_use` now (a pool worker does, before its first cell)."""
+    _load()
+
+
+def _load() -> None:
+    while _PENDING:
+        importlib.import_module(_PENDING[0])
+        _PENDING.pop(0)
+
+
+def register(family: str, name: str, *, ready: bool | None = None) -> Callable[[F], F]:
+    """Decorator: register ``fn(instance, **params) -> Outcome`` as ``name`` of ``family``.
+
+    Parameters
+    ----------
+    family, name
+        Where :func:`aisched.run` finds it: ``aisched.run(name, instance_of_family)``.
+    ready
+        Whether :func:`aisched.compare` runs it when called without a list of
+        names. ``None`` (default): yes for the family's own algorithms (defined
+        under ``aisched.online``), no for any other, so an experiment in a
+        notebook joins the default comparison only when it says ``ready=True``.
+
+    A name registered again replaces the earlier function, with an
+    :class:`~aisched.errors.AischedWarning` (re-running a notebook cell works).
+    """
 
     def deco(fn: F) -> F:
         table = _ONLINE.setdefault(family, {})
         if name in table and table[name] is not fn:
-            raise ValueError(f"algorithm {name!r} already registered for family {family!r}")
+            warnings.warn(f"algorithm {name!r} of family {family!r} was already registered; "
+                          f"{getattr(fn, '__qualname__', fn)!r} replaces it", AischedWarning, stacklevel=2)
         table[name] = fn
+        builtin = str(getattr(fn, "__module__", "")).startswith(BUILTIN_PREFIX)
+        ready_set = _READY.setdefault(family, set())
+        if (builtin if ready is None else bool(ready)):
+            ready_set.add(name)
+        else:
+            ready_set.discard(name)
         return fn
 
     return deco
@@ -50,7 +103,15 @@ def register_offline(family: str) -> Callable[[F], F]:
 
 def names(family: str) -> list[str]:
     """Registered online algorithm names of ``family``, in registration order."""
+    _load()
     return list(_ONLINE.get(family, {}))
+
+
+def default_names(family: str) -> list[str]:
+    """The names :func:`aisched.compare` runs without a list: built-in ones and those registered ``ready``."""
+    _load()
+    ready = _READY.get(family, set())
+    return [n for n in _ONLINE.get(family, {}) if n in ready]
 
 
 def lookup(family: str, name: str) -> Callable[..., Any]:
@@ -61,6 +122,7 @@ def lookup(family: str, name: str) -> Callable[..., Any]:
     UnknownAlgorithmError
         Naming the known algorithms of the family.
     """
+    _load()
     table = _ONLINE.get(family, {})
     if name not in table:
         known = ", ".join(table) or "none"
@@ -72,6 +134,7 @@ def lookup(family: str, name: str) -> Callable[..., Any]:
 
 def lookup_offline(family: str) -> Callable[..., Any]:
     """The offline solve of ``family``."""
+    _load()
     if family not in _OFFLINE:
         raise UnknownAlgorithmError(f"no offline program registered for family {family!r}")
     return _OFFLINE[family]
@@ -94,6 +157,7 @@ def register_metrics(family: str) -> Callable[[F], F]:
 
 def metrics(family: str) -> Callable[..., Any] | None:
     """The family's registered resource metrics, or None."""
+    _load()
     return _METRICS.get(family)
 
 
@@ -109,6 +173,7 @@ def register_bound(family: str) -> Callable[[F], F]:
 
 def lookup_bound(family: str) -> Callable[..., Any]:
     """The family's certified-bound method."""
+    _load()
     if family not in _BOUNDS:
         have = ", ".join(_BOUNDS) or "none"
         raise UnknownAlgorithmError(f"no certified bound for family {family!r} yet (families with one: {have})")

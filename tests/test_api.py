@@ -186,3 +186,75 @@ def test_family_resource_metrics_become_compare_columns(monkeypatch):
     assert (table["tasks_seen"] == 3).all()
     for name in ("eft", "ntm"):
         assert table.loc[name, "admitted_share"] == pytest.approx(aisched.run(name, inst).admitted.mean())
+
+
+# --- what `run` and `compare` check about a registered algorithm (issue 29) -------------------------
+
+@pytest.fixture
+def own_registry(monkeypatch):
+    """A copy of the lora registry the test may register into (restored afterwards)."""
+    from aisched import registry
+
+    registry.names("lora")  # the built-in ones are loaded first
+    monkeypatch.setitem(registry._ONLINE, "lora", dict(registry._ONLINE["lora"]))
+    monkeypatch.setitem(registry._READY, "lora", set(registry._READY["lora"]))
+    return registry
+
+
+def test_run_names_an_algorithm_that_returns_no_outcome(own_registry):
+    @own_registry.register("lora", "unfinished")
+    def unfinished(instance, **params): ...
+
+    with pytest.raises(aisched.AlgorithmError, match=r"algorithm 'unfinished': returned NoneType \(None\), "
+                       "not an aisched.Outcome"):
+        aisched.run("unfinished", random_tiny(0))
+    with pytest.raises(aisched.AlgorithmError, match="unfinished"):
+        aisched.compare(random_tiny(0), ["eft", "unfinished"], offline=False)
+
+
+def test_run_names_an_algorithm_whose_plan_fails(own_registry):
+    import dataclasses
+
+    @own_registry.register("lora", "liar")
+    def liar(instance):
+        outcome = aisched.run("eft", instance)
+        return dataclasses.replace(outcome, algorithm="liar", objective=outcome.objective + 1.0)
+
+    inst = random_tiny(5, tasks=3)
+    assert aisched.run("eft", inst).objective > 0  # else +1 might still verify within rtol; it does not
+    with pytest.raises(InfeasiblePlanError, match="the plan of algorithm 'liar' fails: reported"):
+        aisched.run("liar", inst)
+
+
+def test_registering_a_name_twice_replaces_it_with_a_warning(own_registry):
+    def first(instance):
+        return aisched.run("eft", instance)
+
+    def second(instance):
+        return aisched.run("ntm", instance)
+
+    own_registry.register("lora", "mine")(first)
+    with pytest.warns(aisched.AischedWarning, match="'mine' of family 'lora' was already registered"):
+        own_registry.register("lora", "mine")(second)
+    assert own_registry.lookup("lora", "mine") is second
+    assert aisched.algorithms("lora").count("mine") == 1
+
+
+def test_compare_default_runs_the_paper_algorithms_and_the_ready_ones(own_registry):
+    own_registry.register("lora", "draft")(lambda instance: aisched.run("eft", instance))
+    own_registry.register("lora", "mine", ready=True)(lambda instance: aisched.run("ntm", instance))
+    table = aisched.compare(random_tiny(3), offline=False)
+    assert list(table.index) == ["pdftsp", "titan", "eft", "ntm", "titan_welfare", "mine"]
+    assert "draft" in aisched.algorithms("lora")  # registered, run when named
+    assert list(aisched.compare(random_tiny(3), ["draft"], offline=False).index) == ["draft"]
+
+
+def test_compare_takes_one_comma_separated_string():
+    table = aisched.compare(random_tiny(3), "pdftsp, eft", offline=False)
+    assert list(table.index) == ["pdftsp", "eft"]
+
+
+def test_a_time_limit_given_as_a_string_says_to_pass_the_number():
+    with pytest.raises(aisched.InvalidScenarioError, match=r"time_limit: .*got '60' \(a string: pass the number "
+                       r"itself, time_limit=60\)"):
+        aisched.offline(random_tiny(0), time_limit="60")

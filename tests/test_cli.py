@@ -43,3 +43,145 @@ def test_bad_options_exit_nonzero_with_one_line(argv, needle):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("aisched: error:") and needle in lines[0]
+
+
+# --- the first fifteen minutes (issue 29) -----------------------------------------------------------
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def test_importing_the_cli_loads_no_numerical_stack():
+    proc = _python(
+        "import sys, aisched.cli\n"
+        "aisched.cli._parser()\n"  # every family's options: their cli modules are light
+        "print(sorted(m for m in ('jax', 'pyomo', 'xarray', 'pandas') if m in sys.modules))\n"
+        "from aisched.experiments import catalog\n"
+        "catalog.names()\n"  # the catalogue loads the families' plug-ins
+        "from aisched.experiments import families\n"
+        "print(families.names())\n")
+    assert proc.returncode == 0, proc.stderr
+    loaded, registered = proc.stdout.splitlines()
+    assert loaded == "[]"
+    assert registered == "['lora', 'spot', 'genai', 'tenants']"
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["compare", "lora", "--help"], ["compare", "genai", "--help"],
+                                  ["compare", "lora", "--nodes", "two"], ["compare", "lora", "--algorithms", "x"],
+                                  ["compare", "lora", "--time-limit", "0"], ["sweep"]])
+def test_help_and_argument_errors_answer_within_a_second(argv):
+    import time
+
+    tic = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "aisched.cli", *argv], capture_output=True, text=True, timeout=60)
+    took = time.perf_counter() - tic
+    assert proc.returncode in (0, 2), proc.stderr
+    assert took < 1.0 + 1.0, f"{argv}: {took:.2f} s"  # 1 s on a quiet 2-core machine; slack for a loaded CI
+    if proc.returncode == 2:
+        assert proc.stderr.startswith("aisched: error:") and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_family_cli_constants_match_the_registry_and_the_models():
+    import aisched
+    from aisched.models.tenants import UTILITIES
+    from aisched.online.genai import baselines, comdos
+    from aisched.scenarios.genai import defaults as genai
+    from aisched.scenarios.tenants import defaults as tenants
+
+    for family in aisched.FAMILIES:
+        module = aisched.experiments.families.cli(family)
+        assert list(getattr(module, "CLI_KNOWN", module.CLI_ALGORITHMS)) == aisched.algorithms(family), family
+    assert genai.ALPHA_READINGS == comdos.ALPHA_READINGS and genai.SELECTIONS == comdos.SELECTIONS
+    assert genai.OPTION_EVALS == comdos.OPTION_EVALS and genai.ADMISSIONS == baselines.ADMISSIONS
+    assert genai.COMMUNICATIONS == baselines.COMMUNICATIONS and genai.ON_FULL == baselines.ON_FULL
+    assert tenants.UTILITIES == UTILITIES
+
+
+def test_help_shows_every_default_and_choice(capsys):
+    from aisched.cli import _parser
+
+    for family in ("lora", "spot", "genai", "tenants"):
+        with pytest.raises(SystemExit):
+            _parser().parse_args(["compare", family, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "--out OUT" in text and "(default results)" in text
+        assert "--time-limit" in text and "(default " in text.split("--time-limit TIME_LIMIT", 1)[1][:200]
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["compare", "lora", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "{slack,tight,loose,uniform}" in text and "generator seed (default 0)" in text
+    assert "labour vendors (default 2)" in text and "(default mixed)" in text
+
+
+def test_compare_refuses_another_comparisons_folder_and_overwrite_leaves_no_stale_file(tmp_path, capsys):
+    small = ["compare", "lora", "--nodes", "2", "--slots", "8", "--tasks", "5", "--seed", "1", "--out", str(tmp_path)]
+    assert main([*small, "--algorithms", "eft,ntm"]) == 0
+    assert (tmp_path / "lora_ntm.nc").is_file() and (tmp_path / "lora_objective.png").is_file()
+    capsys.readouterr()
+    assert main([*small, "--algorithms", "eft"]) == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and "holds another comparison's files" in err and "--overwrite" in err
+    assert main([*small, "--algorithms", "eft", "--no-offline", "--no-figures", "--overwrite"]) == 0
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["comparison.json", "lora_comparison.csv", "lora_eft.nc", "lora_instance.nc"]
+
+
+def test_written_files_follow_the_umask(tmp_path):
+    import os
+    import stat
+
+    from aisched.experiments import sweep
+    from aisched.experiments.catalog import get
+
+    old = os.umask(0o027)
+    try:
+        assert main(["compare", "lora", "--nodes", "2", "--slots", "8", "--tasks", "5", "--seed", "1", "--algorithms", "eft",
+                     "--out", str(tmp_path / "c")]) == 0
+        sweep.sweep(get("lora/fig8-load").reduced(), tmp_path / "s", seeds=1, executor="serial", progress=False)
+    finally:
+        os.umask(old)
+    modes = {p.relative_to(tmp_path).as_posix(): stat.S_IMODE(p.stat().st_mode)
+             for p in tmp_path.rglob("*") if p.is_file()}
+    assert any(name.endswith(".nc") for name in modes) and any(name.endswith("table.csv") for name in modes)
+    assert {name: mode for name, mode in modes.items() if mode != 0o640} == {}
+
+
+def test_compare_says_when_no_job_could_run(tmp_path, capsys):
+    assert main(["compare", "genai", "--jobs", "4", "--slots", "8", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "note: no job could run: every algorithm and the offline optimum admitted none" in out
+    assert not (tmp_path / "genai_objective.png").exists()
+
+
+def test_scenarios_prints_one_short_line_each(capsys):
+    from aisched.experiments import catalog
+
+    assert main(["scenarios"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(catalog.names()) and max(map(len, lines)) <= 120
+    assert main(["scenarios", "--long", "--family", "lora"]) == 0
+    assert "cost:" in capsys.readouterr().out
+
+
+def test_the_sweep_message_names_the_option_a_cli_user_types(tmp_path, capsys):
+    argv = ["sweep", "lora/fig8-load", "--reduced", "--seeds", "1", "--serial", "--no-progress", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "run the same command with --resume" in err and "pass resume=True (--resume)" not in err
+
+
+def test_report_of_a_missing_folder_says_it_does_not_exist(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "nowhere")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_ahap_decision_time_leaves_out_compilation():
+    import aisched
+
+    inst = aisched.scenarios.spot.generate(seed=3, deadline=7)
+    outcome = aisched.run("ahap", inst, window=2)  # first call of this shape in the process: it compiles
+    assert outcome.info["compile_s"] >= 0.0
+    assert outcome.decision_s[0] == pytest.approx(outcome.runtime_s - outcome.info["compile_s"])
+    again = aisched.run("ahap", inst, window=2)  # compiled already
+    assert again.info["compile_s"] < 0.05 and again.decision_s[0] <= again.runtime_s

@@ -67,16 +67,113 @@ def test_python_blocks_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
     code = blocks("python")
     assert len(code) >= 4
     # the README registers an example algorithm; keep it out of the other tests' registry
+    registry.names("lora")
     monkeypatch.setitem(registry._ONLINE, "lora", dict(registry._ONLINE["lora"]))
+    monkeypatch.setitem(registry._READY, "lora", set(registry._READY["lora"]))
     namespace: dict[str, object] = {}
     for block in code:
         exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 (the README is ours)
-    opt, result, welfare = namespace["opt"], namespace["result"], namespace["welfare"]
-    assert opt.status == "optimal"
+    inst, table, opt = namespace["inst"], namespace["table"], namespace["opt"]
+    # the quick start is `make run`'s day, with the reference labelled as the solve ended
+    assert inst == aisched.scenarios.lora.default_instance()
+    assert set(table["reference"]) == {"optimum" if opt.status == "optimal" else "bound"}
+    # the audit (Fig. 10): declined below its payment, and no bid beats the truthful one
+    fig10 = namespace["fig10"]
+    assert list(fig10["admitted"]) == [False, True, True]
+    assert fig10["utility"].iloc[0] == 0 and fig10["utility"].iloc[1] == fig10["utility"].max() > 0
+    assert fig10["payment"].iloc[1] == fig10["payment"].iloc[2] < fig10["bid"].iloc[1]
+    assert bool(namespace["fig11"]["rational"].all())
     # the "Extending a model" quota binds: fewer tasks, less welfare than the optimum
-    assert int(namespace["plan"]["admitted"].sum()) <= 5 < int(opt.admitted.sum())
-    assert welfare == pytest.approx(result.objective, rel=1e-6) and welfare < opt.objective - 1e-6
-    assert "my_greedy" in aisched.algorithms("lora")
+    best, result, welfare = namespace["best"], namespace["result"], namespace["welfare"]
+    assert best.status == "optimal"
+    assert int(namespace["plan"]["admitted"].sum()) <= 5 < int(best.admitted.sum()) == 10
+    assert welfare == pytest.approx(result.objective, rel=1e-6) and welfare < best.objective - 1e-6
+    # the registered example runs in the default comparison, after the paper's algorithms
+    mine = namespace["mine"]
+    assert list(mine.index) == ["offline", "pdftsp", "titan", "eft", "ntm", "titan_welfare", "eft_positive"]
+    assert mine.loc["eft_positive", "objective"] >= mine.loc["eft", "objective"] - 1e-6  # only declines losers
+    assert "eft_positive" in aisched.algorithms("lora")
+
+
+def _make_run_block() -> list[str]:
+    (block,) = [b for b in blocks("") if b.startswith("lora scenario:")]
+    return block.splitlines()
+
+
+def test_make_run_output_is_what_the_default_gives() -> None:
+    """The online rows of `make run`'s table (deterministic) and its arithmetic; run times are measured."""
+    from aisched.scenarios.lora import cli as lora_cli
+    from aisched.scenarios.lora.defaults import DEFAULT_SCENARIO
+
+    lines = _make_run_block()
+    inst = aisched.scenarios.lora.default_instance()
+    assert lines[0] == (f"lora scenario: {inst.num_tasks} tasks, {inst.num_nodes} nodes ({DEFAULT_SCENARIO['gpu_mix']}), "
+                        f"{inst.num_slots} slots, {inst.num_vendors} vendors, seed {DEFAULT_SCENARIO['seed']}")
+    text = README.read_text(encoding="utf-8")
+    assert (f"({inst.num_tasks} tasks on {inst.num_nodes} GPU nodes over {inst.num_slots} ten-minute slots, "
+            f"{inst.num_vendors} labour vendors)") in " ".join(text.split())
+    assert f"gives HiGHS {lora_cli.CLI_TIME_LIMIT:g} s" in " ".join(text.split())
+    rows = {line.split()[0]: line.split() for line in lines[3:-1] if line.split()[0] in
+            ("offline", "pdftsp", "titan", "eft", "ntm")}
+    bound = float(re.search(r"proven bound ([\d.]+)", lines[-1]).group(1))
+    incumbent = float(re.search(r"incumbent ([\d.]+)", lines[-1]).group(1))
+    assert float(rows["offline"][1]) == incumbent and incumbent <= bound
+    gap = 100 * (bound - incumbent) / bound
+    assert f"incumbent and bound {gap:.1f} % apart" in " ".join(text.split())
+    for name in ("pdftsp", "titan", "eft", "ntm"):
+        outcome = aisched.run(name, inst)
+        assert float(rows[name][1]) == pytest.approx(outcome.objective, abs=0.006), name
+        assert int(rows[name][3]) == outcome.num_admitted, name
+        assert float(rows[name][2]) == pytest.approx(outcome.objective / bound, abs=0.0006), name
+
+
+def _claim_counts() -> dict[str, tuple[int, int, int]]:
+    """(hold, fail, not checked) per family of the default reading, counted from docs/reproduction.md."""
+    counts: dict[str, list[int]] = {}
+    family, figures = None, False
+    page = README.parent / "docs" / "reproduction.md"
+    for line in page.read_text(encoding="utf-8").splitlines():
+        figures = figures or line.startswith("## Per figure")
+        found = re.match(r"### (\w+)/", line)
+        if found:
+            family = found.group(1)
+        elif figures and family and line.startswith("- "):
+            verdict = re.search(r": (\*\*fails\*\*|holds|not checked)(?!\w)", line)
+            assert verdict, line
+            counts.setdefault(family, [0, 0, 0])[["holds", "**fails**", "not checked"].index(verdict.group(1))] += 1
+    return {f: (h, x, n) for f, (h, x, n) in counts.items()}
+
+
+def test_the_papers_table_counts_the_claims_of_the_reproduction_pages() -> None:
+    rows = {}
+    for line in README.read_text(encoding="utf-8").splitlines():
+        found = re.match(r"\| `(\w+)` \|.*\| (\d+) / (\d+) / (\d+)", line)
+        if found:
+            rows[found.group(1)] = tuple(int(g) for g in found.groups()[1:])
+    counts = _claim_counts()
+    assert rows == counts and list(rows) == ["lora", "spot", "genai", "tenants"]
+    lora_page = (README.parent / "docs" / "reproduction-lora.md").read_text(encoding="utf-8")
+    claims = re.search(r"^Claims: \d+ in all: (\d+) hold, (\d+) fail, (\d+) not checked", lora_page, re.M)
+    assert f"(full-size lora run: {' / '.join(claims.groups())})" in README.read_text(encoding="utf-8")
+
+
+def test_the_other_numbers_of_the_text() -> None:
+    from aisched.scenarios.spot import pool_members
+
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert f"(`paper` = {len(pool_members('paper'))}, `ahap` = {len(pool_members('ahap'))}," in text
+    page = (README.parent / "docs" / "reproduction.md").read_text(encoding="utf-8")
+    assert "spot, genai, tenants at full size with 3 seeds" in text
+    for family in ("spot", "genai", "tenants"):
+        assert f"`aisched reproduce {family} --seeds 3`" in page
+
+
+def test_the_first_screen_says_what_it_is_and_how_to_run_it() -> None:
+    head = README.read_text(encoding="utf-8").splitlines()[:60]
+    assert any(line.startswith("make run") for line in head) and any(line.startswith("make test") for line in head)
+    assert any(line.startswith("| `tenants` |") for line in head)
+    bibtex = "\n".join(blocks("bibtex"))
+    assert bibtex.count("@") == 4 and all(key in bibtex for key in ("lora", "spot", "genai", "astraea"))
 
 
 def test_toml_scenario_validates() -> None:

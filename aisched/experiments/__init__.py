@@ -14,9 +14,15 @@
   :mod:`~aisched.experiments.data`: where the real-data files are found and how to fetch them.
 
 Imports go one way: ``aisched.scenarios -> aisched.experiments``, never back.
+The submodules load on first use (:mod:`aisched._lazy`), so a family's plug-in
+registers with :mod:`~aisched.experiments.families` without importing pandas.
 """
 
-from aisched.experiments import catalog, data, families, figures, scenario  # noqa: I001
-from aisched.experiments.scenario import Claim, Scenario
+from aisched._lazy import attach
 
-__all__ = ["Claim", "Scenario", "catalog", "data", "families", "figures", "scenario"]
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    submodules=["catalog", "data", "families", "figures", "report", "reproduce", "reproduction", "scenario",
+                "sweep", "verdicts"],
+    names={"Claim": "scenario", "Scenario": "scenario"},
+)

@@ -23,10 +23,18 @@ the way ``aisched.online`` registers algorithms with :mod:`aisched.registry`:
 - ``findings``: measured statements about the paper (docs/readings.md), one
   sentence each with the reading's name; the reproduction page prints them in
   its summary, beside the family's counts;
+- ``labels``: words with units for the family's objective, metrics and generator
+  parameters on figure axes (``{"objective": "social welfare (money units)"}``,
+  read by :func:`aisched.experiments.figures.label`);
 - ``cli``: the ``aisched compare FAMILY`` protocol (a module with
   ``CLI_HELP``, ``CLI_ALGORITHMS``, ``add_cli_arguments``, ``instance_from_cli``,
   ``describe``, ``cli_figures`` and optionally ``cli_params``,
   ``add_select_arguments``, ``run_select``), read by :mod:`aisched.cli` only.
+
+A family registers either the :class:`Family` itself or, with
+:func:`register_lazy`, a function that builds it on first use plus one that
+returns its light ``cli`` module: ``import aisched`` then costs no import of
+the numerical stack, and ``aisched --help`` reads only the ``cli`` modules.
 """
 
 from __future__ import annotations
@@ -44,7 +52,8 @@ if TYPE_CHECKING:
 
     from aisched.experiments.scenario import Add
 
-__all__ = ["COMMON_FIGURES", "Diagnostic", "Family", "FigureFn", "get", "idle_points", "names", "register"]
+__all__ = ["COMMON_FIGURES", "Diagnostic", "Family", "FigureFn", "cli", "get", "idle_points", "names",
+           "register", "register_lazy"]
 
 FigureFn = Callable[[Path, dict[str, Any], "pd.DataFrame"], "Path | None"]
 """A report figure: ``fn(sweep folder, scenario definition, table) -> written path or None``."""
@@ -98,13 +107,16 @@ class Family:
     proposed: str = ""
     diagnostics: tuple[Diagnostic, ...] = ()
     findings: tuple[str, ...] = ()
+    labels: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "figures", MappingProxyType(dict(self.figures)))
+        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
         object.__setattr__(self, "pools", MappingProxyType(dict(self.pools)))
 
 
-_FAMILIES: dict[str, Family] = {}
+_FAMILIES: dict[str, Family | Callable[[], Family]] = {}
+_CLI: dict[str, Callable[[], Any]] = {}
 
 #: Report figures every family has, drawn by the machinery itself: ``"regime"``
 #: (:mod:`aisched.experiments.regime`, the regime map of a scarcity knob).
@@ -116,6 +128,7 @@ def register(family: Family) -> Family:
     if not isinstance(family, Family):
         raise TypeError(f"register() takes a Family, got {type(family).__name__}")
     _FAMILIES[family.name] = family
+    _CLI.pop(family.name, None)
     return family
 
 
@@ -143,6 +156,19 @@ def idle_points(family: Family, table: pd.DataFrame, algorithm: str | None = Non
     return out
 
 
+def register_lazy(name: str, load: Callable[[], Family], *, cli: Callable[[], Any] | None = None) -> None:
+    """Register family ``name`` whose plug-in ``load()`` builds on first use (:func:`get`).
+
+    ``cli()`` returns the family's ``aisched compare`` module without building
+    the plug-in (see :func:`cli`).
+    """
+    if not callable(load):
+        raise TypeError(f"register_lazy() takes a function that returns a Family, got {type(load).__name__}")
+    _FAMILIES[name] = load
+    if cli is not None:
+        _CLI[name] = cli
+
+
 def names() -> list[str]:
     """The registered families, in registration order."""
     return list(_FAMILIES)
@@ -159,4 +185,17 @@ def get(name: str) -> Family:
     if name not in _FAMILIES:
         raise InvalidScenarioError(
             "family", f"{name!r} has no scenarios registered (registered: {names()}; `import aisched` loads them)")
-    return _FAMILIES[name]
+    entry = _FAMILIES[name]
+    if not isinstance(entry, Family):
+        entry = entry()
+        if not isinstance(entry, Family) or entry.name != name:
+            raise TypeError(f"the plug-in loader of family {name!r} returned {entry!r}, not its Family")
+        _FAMILIES[name] = entry
+    return entry
+
+
+def cli(name: str) -> Any:
+    """The family's ``aisched compare`` module: its light ``cli`` loader's, else the plug-in's ``cli``."""
+    if name in _CLI:
+        return _CLI[name]()
+    return get(name).cli

@@ -32,7 +32,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from aisched.errors import InvalidScenarioError
@@ -51,40 +50,11 @@ __all__ = ["REDUCED_LABEL", "RATIO_METRICS", "ClaimCheck", "check_claims", "mean
 PRICED = {"lora": "pdftsp", "genai": "comdos", "tenants": "astraea"}
 
 
-def _numeric(values: list[Any]) -> bool:
-    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-
-
 def _figure(root: Path, definition: dict[str, Any], summary: pd.DataFrame) -> list[Path]:
-    from aisched.experiments.figures import _pyplot
+    """``figure.png`` and ``figure.svg``: the metric along x in the report's one style (:func:`~aisched.experiments.figures.metric_figure`)."""
+    from aisched.experiments.figures import metric_figure
 
-    plt = _pyplot()
-    metric, values = definition["metric"], definition["values"]
-    labels = definition["labels"]
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
-    algos = list(dict.fromkeys(summary["algorithm"]))
-    if _numeric(values):
-        for name in algos:
-            rows = summary[summary["algorithm"] == name].sort_values("point")
-            xs = [values[int(p)] for p in rows["point"]]
-            ax.errorbar(xs, rows["mean"], yerr=rows["std"].fillna(0.0), marker="o", capsize=3, label=name)
-    else:
-        width = 0.8 / max(len(algos), 1)
-        for j, name in enumerate(algos):
-            rows = summary[summary["algorithm"] == name].set_index("x").reindex(labels)
-            pos = np.arange(len(labels)) + (j - (len(algos) - 1) / 2) * width
-            ax.bar(pos, rows["mean"], width, yerr=rows["std"].fillna(0.0), capsize=2, label=name)
-        ax.set_xticks(np.arange(len(labels)), labels)
-    ax.set_xlabel(definition["x"])
-    ax.set_ylabel(metric.replace("_", " "))
-    ax.set_title(definition.get("title") or definition["name"], fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    paths = [root / "figure.png", root / "figure.svg"]
-    for p in paths:
-        fig.savefig(p, dpi=120)
-    plt.close(fig)
-    return paths
+    return metric_figure(root / "figure.png", definition, summary, extra_paths=[root / "figure.svg"])
 
 
 def _heatmap(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:

@@ -26,7 +26,7 @@ from typing import Any
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, report
 from aisched.experiments.scenario import Scenario
-from aisched.experiments.sweep import cells, finished_cells, folder, open_runner, sweep
+from aisched.experiments.sweep import cells, finished_cells, folder, open_runner, open_workers, sweep
 
 __all__ = ["plan", "read_records", "record_name", "reproduce"]
 
@@ -111,15 +111,15 @@ def reproduce(
         Before any cell runs: a bad family or name, or a folder under ``out``
         holding a sweep of another definition of a scenario.
     """
-    from tqdm import tqdm
+    from aisched.experiments.progress import EtaBar
 
     scenarios = plan(families, reduced=reduced, names=names)
     todo = {s.name: len(cells(s, seeds)) for s in scenarios}
     done = {s.name: len(finished_cells(s, folder(out, s))) for s in scenarios}  # raises on a mismatch
     total, initial = sum(todo.values()), sum(done.values())
     label = "+".join(families) + (" (reduced)" if reduced else "")
-    bar = tqdm(total=total, initial=initial, desc=f"reproduce {label}", unit="cell", disable=not progress,
-               dynamic_ncols=True, smoothing=0.05)
+    bar = EtaBar(total=total, initial=initial, desc=f"reproduce {label}", unit="cell", disable=not progress,
+                 dynamic_ncols=True, workers=open_workers(executor, workers))  # its ETA ignores warm-up
     started = time.perf_counter()
     load_start = os.getloadavg() if hasattr(os, "getloadavg") else None
     walls: dict[str, float] = {}

@@ -36,7 +36,7 @@ import math
 import multiprocessing
 import os
 import re
-import tempfile
+import signal
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -49,11 +49,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import families
 from aisched.experiments.catalog import Scenario
 
-__all__ = ["Cell", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep"]
+__all__ = ["Cell", "Interrupted", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep"]
 
 TABLE_COLUMNS = [
     "scenario", "point", "x", "seed", "algorithm", "objective", "status", "bound", "admitted",
@@ -117,6 +118,14 @@ def _instance(cell: Cell) -> Any:
 
 def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     """Run one cell (in a worker): generate, run, verify. Returns (row, Outcome)."""
+    try:
+        return _run_cell(cell)
+    finally:
+        if _WORKER[0]:
+            _unlink_private_semaphores()
+
+
+def _run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     from aisched import api, registry
 
     tic = time.perf_counter()
@@ -133,8 +142,8 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     elif cell.algorithm == "bound":  # the certified upper bound (issue 17); objective: its primal value
         outcome = api.bound(inst, time_limit=cell.time_limit, **cell.algorithm_params)
     else:  # "<algorithm>@<variant>" runs the algorithm with the variant's parameters
-        outcome = api.run(cell.algorithm.partition("@")[0], inst, **cell.algorithm_params)
-    if not math.isnan(outcome.objective):
+        outcome = api.run(cell.algorithm.partition("@")[0], inst, **cell.algorithm_params)  # verified by run
+    if cell.algorithm in ("offline", "bound") and not math.isnan(outcome.objective):
         outcome.verify(inst)
     row = {
         "scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
@@ -164,17 +173,7 @@ def folder(out: str | os.PathLike[str], scenario: Scenario) -> Path:
     return Path(out) / family / re.sub(r"[^A-Za-z0-9_.-]", "_", short)
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+_atomic_write_text = atomic_write_text  # mode as the umask gives (not mkstemp's 0600)
 
 
 def _definition(scenario: Scenario) -> str:
@@ -195,8 +194,8 @@ def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> se
         return set()
     if not resume:
         raise InvalidScenarioError(
-            "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; pass resume=True "
-            "(--resume) to continue it, or choose another folder"
+            "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; to continue it, run the same "
+            "command with --resume (in Python: resume=True), or choose another folder"
         )
     if record.read_text(encoding="utf-8") != _definition(scenario):
         raise InvalidScenarioError(
@@ -289,6 +288,8 @@ class Runner:
     shutdown: Callable[[], None]
     executor: str
     workers: int
+    stop: Callable[[], None] = lambda: None
+    """Stop now (Ctrl-C): end the workers and drop the cells in flight; ``shutdown`` may follow."""
 
 
 def open_workers(kind: str, workers: int | None) -> int:
@@ -302,13 +303,69 @@ def open_runner(kind: str, workers: int | None = None) -> Runner:
     """A :class:`Runner` for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
     if kind not in ("serial", "process") and not kind.startswith("dask:"):
         raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
-    submit, completed, shutdown = _executor(kind, workers)
-    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers))
+    submit, completed, shutdown, stop = _executor(kind, workers)
+    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers), stop)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a sweep: the finished cells are written and kept (``resume`` continues it).
+
+    Attributes
+    ----------
+    kept, total
+        Finished cells (of this run's progress bar: every scenario of a ``reproduce``) and all cells.
+    """
+
+    def __init__(self, kept: int, total: int) -> None:
+        self.kept, self.total = int(kept), int(total)
+        super().__init__(f"interrupted: {self.kept} of {self.total} cells kept; run the same command with --resume")
+
+
+_WORKER = [False]  # whether this process is a pool worker (set by its initializer)
+
+
+def _init_worker() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (it ends the workers), not each worker's traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER[0] = True
+    from aisched import registry
+
+    registry.load()  # the algorithms and the numerical stack (Pyomo makes a lock at import) ...
+    _unlink_private_semaphores()  # ... whose semaphore a worker ended by Ctrl-C would leave behind
+
+
+def _unlink_private_semaphores() -> None:
+    """In a pool worker: unlink the named semaphores this process created (e.g. Pyomo's lock at import).
+
+    A spawned worker's ``multiprocessing`` locks are named semaphores that its exit
+    unlinks; a worker ended by Ctrl-C never exits normally, and the resource tracker
+    then warns of leaked semaphores. Nothing outside the worker uses them, so they
+    are unlinked at once (as under ``fork``); each stays usable in the worker.
+    """
+    from multiprocessing import util
+    from multiprocessing.synchronize import SemLock
+
+    for finalizer in list(getattr(util, "_finalizer_registry", {}).values()):
+        if getattr(finalizer, "_callback", None) is SemLock._cleanup:
+            finalizer()  # SemLock._cleanup: sem_unlink and unregister from the tracker (runs once)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End a process pool's workers at once and drop its queued cells (its cells in flight are lost)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=1.0)
+    # with its workers gone the pool's manager sees it broken at once; waiting for it closes its queues
+    # (else their semaphores outlive the run and multiprocessing's resource_tracker warns of leaks)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future], Callable[[list], Iterator],
-                                                       Callable[[], None]]:
-    """(submit, as_completed, shutdown) for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
+                                                       Callable[[], None], Callable[[], None]]:
+    """(submit, as_completed, shutdown, stop) for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
     if kind == "serial":  # runs each cell when the loop reaches it, so every finished cell is written at once
         pending: dict[Future, Cell] = {}
 
@@ -325,12 +382,12 @@ def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future],
                     fut.set_exception(exc)
                 yield fut
 
-        return submit, completed, lambda: None
+        return submit, completed, lambda: None, lambda: None
     if kind == "process":
         pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1,
-                                   mp_context=multiprocessing.get_context("spawn"))
+                                   mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
         return (lambda cell: pool.submit(run_cell, cell)), futures_completed, \
-            (lambda: pool.shutdown(wait=True, cancel_futures=True))
+            (lambda: pool.shutdown(wait=True, cancel_futures=True)), (lambda: _stop_pool(pool))
     if kind.startswith("dask:"):
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
@@ -356,7 +413,7 @@ def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future],
                 cluster.close()
 
         return (lambda cell: client.submit(run_cell, cell, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")), \
-            dask_completed, shutdown
+            dask_completed, shutdown, shutdown
     raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
 
 
@@ -402,15 +459,23 @@ def sweep(
         Run the cells on this :class:`Runner` (left open) instead of opening one
         for ``executor`` / ``workers``.
     bar
-        Advance this progress bar (a tqdm) by one per finished cell instead of
-        showing one of this sweep's own.
+        Advance this progress bar (a tqdm; an :class:`~aisched.experiments.progress.EtaBar`
+        also gets each cell's time for its estimate) by one per finished cell
+        instead of showing one of this sweep's own.
+
+    Raises
+    ------
+    Interrupted
+        On Ctrl-C (a ``KeyboardInterrupt``): the workers are ended, every
+        finished cell is written and ``table.csv`` holds them; ``resume=True``
+        continues. The cells in flight are lost.
 
     Returns
     -------
     pandas.DataFrame
         The table (:data:`TABLE_COLUMNS`), also written to ``table.csv``.
     """
-    from tqdm import tqdm
+    from aisched.experiments.progress import EtaBar
 
     todo_all = cells(scenario, seeds)
     root = folder(out, scenario)
@@ -422,15 +487,20 @@ def sweep(
     todo = [c for c in todo_all if c.key not in done]
     tic = time.perf_counter()
     work = write = 0.0
+    n_workers = runner.workers if runner is not None else open_workers(executor, workers)
     own_bar = bar is None
     if bar is None:
-        bar = tqdm(total=len(todo_all), initial=len(todo_all) - len(todo), desc=scenario.name, unit="cell",
-                   disable=not progress, dynamic_ncols=True)
+        bar = EtaBar(total=len(todo_all), initial=len(todo_all) - len(todo), desc=scenario.name, unit="cell",
+                     disable=not progress, dynamic_ncols=True, workers=n_workers)
+    eta = getattr(bar, "eta", None)  # an EtaBar's estimate: each cell's kind and work time
+    if eta is not None:
+        eta.expect(f"{c.scenario}:{c.algorithm}" for c in todo)
+    interrupted = False
     if todo:
         if runner is None:
-            submit, completed, shutdown = _executor(executor, workers)
+            submit, completed, shutdown, stop = _executor(executor, workers)
         else:
-            submit, completed, shutdown = runner.submit, runner.completed, (lambda: None)
+            submit, completed, shutdown, stop = runner.submit, runner.completed, (lambda: None), runner.stop
         # one writer thread: the next cell computes while the last one's files are written
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aisched-sweep-writer")
         writes: list[Future] = []
@@ -441,8 +511,13 @@ def sweep(
                 row, outcome = fut.result()
                 writes.append(writer.submit(_timed_write, root, cell, row, outcome if outcomes else None))
                 work += row["work_s"]
+                if eta is not None:
+                    eta.finished(f"{cell.scenario}:{cell.algorithm}", row["work_s"])
                 bar.set_postfix_str(f"{cell.x} s{cell.seed} {cell.algorithm}", refresh=False)
                 bar.update(1)
+        except KeyboardInterrupt:  # Ctrl-C: end the workers now, keep what finished
+            interrupted = True
+            stop()
         finally:  # writes first: with a Dask client alive, xarray writes under its distributed lock
             writer.shutdown(wait=True)
             shutdown()
@@ -452,7 +527,9 @@ def sweep(
     wall = time.perf_counter() - tic
     table = load_table(root)
     _atomic_write_text(root / "table.csv", table.to_csv(index=False))
-    n_workers = runner.workers if runner is not None else open_workers(executor, workers)
+    if interrupted:  # an EtaBar counts every scenario of its run (reproduce), else this sweep's cells
+        kept = getattr(bar, "done", len(todo_all) - len(todo) + len(writes))
+        raise Interrupted(kept, getattr(bar, "planned", None) or len(todo_all))
     _atomic_write_text(root / "sweep.json", json.dumps({
         "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
         "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,

@@ -128,6 +128,14 @@ _LEGACY_OPTIONS: dict[str, tuple[str | None, str | None, str | None]] = {
 }
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def check_options(
     time_limit: float | None, mip_gap: float | None, threads: int | None,
     solver_options: Mapping[str, Any] | None = None,
@@ -140,8 +148,10 @@ def check_options(
     for name, val, positive in (("time_limit", time_limit, True), ("mip_gap", mip_gap, False)):
         ok = isinstance(val, numbers.Real) and not isinstance(val, bool) and math.isfinite(val)
         if val is not None and (not ok or (val <= 0 if positive else val < 0)):
+            hint = (f" (a string: pass the number itself, {name}={val.strip()})" if isinstance(val, str)
+                    and _is_number(val) else "")
             raise InvalidScenarioError(
-                name, f"must be a finite number {'> 0' if positive else '>= 0'}, got {val!r}"
+                name, f"must be a finite number {'> 0' if positive else '>= 0'}, got {val!r}{hint}"
             )
     if threads is not None and (
         not isinstance(threads, numbers.Integral) or isinstance(threads, bool) or threads <= 0

@@ -124,7 +124,7 @@ def test_python_scenarios_validate_and_register() -> None:
         (["sweep", "lora/no-such-figure"], "no-such-figure"),
         (["sweep", "lora/fig4-scale", "--seeds", "0"], "--seeds"),
         (["sweep", "lora/fig4-scale", "--serial", "--dask", "local:2"], "--serial"),
-        (["report", "/no/such/dir"], "no sweep"),
+        (["report", "/no/such/dir"], "does not exist"),
         (["scenarios", "--family", "weather"], "--family"),
     ],
 )

@@ -119,6 +119,53 @@ def test_sigkill_mid_sweep_then_resume_equals_uninterrupted(serial_table: pd.Dat
     pd.testing.assert_frame_equal(_stable(resumed), _stable(serial_table))
 
 
+def test_ctrl_c_keeps_finished_cells_says_so_in_one_line_and_exits_130(serial_table: pd.DataFrame,
+                                                                        tmp_path: Path) -> None:
+    toml = tmp_path / "int.toml"
+    toml.write_text(MINI_TOML)
+    out = tmp_path / "interrupted"
+    proc = subprocess.Popen(  # a terminal's Ctrl-C: SIGINT to the whole process group, workers included
+        [sys.executable, "-m", "aisched.cli", "sweep", str(toml), "--out", str(out), "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    cells_dir = out / "lora" / "test-mini" / "cells"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and len(list(cells_dir.glob("*.json"))) < 2 and proc.poll() is None:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the sweep finished before it could be interrupted"
+    tic = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    took = time.monotonic() - tic
+    assert proc.returncode == 130
+    kept = len(list(cells_dir.glob("*.json")))
+    last = err.strip().splitlines()[-1]
+    assert last == f"aisched: interrupted: {kept} of 16 cells kept; run the same command with --resume", err
+    assert "Traceback" not in err
+    assert took < 2.0 + 2.0, f"{took:.1f} s"  # 2 s on a quiet machine; slack for a loaded CI
+    assert len(pd.read_csv(out / "lora" / "test-mini" / "table.csv")) == kept
+    resumed = sweep.sweep(catalog.load(toml), out, executor="serial", progress=False, resume=True)
+    pd.testing.assert_frame_equal(_stable(resumed), _stable(serial_table))
+
+
+def test_a_keyboard_interrupt_in_a_serial_sweep_keeps_the_finished_cells(tmp_path: Path, monkeypatch) -> None:
+    calls = []
+    real = sweep.run_cell
+
+    def run_cell(cell):
+        calls.append(cell.key)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(cell)
+
+    monkeypatch.setattr(sweep, "run_cell", run_cell)
+    with pytest.raises(sweep.Interrupted) as info:
+        sweep.sweep(MINI, tmp_path, executor="serial", progress=False)
+    assert (info.value.kept, info.value.total) == (3, 16)
+    assert str(info.value) == "interrupted: 3 of 16 cells kept; run the same command with --resume"
+    assert len(list((tmp_path / "lora" / "test-mini" / "cells").glob("*.json"))) == 3
+
+
 def test_dask_local_cluster_gives_the_same_table(serial_table: pd.DataFrame, tmp_path: Path) -> None:
     dasked = sweep.sweep(MINI, tmp_path, executor="dask:local:2", progress=False)
     pd.testing.assert_frame_equal(_stable(serial_table), _stable(dasked))

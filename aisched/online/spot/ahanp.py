@@ -38,7 +38,7 @@ def run(inst: SpotInstance, *, threshold: float = 0.6, engine: str = "kernel",
         raise InvalidScenarioError("engine", f"= {engine!r} is not 'kernel' or 'reference'")
     if first_slot not in ("behind", "on_schedule"):
         raise InvalidScenarioError("first_slot", f"= {first_slot!r} is not 'behind' or 'on_schedule'")
-    started = time.perf_counter()
+    started, compiled = time.perf_counter(), wk.compile_seconds()
     if engine == "kernel" and inst.changeover == "on":  # the kernel has no changeover
         engine = "reference"
     if engine == "kernel":
@@ -50,5 +50,5 @@ def run(inst: SpotInstance, *, threshold: float = 0.6, engine: str = "kernel",
     else:
         od, sp = wr.ahanp_reference(inst, threshold, first_slot)
     od, sp = finish_plan(inst, od, sp)
-    return outcome("ahanp", inst, od, sp, started, {"threshold": float(threshold), "engine": engine,
-                                                        "first_slot": first_slot})
+    return outcome("ahanp", inst, od, sp, started, compiled=compiled,
+                   info={"threshold": float(threshold), "engine": engine, "first_slot": first_slot})

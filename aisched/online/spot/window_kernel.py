@@ -44,7 +44,29 @@ import numpy as np
 from aisched.models.spot import SpotInstance
 from aisched.online.spot.window_reference import TIE_BREAK, TOL
 
-__all__ = ["work_quantum", "job_arrays", "shifts_of", "options_size", "solve_window", "ahap_batch", "ahanp_batch", "cache_size",
+_COMPILE_EVENTS = ("/jax/core/compile/jaxpr_trace_duration", "/jax/core/compile/jaxpr_to_mlir_module_duration",
+                   "/jax/core/compile/backend_compile_duration")
+_COMPILED = [0.0]
+
+
+def _on_event(name: str, seconds: float, **_: Any) -> None:
+    if name in _COMPILE_EVENTS:
+        _COMPILED[0] += float(seconds)
+
+
+jax.monitoring.register_event_duration_secs_listener(_on_event)
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent tracing and compiling JAX functions so far (JAX's monitoring events).
+
+    The difference over a call is the part of its run time that a second call of
+    the same shapes does not pay; :func:`aisched.online.spot.ahap.run` reports it
+    as ``info["compile_s"]`` and leaves it out of ``decision_s``.
+    """
+    return _COMPILED[0]
+
+__all__ = ["compile_seconds", "work_quantum", "job_arrays", "shifts_of", "options_size", "solve_window", "ahap_batch", "ahanp_batch", "cache_size",
            "lattice_size", "SLOT_OPTIONS"]
 
 NEG = -1e30

@@ -6,87 +6,65 @@
 - :mod:`~aisched.scenarios.genai.figures`: Fig. 3's worked example (ranks, order, options);
 - :mod:`~aisched.scenarios.genai.cli`: the ``aisched compare genai`` options.
 
-Importing the package registers the family with :mod:`aisched.experiments.families`.
+Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from aisched._lazy import attach
 from aisched.experiments import families
-from aisched.scenarios.genai import cli, figures, generator, paper
-from aisched.scenarios.genai.cli import (
-    CLI_ALGORITHMS,
-    CLI_HELP,
-    add_cli_arguments,
-    cli_figures,
-    cli_params,
-    describe,
-    instance_from_cli,
-)
-from aisched.scenarios.genai.figures import FIG3_MODELS, fig3_example, fig3_figure, fig3_table
-from aisched.scenarios.genai.generator import (
-    CAPACITY_GB,
-    COMPUTE_PER_GB,
-    DATA_MB,
-    DEADLINE_RULES,
-    DEFAULT_SCENARIO,
-    MAX_EDGE_SLOTS,
-    MAX_JOBS,
-    MODEL_POOLS,
-    REVENUE_RATE,
-    REVENUE_RULES,
-    SLOT_SECONDS,
-    UNIT_COST,
-    DeadlineRule,
-    RevenueRule,
-    default_instance,
-    generate,
-    task_category,
+
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    submodules=["cli", "figures", "generator", "metrics", "paper"],
+    names={
+        "CLI_ALGORITHMS": "cli",
+        "CLI_HELP": "cli",
+        "add_cli_arguments": "cli",
+        "cli_figures": "cli",
+        "cli_params": "cli",
+        "describe": "cli",
+        "instance_from_cli": "cli",
+        "FIG3_MODELS": "figures",
+        "fig3_example": "figures",
+        "fig3_figure": "figures",
+        "fig3_table": "figures",
+        "CAPACITY_GB": "generator",
+        "COMPUTE_PER_GB": "generator",
+        "DATA_MB": "generator",
+        "DEADLINE_RULES": "generator",
+        "DEFAULT_SCENARIO": "generator",
+        "DeadlineRule": "generator",
+        "MAX_EDGE_SLOTS": "generator",
+        "MAX_JOBS": "generator",
+        "MODEL_POOLS": "generator",
+        "REVENUE_RATE": "generator",
+        "REVENUE_RULES": "generator",
+        "RevenueRule": "generator",
+        "SLOT_SECONDS": "generator",
+        "UNIT_COST": "generator",
+        "default_instance": "generator",
+        "generate": "generator",
+        "task_category": "generator",
+    },
 )
 
-__all__ = [
-    "COMPUTE_PER_GB",
-    "DATA_MB",
-    "REVENUE_RATE",
-    "SLOT_SECONDS",
-    "UNIT_COST",
-    "CLI_ALGORITHMS",
-    "CLI_HELP",
-    "add_cli_arguments",
-    "cli_figures",
-    "cli_params",
-    "describe",
-    "instance_from_cli",
-    "CAPACITY_GB",
-    "DEADLINE_RULES",
-    "DEFAULT_SCENARIO",
-    "FIG3_MODELS",
-    "MAX_EDGE_SLOTS",
-    "MAX_JOBS",
-    "MODEL_POOLS",
-    "REVENUE_RULES",
-    "DeadlineRule",
-    "RevenueRule",
-    "cli",
-    "default_instance",
-    "fig3_example",
-    "fig3_figure",
-    "fig3_table",
-    "figures",
-    "generate",
-    "generator",
-    "paper",
-    "task_category",
-]
 
-families.register(families.Family(
-    name="genai", generate=generate, scenarios=paper.add_scenarios, cli=cli, proposed="comdos",
-    diagnostics=(
-        families.Diagnostic("memory_binding", "edge-slots at memory capacity", acts_above=0.0),
-        families.Diagnostic("memory_utilisation", "mean memory utilisation"),
-        families.Diagnostic("memory_peak", "peak memory utilisation"),
-    ),
-    findings=(
-        "under the paper's alpha (either reading, docs/readings.md A1) the update (9) prices a cell out after "
-        "about one job: ComDOS admits 88-117 jobs whatever the load (346-1,221 jobs) or the memory (96-3 GB "
-        "an edge) and never fills an edge-slot, while HEFT-MA fills up to 57 % of them (seed 0, 5 edges, "
-        "100 slots; measured 2026-11-26).",
-    ),
-))
+def _plugin() -> families.Family:
+    from aisched.scenarios.genai import cli, figures, generator, metrics, paper
+
+    return families.Family(name="genai", generate=generator.generate, scenarios=paper.add_scenarios, cli=cli,
+                           labels=figures.LABELS, proposed="comdos",
+                           diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS)
+
+
+def _cli() -> Any:
+    from aisched.scenarios.genai import cli
+
+    return cli
+
+
+families.register_lazy("genai", _plugin, cli=_cli)

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from aisched.models.genai import GenaiInstance
-from aisched.online.genai import baselines, comdos
-from aisched.scenarios.genai.generator import (
+from aisched.scenarios.genai.defaults import (
+    ADMISSIONS,
+    ALPHA_READINGS,
     CAPACITY_GB,
+    COMMUNICATIONS,
     DEADLINE_RULES,
     DEFAULT_SCENARIO,
+    ON_FULL,
+    OPTION_EVALS,
     REVENUE_RULES,
-    generate,
+    SELECTIONS,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from aisched.models.genai import GenaiInstance
 
 __all__ = ["CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "cli_params", "describe",
            "instance_from_cli"]
@@ -54,19 +60,19 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
                         help="deadline draw (docs/readings.md genai A2; default %(default)s)")
     parser.add_argument("--revenue-rule", choices=REVENUE_RULES, default="proportional",
                         help="revenue rule (docs/readings.md genai A2; default %(default)s)")
-    parser.add_argument("--alpha-reading", choices=comdos.ALPHA_READINGS, default="density_ratio",
+    parser.add_argument("--alpha-reading", choices=ALPHA_READINGS, default="density_ratio",
                         help="ComDOS: unit of (9)'s alpha (genai A1; default %(default)s)")
-    parser.add_argument("--selection", choices=comdos.SELECTIONS, default="algorithm2",
+    parser.add_argument("--selection", choices=SELECTIONS, default="algorithm2",
                         help="ComDOS: per-job selection, the paper's DP or the exact maximiser of (8) "
                              "(genai A8; default %(default)s)")
-    parser.add_argument("--option-eval", choices=comdos.OPTION_EVALS, default="shared",
+    parser.add_argument("--option-eval", choices=OPTION_EVALS, default="shared",
                         help="ComDOS: how Algorithm 2 evaluates many options (same decisions; default %(default)s)")
-    parser.add_argument("--admission", choices=baselines.ADMISSIONS, default="task",
+    parser.add_argument("--admission", choices=ADMISSIONS, default="task",
                         help="baselines: admission control per task or per job (genai A3; default %(default)s)")
-    parser.add_argument("--communication", choices=baselines.COMMUNICATIONS, default="none",
+    parser.add_argument("--communication", choices=COMMUNICATIONS, default="none",
                         help="HEFT-A/HEFT-MA: communication in the rank and finish times (genai A4; "
                              "default %(default)s)")
-    parser.add_argument("--on-full", choices=baselines.ON_FULL, default="decline",
+    parser.add_argument("--on-full", choices=ON_FULL, default="decline",
                         help="Random-A when its edge cannot host the task (genai A6; default %(default)s)")
 
 
@@ -87,6 +93,8 @@ def cli_params(args: argparse.Namespace, names: list[str] | None = None) -> dict
 
 def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
     """The instance of ``aisched compare genai``'s options (validated by :func:`generate`)."""
+    from aisched.scenarios.genai.generator import generate
+
     jobs = args.jobs
     if jobs is None and args.arrival_rate is None:
         jobs = DEFAULT_SCENARIO["jobs"]

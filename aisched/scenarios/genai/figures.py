@@ -10,7 +10,18 @@ import pandas as pd
 
 from aisched import dag
 
-__all__ = ["FIG3_MODELS", "fig3_example", "fig3_figure", "fig3_table"]
+__all__ = ["FIG3_MODELS", "LABELS", "fig3_example", "fig3_figure", "fig3_table"]
+
+#: Words with units for the genai family's figure axes (:func:`aisched.experiments.figures.label`).
+LABELS = {
+    "objective": "profit (money units)",
+    "slots": "time slots (5 s each)",
+    "edges": "edge clouds",
+    "capacity": "edge capacity",
+    "arrival_rate": "jobs per slot (Poisson mean)",
+    "term_weights": "weights of (8)'s terms",
+    "competitive_ratio": "competitive ratio (optimum / ComDOS)",
+}
 
 
 # --- Fig. 3: the worked example of ranks (10), execution order and schedule options H -------------
@@ -55,11 +66,10 @@ def fig3_figure(path: str | Path, *, edges: int = 2, dpi: int = 120) -> Path:
     """Draw Fig. 3: the DAG with each task's rank (10) and execution order, and ``|H|`` in the title."""
     from aisched.experiments import figures
 
-    plt = figures._pyplot()
     g = fig3_example()
     table = fig3_table(edges).set_index("task")
     pos = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (2.0, 0.6), 3: (2.0, -0.6), 4: (3.0, 0.0), 5: (4.0, 0.0)}
-    fig, ax = plt.subplots(figsize=(7.0, 3.2))
+    fig, ax = figures.subplots(width=7.0, height=3.2)
     for a, b in g.edges:
         ax.annotate("", xy=pos[b], xytext=pos[a], arrowprops={"arrowstyle": "->", "shrinkA": 14, "shrinkB": 14})
     for j, (x, y) in pos.items():
@@ -70,7 +80,8 @@ def fig3_figure(path: str | Path, *, edges: int = 2, dpi: int = 120) -> Path:
             row = table.loc[j]
             ax.text(x, y - 0.32, f"rank {row['rank']:g}\norder {row['order']}", ha="center", va="top", fontsize=8)
     size = int(np.prod(table["options"]))
-    ax.set_title(f"Fig. 3: ranks (10), execution order, |H| = {size} with {edges} edges")
+    figures.style_axes(ax, title=f"Fig. 3: ranks (10), execution order, |H| = {size} with {edges} edges",
+                       grid=False)
     ax.set_xlim(-0.5, 4.5)
     ax.set_ylim(-1.4, 1.0)
     ax.axis("off")

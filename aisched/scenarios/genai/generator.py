@@ -59,17 +59,15 @@ from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.data import data_file
 from aisched.models.genai import GenaiInstance
+from aisched.scenarios.genai.defaults import CAPACITY_GB, DEADLINE_RULES, DEFAULT_SCENARIO, REVENUE_RULES
 
 __all__ = ["CAPACITY_GB", "MODEL_POOLS", "generate", "task_category", "default_instance",
            "DEFAULT_SCENARIO", "DeadlineRule", "RevenueRule", "DEADLINE_RULES", "REVENUE_RULES"]
 
 DeadlineRule = Literal["arrival", "earliest_finish"]
 RevenueRule = Literal["proportional", "random_factor"]
-DEADLINE_RULES: tuple[str, ...] = ("arrival", "earliest_finish")
-REVENUE_RULES: tuple[str, ...] = ("proportional", "random_factor")
 
 SLOT_SECONDS = 5
-CAPACITY_GB = {"homo-S": 4 * 12.0, "homo-M": 4 * 24.0, "homo-L": 4 * 32.0}
 REVENUE_RATE = 0.02
 COMPUTE_PER_GB = 1.0
 UNIT_COST = {"compute": 0.01, "hosting": 0.01, "transfer": 0.02}
@@ -337,12 +335,6 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         candidate_model=cand, runtime=run, compute=comp, dag_edge=dag_edge, data_size=data,
         cost_weight=weights,
     )
-
-
-#: The CLI's default scenario: 2 edges of 8 GB, 12 slots, 6 TaskBench jobs. Small enough that
-#: HiGHS proves the optimum of IP (5) in seconds, with capacity binding (LLM models do not fit twice).
-DEFAULT_SCENARIO: dict[str, Any] = {"seed": 0, "edges": 2, "slots": 12, "jobs": 6, "capacity": 8.0,
-                                    "dag_source": "taskbench"}
 
 
 def default_instance() -> GenaiInstance:

@@ -9,103 +9,74 @@
   a sweep cell's family metrics and the report's extra figures (Figs. 10-11);
 - :mod:`~aisched.scenarios.lora.cli`: the ``aisched compare lora`` options.
 
-Importing the package registers the family with :mod:`aisched.experiments.families`.
+Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from aisched._lazy import attach
 from aisched.experiments import families
-from aisched.scenarios.lora import cli, figures, generator, metrics, paper, traces
-from aisched.scenarios.lora.cli import (
-    CLI_ALGORITHMS,
-    CLI_HELP,
-    add_cli_arguments,
-    cli_figures,
-    describe,
-    instance_from_cli,
-)
-from aisched.scenarios.lora.figures import FIGURES
-from aisched.scenarios.lora.generator import (
-    A40_A100_RATIO,
-    BASE_MODELS,
-    BATCH_SHARE,
-    DATA_DIR,
-    DEADLINE_METHODS,
-    DEFAULT_SCENARIO,
-    ENERGY_COST_PER_SAMPLE,
-    EPOCHS,
-    GPU_TYPES,
-    MAX_NODE_SLOTS,
-    MAX_TASKS,
-    MAX_VENDORS,
-    PEAK_FACTOR,
-    PEAK_HOURS,
-    PHILLY_TRACE,
-    SAMPLES,
-    SLOT_SECONDS,
-    SLOTS_PER_HOUR,
-    VALUE_PER_SAMPLE,
-    VENDOR_DELAY_MAX,
-    VENDOR_PRICE_EXPONENT,
-    VENDOR_UNIT_PRICE,
-    BaseModelProfile,
-    arrival_counts_from_trace,
-    declared_value_bounds,
-    default_instance,
-    generate,
-)
-from aisched.scenarios.lora.metrics import cell_metrics
 
-__all__ = [
-    "BATCH_SHARE",
-    "ENERGY_COST_PER_SAMPLE",
-    "EPOCHS",
-    "PEAK_FACTOR",
-    "PEAK_HOURS",
-    "SAMPLES",
-    "SLOTS_PER_HOUR",
-    "VALUE_PER_SAMPLE",
-    "VENDOR_DELAY_MAX",
-    "VENDOR_PRICE_EXPONENT",
-    "VENDOR_UNIT_PRICE",
-    "CLI_ALGORITHMS",
-    "CLI_HELP",
-    "add_cli_arguments",
-    "cli_figures",
-    "describe",
-    "instance_from_cli",
-    "A40_A100_RATIO",
-    "BASE_MODELS",
-    "DATA_DIR",
-    "DEADLINE_METHODS",
-    "DEFAULT_SCENARIO",
-    "FIGURES",
-    "GPU_TYPES",
-    "MAX_NODE_SLOTS",
-    "MAX_TASKS",
-    "MAX_VENDORS",
-    "PHILLY_TRACE",
-    "SLOT_SECONDS",
-    "BaseModelProfile",
-    "arrival_counts_from_trace",
-    "cell_metrics",
-    "cli",
-    "declared_value_bounds",
-    "default_instance",
-    "figures",
-    "generate",
-    "generator",
-    "metrics",
-    "paper",
-    "traces",
-]
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    submodules=["cli", "figures", "generator", "metrics", "paper", "traces"],
+    names={
+        "CLI_ALGORITHMS": "cli",
+        "CLI_HELP": "cli",
+        "add_cli_arguments": "cli",
+        "cli_figures": "cli",
+        "describe": "cli",
+        "instance_from_cli": "cli",
+        "FIGURES": "figures",
+        "A40_A100_RATIO": "generator",
+        "BASE_MODELS": "generator",
+        "BATCH_SHARE": "generator",
+        "BaseModelProfile": "generator",
+        "DATA_DIR": "generator",
+        "DEADLINE_METHODS": "generator",
+        "DEFAULT_SCENARIO": "generator",
+        "ENERGY_COST_PER_SAMPLE": "generator",
+        "EPOCHS": "generator",
+        "GPU_TYPES": "generator",
+        "MAX_NODE_SLOTS": "generator",
+        "MAX_TASKS": "generator",
+        "MAX_VENDORS": "generator",
+        "PEAK_FACTOR": "generator",
+        "PEAK_HOURS": "generator",
+        "PHILLY_TRACE": "generator",
+        "SAMPLES": "generator",
+        "SLOTS_PER_HOUR": "generator",
+        "SLOT_SECONDS": "generator",
+        "VALUE_PER_SAMPLE": "generator",
+        "VENDOR_DELAY_MAX": "generator",
+        "VENDOR_PRICE_EXPONENT": "generator",
+        "VENDOR_UNIT_PRICE": "generator",
+        "arrival_counts_from_trace": "generator",
+        "declared_value_bounds": "generator",
+        "default_instance": "generator",
+        "generate": "generator",
+        "cell_metrics": "metrics",
+    },
+)
 
-families.register(families.Family(
-    name="lora", generate=generate, scenarios=paper.add_scenarios, figures=FIGURES,
-    cell_metrics=cell_metrics, cli=cli, proposed="pdftsp",
-    diagnostics=(
-        families.Diagnostic("compute_util_binding", "node-slots at compute capacity", acts_above=0.0),
-        families.Diagnostic("memory_util_binding", "node-slots at memory capacity", acts_above=0.0),
-        families.Diagnostic("compute_util_peak", "peak compute utilisation"),
-        families.Diagnostic("memory_util_peak", "peak memory utilisation"),
-        families.Diagnostic("compute_util_mean", "mean compute utilisation"),
-    ),
-))
+
+def _plugin() -> families.Family:
+    from aisched.scenarios.lora import cli, figures, generator, metrics, paper
+
+    return families.Family(
+        name="lora", generate=generator.generate, scenarios=paper.add_scenarios, figures=figures.FIGURES,
+        cell_metrics=metrics.cell_metrics, cli=cli, labels=figures.LABELS,
+        proposed="pdftsp", diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS,
+    )
+
+
+def _cli() -> Any:
+    from aisched.scenarios.lora import cli
+
+    return cli
+
+
+families.register_lazy("lora", _plugin, cli=_cli)

@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+from aisched.scenarios.lora.defaults import DEADLINE_METHODS, DEFAULT_SCENARIO, DEFAULT_TIME_LIMIT, GPU_MIXES
 
-from aisched.models.lora.instance import LoraInstance
-from aisched.scenarios.lora.generator import DEFAULT_SCENARIO, generate
+if TYPE_CHECKING:
+    import pandas as pd
 
-__all__ = ["CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "describe", "instance_from_cli"]
+    from aisched.models.lora.instance import LoraInstance
+
+__all__ = ["CLI_ALGORITHMS", "CLI_HELP", "CLI_KNOWN", "CLI_TIME_LIMIT", "add_cli_arguments", "cli_figures", "describe",
+           "instance_from_cli"]
 
 
 # --- the `aisched compare lora` protocol (see aisched.cli) ---------------------------------------
 
 CLI_HELP = "multi-LoRA fine-tuning auction (pdFTSP)"
 CLI_ALGORITHMS: tuple[str, ...] = ("pdftsp", "titan", "eft", "ntm")
+#: Every algorithm ``--algorithms`` accepts: the registered names (``tests/test_cli.py`` checks them).
+CLI_KNOWN: tuple[str, ...] = (*CLI_ALGORITHMS, "titan_welfare")
+#: Default ``--time-limit`` of the offline solve (see :data:`~aisched.scenarios.lora.defaults.DEFAULT_TIME_LIMIT`).
+CLI_TIME_LIMIT = DEFAULT_TIME_LIMIT
 
 
 def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,14 +40,18 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
         "--tasks", type=int, default=None,
         help=f"exact task count (default {d['tasks']} unless --arrival-rate is given)",
     )
-    parser.add_argument("--vendors", type=int, default=d["vendors"], help="labour vendors")
-    parser.add_argument("--gpu-mix", choices=("a100", "a40", "mixed"), default=d["gpu_mix"])
-    parser.add_argument("--deadline", default=d.get("deadline", "slack"), help="deadline method")
-    parser.add_argument("--seed", type=int, default=d["seed"])
+    parser.add_argument("--vendors", type=int, default=d["vendors"], help="labour vendors (default %(default)s)")
+    parser.add_argument("--gpu-mix", choices=GPU_MIXES, default=d["gpu_mix"],
+                        help="node types: all A100, all A40 or alternating (default %(default)s)")
+    parser.add_argument("--deadline", choices=tuple(DEADLINE_METHODS), default=d.get("deadline", "slack"),
+                        help="deadline method of section 5.1 (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
 
 
 def instance_from_cli(args: argparse.Namespace) -> LoraInstance:
     """The instance of ``aisched compare lora``'s options (validated by :func:`generate`)."""
+    from aisched.scenarios.lora.generator import generate
+
     tasks = args.tasks
     if tasks is None and args.arrival_rate is None:
         tasks = DEFAULT_SCENARIO["tasks"]

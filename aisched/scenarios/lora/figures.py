@@ -15,7 +15,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["FIGURES", "utility_vs_bid_figure", "payment_vs_bid_figure"]
+__all__ = ["FIGURES", "LABELS", "utility_vs_bid_figure", "payment_vs_bid_figure"]
+
+#: Words with units for the lora family's figure axes (:func:`aisched.experiments.figures.label`).
+LABELS = {
+    "objective": "social welfare (money units)",
+    "nodes": "compute nodes",
+    "vendors": "labour vendors",
+    "arrival_rate": "tasks per slot (Poisson mean)",
+    "deadline": "deadline method",
+    "gpu_mix": "GPU types",
+    "trace": "arrival trace",
+    "misreport_gain": "utility gain from misreporting (money units)",
+    "payment_to_bid": "payment / bid",
+    "decision_median_s": "median decision time per task (s)",
+}
 
 
 def _outcome_files(root: Path, algorithm: str = "pdftsp") -> list[Path]:
@@ -24,30 +38,28 @@ def _outcome_files(root: Path, algorithm: str = "pdftsp") -> list[Path]:
 
 def utility_vs_bid_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
     """Fig. 10: each audited task's utility against its bid (full re-runs), true value marked."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import legend_outside, save, series_style, style_axes, subplots
     from aisched.outcome import Outcome
 
     files = [f for f in _outcome_files(root) if "audit_curves" in Outcome.from_netcdf(f).info]
     if not files:
         return None
     curves = json.loads(Outcome.from_netcdf(files[0]).info["audit_curves"])
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(5.0, 4.0))
-    for task, c in curves.items():
+    fig, ax = subplots(width=5.6, height=4.0)
+    for j, (task, c) in enumerate(curves.items()):
         order = np.argsort(c["bids"], kind="stable")
         bids, util = np.asarray(c["bids"])[order], np.asarray(c["utility"])[order]
-        line = ax.plot(bids / c["value"], util / c["value"], marker=".", label=f"task {task}")[0]
-        ax.axvline(1.0, color=line.get_color(), linewidth=0.5, linestyle=":")
-    ax.set_xlabel("bid / true value")
-    ax.set_ylabel("utility / true value")
-    ax.set_title(f"pdFTSP truthfulness, full re-runs ({files[0].stem})", fontsize=9)
-    ax.legend(fontsize=7)
+        ax.plot(bids / c["value"], util / c["value"], markersize=3, label=f"task {task}", **series_style(j))
+    ax.axvline(1.0, color="black", linewidth=0.6, linestyle=":", label="truthful bid")
+    style_axes(ax, title=f"pdFTSP truthfulness, full re-runs ({files[0].stem})", xlabel="bid / true value",
+               ylabel="utility / true value")
+    legend_outside(ax)
     return save(fig, root / "utility_vs_bid.png")
 
 
 def payment_vs_bid_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
     """Fig. 11: bid against payment of every admitted task of one cell, with payment = bid."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import COLORS, legend_outside, save, style_axes, subplots
     from aisched.outcome import Outcome
 
     files = _outcome_files(root)
@@ -58,15 +70,13 @@ def payment_vs_bid_figure(root: Path, definition: dict[str, Any], table: pd.Data
         return None
     won = np.asarray(outcome.admitted, bool)
     bid, pay = outcome.plan["bid"].values[won], np.asarray(outcome.payments)[won]
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(4.8, 4.2))
-    ax.scatter(bid, pay, s=10, label="admitted task")
+    fig, ax = subplots(width=5.6, height=4.2)
+    ax.scatter(bid, pay, s=10, color=COLORS[0], label="admitted task")
     top = float(max(bid.max(initial=0.0), pay.max(initial=0.0))) or 1.0
     ax.plot([0, top], [0, top], color="black", linewidth=0.8, linestyle="--", label="payment = bid")
-    ax.set_xlabel("bid")
-    ax.set_ylabel("payment")
-    ax.set_title(f"pdFTSP individual rationality ({files[0].stem})", fontsize=9)
-    ax.legend(fontsize=7)
+    style_axes(ax, title=f"pdFTSP individual rationality ({files[0].stem})", xlabel="bid (money units)",
+               ylabel="payment (money units)")
+    legend_outside(ax)
     return save(fig, root / "payment_vs_bid.png")
 
 

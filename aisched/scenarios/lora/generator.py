@@ -96,6 +96,7 @@ from aisched.experiments import _paths
 from aisched.experiments.data import data_file
 from aisched.models.lora.instance import LoraInstance
 from aisched.scenarios.lora import traces
+from aisched.scenarios.lora.defaults import DEADLINE_METHODS, DEFAULT_SCENARIO, GPU_MIXES
 
 __all__ = [
     "A40_A100_RATIO",
@@ -141,15 +142,6 @@ VENDOR_PRICE_EXPONENT = 5  # price factor 2 ** (5 - delay): 32, 16, 8, 4 for del
 ENERGY_COST_PER_SAMPLE = 0.25  # off-peak energy cost of one sample on an A100, money units
 PEAK_HOURS = (8, 20)  # inclusive: 08:00-20:59 costs PEAK_FACTOR x off-peak
 PEAK_FACTOR = 2.0
-
-#: method -> slack range (None: uniform between earliest finish and T-1).
-DEADLINE_METHODS: dict[str, tuple[float, float] | None] = {
-    "slack": (1.5, 3.0),
-    "tight": (1.0, 1.5),
-    "loose": (3.0, 6.0),
-    "uniform": None,
-}
-
 
 @dataclass(frozen=True)
 class BaseModelProfile:
@@ -262,7 +254,7 @@ def _validate(
     if vendors > MAX_VENDORS:  # a size guard: (task, vendor) arrays
         raise _fail("vendors", vendors, f"is more than the limit MAX_VENDORS = {MAX_VENDORS} "
                     "(the paper uses a handful; raise aisched.scenarios.lora.generator.MAX_VENDORS if you mean it)")
-    if gpu_mix not in ("a100", "a40", "mixed"):
+    if gpu_mix not in GPU_MIXES:
         raise _fail("gpu_mix", gpu_mix, "must be one of 'a100', 'a40', 'mixed'")
     if not isinstance(deadline, str) or deadline not in DEADLINE_METHODS:
         raise _fail("deadline", deadline, f"must be one of {sorted(DEADLINE_METHODS)}")
@@ -489,23 +481,14 @@ def declared_value_bounds(model: BaseModelProfile, capacity: np.ndarray, work_un
     }
 
 
-#: The embedded scenario of the project's main job (``make run``): 4 nodes
-#: (2 A100, 2 A40), 24 slots (4 hours), exactly 24 tasks, 2 vendors. Chosen so
-#: that HiGHS proves the offline optimum of IP (4) in about a second on 2 cores
-#: while tasks compete for capacity (the optimum admits 10 of 24).
-DEFAULT_SCENARIO: dict[str, Any] = {
-    "seed": 0, "nodes": 4, "slots": 24, "tasks": 24, "arrival_rate": None,
-    "vendors": 2, "gpu_mix": "mixed", "deadline": "slack",
-}
-
-
 def default_instance() -> LoraInstance:
     """The small embedded scenario of the project's main job: ``generate(**DEFAULT_SCENARIO)``.
 
-    Tasks need about 10-30 slots at their batch share, so in a 24-slot horizon
-    only those arriving early can finish (the others meet the horizon's end,
-    see the module docstring); with exactly 24 tasks on 4 nodes those compete
-    for capacity. Small enough for an exact MILP.
+    48 tasks on 4 nodes over 24 slots: the paper's medium load per node and
+    slot (:data:`~aisched.scenarios.lora.defaults.PAPER_MEDIUM_LOAD`). Tasks need
+    about 10-30 slots at their batch share, so in a 24-slot horizon only those
+    arriving early can finish (the others meet the horizon's end, see the module
+    docstring), and those compete for capacity.
     """
     params = {k: v for k, v in DEFAULT_SCENARIO.items() if v is not None}
     return generate(**params)

@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["cell_metrics"]
+from aisched.experiments import families
+
+__all__ = ["DIAGNOSTICS", "FINDINGS", "cell_metrics"]
 
 
 def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
@@ -28,3 +30,16 @@ def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
     if "misreport_gain" in outcome.info:
         out["misreport_gain"] = float(outcome.info["misreport_gain"])
     return out
+
+
+#: Issue 25's mechanism diagnostics: the cell columns that say whether pdftsp's mechanism acted.
+DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
+    families.Diagnostic("compute_util_binding", "node-slots at compute capacity", acts_above=0.0),
+    families.Diagnostic("memory_util_binding", "node-slots at memory capacity", acts_above=0.0),
+    families.Diagnostic("compute_util_peak", "peak compute utilisation"),
+    families.Diagnostic("memory_util_peak", "peak memory utilisation"),
+    families.Diagnostic("compute_util_mean", "mean compute utilisation"),
+)
+
+#: Measured findings about the paper, printed in the reproduction page's summary (none stated yet).
+FINDINGS: tuple[str, ...] = ()

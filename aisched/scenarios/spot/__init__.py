@@ -9,92 +9,77 @@
 - :mod:`~aisched.scenarios.spot.figures`: Figs. 1-3 (throughput, traces, ARIMA forecasts);
 - :mod:`~aisched.scenarios.spot.cli`: ``aisched compare spot`` and ``aisched select spot``.
 
-Importing the package registers the family with :mod:`aisched.experiments.families`.
+Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from aisched._lazy import attach
 from aisched.experiments import families
-from aisched.scenarios.spot import cli, figures, generator, metrics, paper, selection, traces  # noqa: F401
-from aisched.scenarios.spot.cli import (
-    CLI_ALGORITHMS,
-    CLI_HELP,
-    add_cli_arguments,
-    add_select_arguments,
-    describe,
-    instance_from_cli,
-    run_select,
-)
-from aisched.scenarios.spot.generator import (
-    MARKETS,
-    MAX_AVAILABLE,
-    MAX_SLOTS,
-    NOISE_SETTINGS,
-    SLOTS_PER_DAY,
-    bandwidth_efficiency,
-    generate,
-    predictor,
-    synthetic_market,
-    trace_market,
-    workload,
-)
-from aisched.scenarios.spot.metrics import cell_metrics
-from aisched.scenarios.spot.selection import (
-    PHASES,
-    POOLS,
-    policy_weight_heatmap,
-    pool_members,
-    selection_cell,
+
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    submodules=["cli", "figures", "generator", "metrics", "paper", "selection", "traces"],
+    names={
+        "CLI_ALGORITHMS": "cli",
+        "cell_metrics": "metrics",
+        "CLI_HELP": "cli",
+        "add_cli_arguments": "cli",
+        "add_select_arguments": "cli",
+        "describe": "cli",
+        "instance_from_cli": "cli",
+        "run_select": "cli",
+        "MARKETS": "generator",
+        "MAX_AVAILABLE": "generator",
+        "MAX_SLOTS": "generator",
+        "NOISE_SETTINGS": "generator",
+        "SLOTS_PER_DAY": "generator",
+        "bandwidth_efficiency": "generator",
+        "generate": "generator",
+        "predictor": "generator",
+        "synthetic_market": "generator",
+        "trace_market": "generator",
+        "workload": "generator",
+        "PHASES": "selection",
+        "POOLS": "selection",
+        "policy_weight_heatmap": "selection",
+        "pool_members": "selection",
+        "selection_cell": "selection",
+    },
+    computed={"FIGURES": lambda: {**_figures().FIGURES, **_selection().FIGURES}},
 )
 
-#: Extra report figures: Figs. 1-3 (:mod:`aisched.scenarios.spot.figures`), Figs. 9-10 (selection).
-FIGURES = {**figures.FIGURES, **selection.FIGURES}
 
-__all__ = [
-    "CLI_ALGORITHMS",
-    "CLI_HELP",
-    "add_cli_arguments",
-    "add_select_arguments",
-    "describe",
-    "instance_from_cli",
-    "run_select",
-    "FIGURES",
-    "MARKETS",
-    "MAX_AVAILABLE",
-    "MAX_SLOTS",
-    "NOISE_SETTINGS",
-    "PHASES",
-    "POOLS",
-    "SLOTS_PER_DAY",
-    "bandwidth_efficiency",
-    "cli",
-    "cell_metrics",
-    "metrics",
-    "figures",
-    "generate",
-    "generator",
-    "paper",
-    "policy_weight_heatmap",
-    "pool_members",
-    "predictor",
-    "selection",
-    "selection_cell",
-    "synthetic_market",
-    "trace_market",
-    "traces",
-    "workload",
-]
+def _figures() -> Any:
+    from aisched.scenarios.spot import figures
 
-families.register(families.Family(
-    name="spot", generate=generate, scenarios=paper.add_scenarios, figures=FIGURES,
-    selection_cell=selection_cell, pools=POOLS, cli=cli, cell_metrics=cell_metrics, proposed="ahap",
-    diagnostics=(
-        families.Diagnostic("spot_share", "GPU-slots on spot", acts_above=0.0),
-        families.Diagnostic("switches", "on-demand/spot switches", "count"),
-        families.Diagnostic("preemptions", "preemptions met", "count"),
-    ),
-    findings=(
-        "UP as the reference simulator runs it (docs/readings.md S4) is OD-Only on the paper job: with N = "
-        "OD-Only's GPU count the job has less than one slot of slack, so the 2d margin puts it on on-demand "
-        "from slot 0 (utility 39.00 = OD-Only's at deadline 10, seeds 0-4); the claims against UP in Figs. "
-        "5-8 are claims against OD-Only (variant up-aisched-v1: the earlier rule).",
-    ),
-))
+    return figures
+
+
+def _selection() -> Any:
+    from aisched.scenarios.spot import selection
+
+    return selection
+
+
+def _plugin() -> families.Family:
+    from aisched.scenarios.spot import cli, figures, generator, metrics, paper, selection
+
+    return families.Family(
+        name="spot", generate=generator.generate, scenarios=paper.add_scenarios,
+        figures={**figures.FIGURES, **selection.FIGURES}, selection_cell=selection.selection_cell,
+        pools=selection.POOLS, cli=cli, labels=figures.LABELS, cell_metrics=metrics.cell_metrics,
+        proposed="ahap", diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS,
+    )
+
+
+def _cli() -> Any:
+    from aisched.scenarios.spot import cli
+
+    return cli
+
+
+families.register_lazy("spot", _plugin, cli=_cli)

@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aisched.errors import InvalidScenarioError
-from aisched.models.spot import SpotInstance
-from aisched.scenarios.spot.generator import MARKETS, MAX_SLOTS, NOISE_SETTINGS, generate, predictor, workload
-from aisched.scenarios.spot.selection import policy_weight_heatmap
+from aisched.scenarios.spot.defaults import MARKETS, MAX_SLOTS, NOISE_SETTINGS
+
+if TYPE_CHECKING:
+    from aisched.models.spot import SpotInstance
 
 __all__ = ["CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli", "describe",
            "add_select_arguments", "run_select"]
@@ -40,6 +42,8 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 
 def instance_from_cli(args: argparse.Namespace) -> SpotInstance:
     """The instance of ``aisched compare spot``'s options."""
+    from aisched.scenarios.spot.generator import generate
+
     return generate(seed=args.seed, deadline=args.deadline, market=args.market, work=args.work,
                     min_gpus=args.min_gpus, max_gpus=args.max_gpus, bandwidth=args.bandwidth,
                     changeover=getattr(args, "changeover", "off"))
@@ -74,6 +78,8 @@ def run_select(args: argparse.Namespace) -> int:
     """``aisched select spot``: Algorithm 2 over the paper's pool; prints a summary, writes files."""
     from aisched.online.spot import paper_pool, select
     from aisched.online.spot.selection import MAX_POOL_BYTES, pool_memory_bytes
+    from aisched.scenarios.spot.generator import predictor, workload
+    from aisched.scenarios.spot.selection import policy_weight_heatmap
 
     if not (math.isfinite(args.error) and args.error >= 0):
         raise InvalidScenarioError("--error", f"= {args.error} must be >= 0")

@@ -57,12 +57,11 @@ def vast_series(data_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
 
 def throughput_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
     """Fig. 1: throughput ``H(n)`` and ``mu(b) H(n)`` vs GPUs ``n = 1..16`` (see the module doc)."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import legend_outside, save, style_axes, subplots
     from aisched.scenarios.spot.generator import bandwidth_efficiency
 
-    plt = _pyplot()
     n = np.arange(1, 17)
-    fig, ax = plt.subplots(figsize=(5, 3.4))
+    fig, ax = subplots(width=6.4, height=3.6)
     ax.plot(n, n, "k-", label="H(n) = n (no reconfiguration)")
     bandwidths = [float(v) for v in definition.get("values", ())] if definition.get("x") == "bandwidth" else []
     for b in bandwidths or [800.0]:
@@ -76,16 +75,15 @@ def throughput_figure(root: Path, definition: dict[str, Any], table: pd.DataFram
         vals = pd.to_numeric(one["derived_samples_per_s"], errors="coerce").dropna().values
         if vals.size:
             ax.plot(np.ones(vals.size), vals / vals.min(), "o", label="measured 1 x A100 LoRA (scaled)")
-    ax.set_xlabel("GPUs n")
-    ax.set_ylabel("work per 30-min slot (units)")
-    ax.legend(fontsize=6)
-    ax.set_title("Fig. 1: throughput vs GPUs (the model we run)", fontsize=8)
+    style_axes(ax, title="Fig. 1: throughput vs GPUs (the model we run)", xlabel="GPUs n",
+               ylabel="work per 30-minute slot (work units)")
+    legend_outside(ax)
     return save(fig, root / "throughput.png")
 
 
 def traces_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
     """Fig. 2: spot price and availability traces from the data folder (see the module doc)."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import legend_outside, save, style_axes, subplots
 
     data = Path(DATA_DIR)
     try:
@@ -98,22 +96,19 @@ def traces_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -
     except InvalidScenarioError as exc:
         _skip("traces", str(exc))
         return None
-    plt = _pyplot()
-    fig, axes = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
+    fig, axes = subplots(2, 1, width=7.0, height=5.0, sharex=True)
     days = np.arange(price.size) / 48
     axes[0].plot(days, price, lw=0.7, label="Vast.ai A100 median price / p90 scale")
     axes[0].axhline(float(np.median(ratios)), color="C1", ls="--", lw=0.8,
                     label=f"GCP A100 spot/on-demand ratio (median {np.median(ratios):.2f})")
-    axes[0].set_ylabel("spot price / on-demand")
-    axes[0].legend(fontsize=6)
+    style_axes(axes[0], title="Fig. 2: spot price and availability traces", ylabel="spot price / on-demand price")
+    legend_outside(axes[0])
     axes[1].plot(days, avail, lw=0.7, label="Vast.ai A100 available")
     for i, (name, series) in enumerate(aws.items()):
         axes[1].plot(np.arange(series.size) / 48, series, lw=0.7, color=f"C{i + 1}",
                      label=f"AWS {name.split('_', 2)[-1]}")
-    axes[1].set_ylabel("available GPUs")
-    axes[1].set_xlabel("day (30-minute slots)")
-    axes[1].legend(fontsize=5)
-    axes[0].set_title("Fig. 2: spot price and availability traces", fontsize=8)
+    style_axes(axes[1], xlabel="day (30-minute slots)", ylabel="available GPUs")
+    legend_outside(axes[1])
     return save(fig, root / "traces.png")
 
 
@@ -144,27 +139,39 @@ def forecast_errors(history: int = FORECAST_HISTORY, slots: int = FORECAST_SLOTS
 
 def forecast_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
     """Fig. 3: ARIMA forecasts 1 and 3 slots ahead against the truth (see the module doc)."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import legend_outside, save, style_axes, subplots
 
     try:
         f = forecast_errors()
     except InvalidScenarioError as exc:
         _skip("forecast", str(exc))
         return None
-    plt = _pyplot()
-    fig, axes = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
+    fig, axes = subplots(2, 1, width=7.0, height=5.0, sharex=True)
     x = np.arange(FORECAST_SLOTS)
-    for ax, key, label in ((axes[0], "price", "spot price / on-demand"), (axes[1], "avail", "available GPUs")):
+    for ax, key, label in ((axes[0], "price", "spot price / on-demand price"), (axes[1], "avail", "available GPUs")):
         ax.plot(x, f[f"truth_{key}"], "k-", lw=1, label="truth")
         for k, style in ((1, "--"), (3, ":")):
             err = np.nanmean(np.abs(f[f"{key}_lead{k}"] - f[f"truth_{key}"]))
             ax.plot(x, f[f"{key}_lead{k}"], style, label=f"ARIMA(2,0,1), {k} slot(s) ahead (MAE {err:.3g})")
-        ax.set_ylabel(label)
-        ax.legend(fontsize=6)
-    axes[1].set_xlabel(f"slot after {FORECAST_HISTORY} slots of history")
-    axes[0].set_title("Fig. 3: ARIMA forecasts vs the truth (Vast.ai A100 market)", fontsize=8)
+        style_axes(ax, ylabel=label)
+        legend_outside(ax)
+    style_axes(axes[1], xlabel=f"slot after {FORECAST_HISTORY} slots of history")
+    style_axes(axes[0], title="Fig. 3: ARIMA forecasts vs the truth (Vast.ai A100 market)")
     return save(fig, root / "forecast.png")
 
+
+#: Words with units for the spot family's figure axes (:func:`aisched.experiments.figures.label`).
+LABELS = {
+    "objective": "utility (money units)",
+    "deadline": "soft deadline d (30-minute slots)",
+    "bandwidth": "bandwidth (Mbps)",
+    "market": "market",
+    "mean_available": "mean available spot GPUs",
+    "mean_price": "mean spot price / on-demand price",
+    "noise": "prediction noise",
+    "phases": "phases of the workload",
+    "regret_to_bound": "regret / Theorem 2's bound",
+}
 
 #: Figs. 1-3 (``Scenario.figures`` of the spot family; joined with the selection figures in ``spot.FIGURES``).
 FIGURES: dict[str, Callable[[Path, dict[str, Any], pd.DataFrame], Path | None]] = {

@@ -36,6 +36,7 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.data import DATASETS, data_file
 from aisched.models.spot import SpotInstance
+from aisched.scenarios.spot.defaults import MARKETS, MAX_SLOTS, NOISE_SETTINGS
 from aisched.scenarios.spot.traces import load_gcp_ratios, load_market_csv, load_spot_trace
 
 __all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market",
@@ -43,9 +44,6 @@ __all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "
 
 SLOTS_PER_DAY = 48
 MAX_AVAILABLE = 16
-MARKETS = ("synthetic", "vast", "aws")
-#: Largest horizon (slots) a generated instance may have; larger works are refused before any work.
-MAX_SLOTS = 10_000
 #: Largest workload :func:`workload` builds (jobs).
 MAX_WORKLOAD_JOBS = 100_000
 
@@ -197,8 +195,6 @@ def workload(seed: int = 0, jobs: int = 1000, *, deadline: int = 10, market: str
     return out
 
 
-#: The prediction-noise settings of section VI-A (type of error, distribution), and perfect forecasts.
-NOISE_SETTINGS = ("fixed-uniform", "fixed-heavy", "magnitude-uniform", "magnitude-heavy", "perfect")
 
 
 def predictor(noise: str, error: float, seed: int) -> Any:

@@ -19,7 +19,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["cell_metrics"]
+from aisched.experiments import families
+
+__all__ = ["DIAGNOSTICS", "FINDINGS", "cell_metrics"]
 
 
 def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
@@ -36,3 +38,19 @@ def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
         "switches": float(np.count_nonzero(np.diff(busy))) if busy.size > 1 else 0.0,
         "preemptions": float(np.count_nonzero(spot[:-1] > available[1:])) if spot.size > 1 else 0.0,
     }
+
+
+#: Issue 25's mechanism diagnostics: the cell columns that say whether ahap's mechanism acted.
+DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
+    families.Diagnostic("spot_share", "GPU-slots on spot", acts_above=0.0),
+    families.Diagnostic("switches", "on-demand/spot switches", "count"),
+    families.Diagnostic("preemptions", "preemptions met", "count"),
+)
+
+#: Measured findings about the paper, printed in the reproduction page's summary (docs/readings.md).
+FINDINGS: tuple[str, ...] = (
+    "UP as the reference simulator runs it (docs/readings.md S4) is OD-Only on the paper job: with N = "
+    "OD-Only's GPU count the job has less than one slot of slack, so the 2d margin puts it on on-demand "
+    "from slot 0 (utility 39.00 = OD-Only's at deadline 10, seeds 0-4); the claims against UP in Figs. "
+    "5-8 are claims against OD-Only (variant up-aisched-v1: the earlier rule).",
+)

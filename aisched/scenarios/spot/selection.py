@@ -143,19 +143,16 @@ def selection_cell(
 def policy_weight_heatmap(weights: xr.DataArray, path: Path, *, title: str,
                           phase_starts: Any = None) -> Path:
     """Heatmap of ``weights`` (job x policy, policies indexed 1..M as in Fig. 10); phases as lines."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import save, style_axes, subplots
 
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = subplots(width=7.0, height=4.0)
     M = weights.sizes["policy"]
     mesh = ax.imshow(weights.values.T, aspect="auto", origin="lower", cmap="viridis", interpolation="nearest",
                      extent=(0, weights.sizes["job"], 0.5, M + 0.5))
-    fig.colorbar(mesh, ax=ax, label="weight")
+    fig.colorbar(mesh, ax=ax, label="policy weight (probability)")
     for start in np.asarray(phase_starts if phase_starts is not None else [])[1:]:
         ax.axvline(float(start), color="white", linestyle="--", linewidth=1)
-    ax.set_xlabel("job (iteration k)")
-    ax.set_ylabel("policy index")
-    ax.set_title(title, fontsize=9)
+    style_axes(ax, title=title, xlabel="job (iteration k)", ylabel="policy index", grid=False)
     return save(fig, path)
 
 
@@ -174,15 +171,14 @@ def convergence_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
 
     Solid: Algorithm 2 (mean over seeds); dotted: the best fixed policy in hindsight.
     """
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import COLORS, clean_title, legend_outside, save, style_axes, subplots
 
     found = _cells(root, table)
     if not found:
         return None
-    plt = _pyplot()
     labels = definition["labels"]
-    fig, axes = plt.subplots(1, len(labels), figsize=(3.2 * len(labels), 3.2), squeeze=False, sharey=True)
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, axes = subplots(1, len(labels), width=3.2 * len(labels), height=3.4, squeeze=False, sharey=True)
+    colours = COLORS
     pools = list(dict.fromkeys(table["algorithm"]))
     for p, label in enumerate(labels):
         ax = axes[0, p]
@@ -194,12 +190,11 @@ def convergence_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
             ax.plot(np.mean([d["running_mean"].values for d in runs], axis=0), color=colour, label=pool)
             ax.plot(np.mean([d["best_fixed_running_mean"].values for d in runs], axis=0), color=colour,
                     linestyle=":")
-        ax.set_title(f"{definition['x']} = {label}", fontsize=8)
-        ax.set_xlabel("job k")
-    axes[0, 0].set_ylabel("mean utility of jobs 1..k")
-    axes[0, 0].legend(fontsize=7)
-    title = (definition.get("title") or definition["name"]) + " (dotted: best fixed policy)"
-    fig.suptitle(textwrap.fill(title, 60 * len(labels)), fontsize=8)
+        style_axes(ax, title=f"{definition['x']} = {label}", xlabel="job k")
+    style_axes(axes[0, 0], ylabel="mean utility of jobs 1..k (money units)")
+    legend_outside(axes[0, -1])
+    title = clean_title(definition.get("title") or definition["name"]) + " (dotted: best fixed policy)"
+    fig.suptitle(textwrap.fill(title, int(14 * 3.2 * len(labels))), fontsize=10)
     return save(fig, root / "convergence.png")
 
 

@@ -8,89 +8,64 @@
   a sweep cell's family metrics and the report's extra figures (Figs. 7, 12, 13);
 - :mod:`~aisched.scenarios.tenants.cli`: the ``aisched compare tenants`` options.
 
-Importing the package registers the family with :mod:`aisched.experiments.families`.
+Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from aisched._lazy import attach
 from aisched.experiments import families
-from aisched.scenarios.tenants import cli, figures, generator, metrics, paper, traces
-from aisched.scenarios.tenants.cli import (
-    CLI_ALGORITHMS,
-    CLI_HELP,
-    add_cli_arguments,
-    cli_figures,
-    cli_params,
-    describe,
-    instance_from_cli,
-)
-from aisched.scenarios.tenants.figures import (
-    FIGURES,
-    alpha_bars,
-    alpha_figure,
-    revenue_cost_figure,
-    utilisation_figure,
-)
-from aisched.scenarios.tenants.generator import (
-    DEFAULT_SCENARIO,
-    HORIZONS,
-    MAX_SIZE,
-    REDUCED_JOBS,
-    REDUCED_SLOT_HOURS,
-    Horizon,
-    default_instance,
-    finishable_horizon,
-    generate,
-)
-from aisched.scenarios.tenants.metrics import cell_metrics, gpu_utilisation
-from aisched.scenarios.tenants.traces import TRACES, load_philly
 
-__all__ = [
-    "Horizon",
-    "REDUCED_JOBS",
-    "REDUCED_SLOT_HOURS",
-    "alpha_figure",
-    "revenue_cost_figure",
-    "utilisation_figure",
-    "CLI_ALGORITHMS",
-    "CLI_HELP",
-    "add_cli_arguments",
-    "cli_figures",
-    "cli_params",
-    "describe",
-    "instance_from_cli",
-    "DEFAULT_SCENARIO",
-    "FIGURES",
-    "HORIZONS",
-    "MAX_SIZE",
-    "TRACES",
-    "alpha_bars",
-    "cell_metrics",
-    "cli",
-    "default_instance",
-    "figures",
-    "finishable_horizon",
-    "generate",
-    "generator",
-    "gpu_utilisation",
-    "load_philly",
-    "metrics",
-    "paper",
-    "traces",
-]
+__getattr__, __dir__, __all__ = attach(
+    __name__,
+    submodules=["cli", "figures", "generator", "metrics", "paper", "traces"],
+    names={
+        "CLI_ALGORITHMS": "cli",
+        "CLI_HELP": "cli",
+        "add_cli_arguments": "cli",
+        "cli_figures": "cli",
+        "cli_params": "cli",
+        "describe": "cli",
+        "instance_from_cli": "cli",
+        "FIGURES": "figures",
+        "alpha_bars": "figures",
+        "alpha_figure": "figures",
+        "revenue_cost_figure": "figures",
+        "utilisation_figure": "figures",
+        "DEFAULT_SCENARIO": "generator",
+        "HORIZONS": "generator",
+        "Horizon": "generator",
+        "MAX_SIZE": "generator",
+        "REDUCED_JOBS": "generator",
+        "REDUCED_SLOT_HOURS": "generator",
+        "default_instance": "generator",
+        "finishable_horizon": "generator",
+        "generate": "generator",
+        "cell_metrics": "metrics",
+        "gpu_utilisation": "metrics",
+        "TRACES": "traces",
+        "load_philly": "traces",
+    },
+)
 
-families.register(families.Family(
-    name="tenants", generate=generate, scenarios=paper.add_scenarios, figures=FIGURES,
-    cell_metrics=cell_metrics, cli=cli, proposed="astraea",
-    diagnostics=(
-        families.Diagnostic("shared_jobs", "jobs on other tenants' resources", "count", acts_above=0.0),
-        families.Diagnostic("paying_jobs", "jobs that paid", "count", acts_above=0.0),
-        families.Diagnostic("jobs_beyond_quota", "jobs beyond their owner's quota", "count"),
-        families.Diagnostic("users_with_jobs", "users with a job", "count"),
-        families.Diagnostic("users_admitted", "users with an admitted job", "count"),
-        families.Diagnostic("gpu_util_mean", "mean GPU utilisation"),
-    ),
-    findings=(
-        "with the utility test section 5.1 does not describe (variant greedy-utility), Gandiva_fair and HiveD "
-        "earn 1.3-2.1x Astraea on Fig. 4a's setting; as described (default) they start late jobs at a loss "
-        "(47-104 of 200) and Astraea is above HiveD on seeds 0-2 (docs/readings.md T3, measured 2026-11-26).",
-    ),
-))
+
+def _plugin() -> families.Family:
+    from aisched.scenarios.tenants import cli, figures, generator, metrics, paper
+
+    return families.Family(
+        name="tenants", generate=generator.generate, scenarios=paper.add_scenarios, figures=figures.FIGURES,
+        cell_metrics=metrics.cell_metrics, cli=cli, labels=figures.LABELS,
+        proposed="astraea", diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS,
+    )
+
+
+def _cli() -> Any:
+    from aisched.scenarios.tenants import cli
+
+    return cli
+
+
+families.register_lazy("tenants", _plugin, cli=_cli)

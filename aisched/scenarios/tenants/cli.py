@@ -5,20 +5,21 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from aisched.errors import InvalidScenarioError
-from aisched.models.tenants import UTILITIES, TenantInstance
-from aisched.scenarios.tenants.figures import alpha_bars
-from aisched.scenarios.tenants.generator import (
+from aisched.scenarios.tenants.defaults import (
     DEFAULT_SCENARIO,
     HORIZONS,
     REDUCED_JOBS,
     REDUCED_SLOT_HOURS,
-    generate,
+    UTILITIES,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from aisched.models.tenants import TenantInstance
 
 __all__ = ["CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "cli_params", "describe",
            "instance_from_cli"]
@@ -122,6 +123,8 @@ def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
 
     The instance is remembered for :func:`cli_figures` (the CLI protocol does not pass it).
     """
+    from aisched.scenarios.tenants.generator import generate
+
     inst = generate(
         seed=args.seed, users=args.users, servers=args.servers, jobs=args.jobs, utility=args.utility,
         trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
@@ -151,10 +154,12 @@ def _hours(inst: TenantInstance, args: argparse.Namespace) -> float:
 def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
     """Revenue-fairness ratio ``alpha_u`` per user and algorithm (Fig. 7), as a bar chart."""
     from aisched.online.tenants.metrics import fairness
+    from aisched.scenarios.tenants.figures import alpha_bars
 
     inst = _CLI_INSTANCE[0]
     if inst is None or not outcomes:
         return []
     alphas = {name: fairness(inst, outcome).per_user["alpha"].to_numpy()
               for name, outcome in outcomes.items() if name != "offline"}
-    return [alpha_bars(alphas, out / "tenants_alpha.png", dpi=100).name] if alphas else []
+    title = "tenants: revenue-fairness ratio alpha_u per tenant and scheduler (Fig. 7)"
+    return [alpha_bars(alphas, out / "tenants_alpha.png", title=title, dpi=100).name] if alphas else []

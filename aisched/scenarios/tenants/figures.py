@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -13,26 +12,40 @@ import pandas as pd
 from aisched.scenarios.tenants.generator import generate
 from aisched.scenarios.tenants.metrics import gpu_utilisation
 
-__all__ = ["FIGURES", "alpha_bars", "alpha_figure", "revenue_cost_figure", "utilisation_figure"]
+__all__ = ["FIGURES", "LABELS", "alpha_bars", "alpha_figure", "revenue_cost_figure", "utilisation_figure"]
+
+#: Words with units for the tenants family's figure axes (:func:`aisched.experiments.figures.label`).
+LABELS = {
+    "objective": "total revenue (money units)",
+    "ratio": "revenue / offline bound",
+    "users": "tenants",
+    "servers": "servers",
+    "jobs": "jobs",
+    "theta_scale": "price bases theta_w, theta_p (share of their values)",
+    "alpha_variance": "variance of the revenue-fairness ratios alpha_u",
+    "min_surplus": "least tenant surplus (money units)",
+    "gpu_util_peak": "peak GPU utilisation (share)",
+    "makespan": "makespan (slots)",
+    "revenue_per_job": "revenue per admitted job (money units)",
+    "decision_median_s": "median decision time per job (s)",
+}
 
 
 def alpha_bars(alphas: dict[str, np.ndarray], path: Path, *, title: str = "", dpi: int = 120) -> Path:
     """Grouped bars of each user's revenue-fairness ratio ``alpha_u`` per scheduler (Fig. 7)."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import legend_outside, save, series_style, style_axes, subplots
 
-    plt = _pyplot()
     users = max(len(a) for a in alphas.values())
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.25 * users * len(alphas)), 3.6))
+    fig, ax = subplots(width=max(6.4, 0.25 * users * len(alphas)), height=3.6)
     width = 0.8 / max(1, len(alphas))
     for k, (name, alpha) in enumerate(alphas.items()):
-        ax.bar(np.arange(len(alpha)) + (k - (len(alphas) - 1) / 2) * width, alpha, width, label=name)
-    ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+        ax.bar(np.arange(len(alpha)) + (k - (len(alphas) - 1) / 2) * width, alpha, width, label=name,
+               color=series_style(k)["color"])
+    ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--", label="alpha_u = 1 (fair)")
     ax.set_xticks(np.arange(users), [f"u{u}" for u in range(users)])
-    ax.set_xlabel("tenant u")
-    ax.set_ylabel("revenue-fairness ratio alpha_u")
-    if title:
-        ax.set_title(textwrap.fill(title, 80), fontsize=8)
-    ax.legend(fontsize=7)
+    style_axes(ax, title=title or "revenue-fairness ratio alpha_u per tenant and scheduler (Fig. 7)",
+               xlabel="tenant u", ylabel="revenue-fairness ratio alpha_u")
+    legend_outside(ax)
     return save(fig, path, dpi=dpi)
 
 
@@ -51,7 +64,7 @@ def alpha_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) ->
 
 def revenue_cost_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
     """Fig. 12: ideal revenue (``mu_j`` + cost) against resource cost of each job Astraea admitted."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import COLORS, legend_outside, save, style_axes, subplots
     from aisched.outcome import Outcome
 
     files = sorted((root / "outcomes").glob("p*-s*-astraea.nc"))
@@ -61,21 +74,19 @@ def revenue_cost_figure(root: Path, definition: dict[str, Any], table: pd.DataFr
     keep = plan["admitted"].values & np.isfinite(plan["mu"].values)
     cost = (plan["worker_cost"].values + plan["ps_cost"].values)[keep]
     ideal = plan["mu"].values[keep] + cost
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(4.8, 4.2))
-    ax.scatter(cost, ideal, s=12, label="admitted job")
+    fig, ax = subplots(width=5.6, height=4.2)
+    ax.scatter(cost, ideal, s=12, color=COLORS[0], label="admitted job")
     top = float(max(ideal.max(initial=0.0), cost.max(initial=0.0))) or 1.0
     ax.plot([0, top], [0, top], color="black", linewidth=0.8, linestyle="--", label="revenue = cost")
-    ax.set_xlabel("resource cost c_w + c_p")
-    ax.set_ylabel("ideal revenue")
-    ax.set_title(f"Astraea's admitted jobs ({files[-1].stem})", fontsize=9)
-    ax.legend(fontsize=7)
+    style_axes(ax, title=f"Astraea's admitted jobs ({files[-1].stem})",
+               xlabel="resource cost c_w + c_p (money units)", ylabel="ideal revenue (money units)")
+    legend_outside(ax)
     return save(fig, root / "revenue_vs_cost.png")
 
 
 def utilisation_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
     """Fig. 13: GPU utilisation per slot of each scheduler (last point, first seed), makespan marked."""
-    from aisched.experiments.figures import _pyplot, save
+    from aisched.experiments.figures import legend_outside, save, series_style, style_axes, subplots
     from aisched.outcome import Outcome
 
     files = sorted((root / "outcomes").glob("p*-s*-*.nc"))
@@ -92,21 +103,20 @@ def utilisation_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
     if definition.get("x_target", "generator") == "generator":
         base[definition["x"]] = definition["values"][last]
     instance = generate(seed=seed, **base)
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.0, 3.6))
-    for name, f in chosen:
+    fig, ax = subplots(width=7.0, height=3.6)
+    for j, (name, f) in enumerate(chosen):
         plan = Outcome.from_netcdf(f).plan
         util = gpu_utilisation(instance, plan)
         admitted = plan["admitted"].values.astype(bool)
         end = int(plan["end"].values[admitted].max()) + 1 if admitted.any() else 0
-        line, = ax.plot(np.arange(util.size), 100.0 * util, linewidth=0.9, label=f"{name} (makespan {end})")
+        style = {**series_style(j), "marker": None}
+        ax.plot(np.arange(util.size), 100.0 * util, linewidth=0.9, label=f"{name} (makespan {end})", **style)
         if end:
-            ax.axvline(end, color=line.get_color(), linewidth=0.6, linestyle=":")
-    ax.set_xlabel("slot")
-    ax.set_ylabel("GPU utilisation (%)")
+            ax.axvline(end, color=style["color"], linewidth=0.6, linestyle=":")
     ax.set_ylim(0, 105)
-    ax.set_title(textwrap.fill(f"{definition.get('title') or definition['name']} (seed {seed})", 80), fontsize=8)
-    ax.legend(fontsize=7)
+    style_axes(ax, title=f"{definition.get('title') or definition['name']} (seed {seed})", xlabel="time slot",
+               ylabel="GPU utilisation (%)")
+    legend_outside(ax)
     return save(fig, root / "gpu_utilisation.png")
 
 

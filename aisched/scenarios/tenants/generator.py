@@ -49,6 +49,7 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.data import data_file
 from aisched.models.tenants import UTILITIES, TenantInstance
+from aisched.scenarios.tenants.defaults import DEFAULT_SCENARIO, HORIZONS, REDUCED_JOBS, REDUCED_SLOT_HOURS
 from aisched.scenarios.tenants.traces import TRACES, load_philly
 
 __all__ = [
@@ -60,12 +61,9 @@ __all__ = [
     "MAX_SIZE",
 ]
 
-#: Largest job count of the paper's reduced setting (section 5.2) and its default slot length, hours.
-REDUCED_JOBS, REDUCED_SLOT_HOURS = 15, 48.0
 
 #: Horizon rules of :func:`generate`.
 Horizon = Literal["finishable", "ignore_bandwidth"]
-HORIZONS: tuple[str, ...] = ("finishable", "ignore_bandwidth")
 
 
 def _split(total: int, weights: np.ndarray) -> np.ndarray:
@@ -231,14 +229,6 @@ def generate(
     if int(arrival.max(initial=0)) >= slots:
         raise InvalidScenarioError("slots", f"= {slots} ends before the last arrival {int(arrival.max())}")
     return probe.replace(num_slots=int(slots))
-
-
-#: The reduced setting of section 5.2 (2 users, 5 servers, 8 jobs) with 48-hour
-#: slots, so runs take a few slots and HiGHS proves the optimum in seconds.
-DEFAULT_SCENARIO: dict[str, Any] = {
-    "seed": 0, "users": 2, "servers": 5, "jobs": 8, "utility": "linear", "trace": "day",
-    "slot_hours": 48.0, "gpus_per_server": 8,
-}
 
 
 def default_instance() -> TenantInstance:

@@ -6,9 +6,10 @@ from typing import Any
 
 import numpy as np
 
+from aisched.experiments import families
 from aisched.models.tenants import TenantInstance
 
-__all__ = ["cell_metrics", "gpu_utilisation", "sharing"]
+__all__ = ["DIAGNOSTICS", "FINDINGS", "cell_metrics", "gpu_utilisation", "sharing"]
 
 
 def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
@@ -91,3 +92,21 @@ def gpu_utilisation(instance: TenantInstance, plan: Any) -> np.ndarray:
 
     used_w, _ = usage(instance, plan)
     return used_w.sum(axis=0) / max(1, int(instance.total_workers))
+
+
+#: Issue 25's mechanism diagnostics: the cell columns that say whether astraea's mechanism acted.
+DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
+    families.Diagnostic("shared_jobs", "jobs on other tenants' resources", "count", acts_above=0.0),
+    families.Diagnostic("paying_jobs", "jobs that paid", "count", acts_above=0.0),
+    families.Diagnostic("jobs_beyond_quota", "jobs beyond their owner's quota", "count"),
+    families.Diagnostic("users_with_jobs", "users with a job", "count"),
+    families.Diagnostic("users_admitted", "users with an admitted job", "count"),
+    families.Diagnostic("gpu_util_mean", "mean GPU utilisation"),
+)
+
+#: Measured findings about the paper, printed in the reproduction page's summary (docs/readings.md).
+FINDINGS: tuple[str, ...] = (
+    "with the utility test section 5.1 does not describe (variant greedy-utility), Gandiva_fair and HiveD "
+    "earn 1.3-2.1x Astraea on Fig. 4a's setting; as described (default) they start late jobs at a loss "
+    "(47-104 of 200) and Astraea is above HiveD on seeds 0-2 (docs/readings.md T3, measured 2026-11-26).",
+)

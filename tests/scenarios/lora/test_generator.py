@@ -83,9 +83,18 @@ def test_default_instance() -> None:
     inst = sc.default_instance()
     assert isinstance(inst, LoraInstance)
     assert inst == sc.default_instance()
-    assert inst.num_tasks == 24 and inst.num_nodes == 4 and inst.num_vendors == 2
+    assert inst.num_tasks == 48 and inst.num_nodes == 4 and inst.num_vendors == 2
     assert inst == sc.generate(**{k: v for k, v in sc.DEFAULT_SCENARIO.items() if v is not None})
     check_invariants(inst)
+
+
+def test_the_default_runs_at_the_papers_medium_load_per_node_and_slot() -> None:
+    """Section 5.1: medium load is Poisson(50) tasks a slot on the default 100 nodes (issue 29, item 10)."""
+    from aisched.scenarios.lora.defaults import PAPER_MEDIUM_LOAD
+
+    inst = sc.default_instance()
+    assert PAPER_MEDIUM_LOAD == 0.5
+    assert inst.num_tasks / (inst.num_nodes * inst.num_slots) == PAPER_MEDIUM_LOAD
 
 
 # ----------------------------------------------------------------- validation
