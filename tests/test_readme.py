@@ -155,6 +155,12 @@ def test_the_papers_table_counts_the_claims_of_the_reproduction_pages() -> None:
     lora_page = (README.parent / "docs" / "reproduction-lora.md").read_text(encoding="utf-8")
     claims = re.search(r"^Claims: \d+ in all: (\d+) hold, (\d+) fail, (\d+) not checked", lora_page, re.M)
     assert f"(full-size lora run: {' / '.join(claims.groups())})" in README.read_text(encoding="utf-8")
+    genai_page = (README.parent / "docs" / "reproduction-genai.md").read_text(encoding="utf-8")
+    kinds = re.search(r"^Claims: \d+ in all: (\d+) hold, (\d+) fail, \d+ inconclusive, (\d+) untestable", genai_page,
+                      re.M)
+    hold, fail, untestable = kinds.groups()
+    assert (f"(full-size genai run of 2026-11-26 with headroom: {hold} hold / {fail} fail / {untestable} untestable "
+            "on our workload)") in README.read_text(encoding="utf-8")
 
 
 def test_the_other_numbers_of_the_text() -> None:

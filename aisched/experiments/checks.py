@@ -369,7 +369,11 @@ def mark_idle(definition: dict[str, Any], table: pd.DataFrame, checks: list[Clai
         about = proposed in (chk.claim.algorithm, chk.claim.baseline)
         points = [x for x in claim_points(chk.claim, labels) if x in idle_at]
         if about and points:
-            note = f"{proposed}'s mechanism idle " + "; ".join(f"at {x}: {idle_at[x]}" for x in points)
+            by_reason: dict[str, list[str]] = {}  # one clause per distinct reason: "at 100, 200: ..."
+            for x in points:
+                by_reason.setdefault(idle_at[x], []).append(x)
+            note = f"{proposed}'s mechanism idle " + "; ".join(
+                f"at {', '.join(xs)}: {reason}" for reason, xs in by_reason.items())
             chk = dataclasses.replace(chk, idle=note)
         out.append(chk)
     return out

@@ -187,7 +187,7 @@ def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -
             ax.fill_between(pos, 0.0, np.where(np.isfinite(room), room, np.nan), color="0.85",
                             label="headroom (reference)")
         ax.axhline(0.0, color="0.4", lw=0.8)
-        ax.errorbar(pos, imp, yerr=err, marker="o", capsize=3, color="C0", label=f"{proposed} vs {b}")
+        ax.errorbar(pos, imp, yerr=err, marker="o", capsize=3, color="C0", label=f"{proposed} vs the baseline")
         better = [i for i, x in enumerate(xs) if x in mine and mine[x].verdict == "better"]
         ax.scatter(pos[better], imp[better], s=60, facecolors="none", edgecolors="C2", zorder=3,
                    label="above (paired 95 %)")
