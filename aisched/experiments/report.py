@@ -11,15 +11,13 @@ scenario the mean (and standard deviation over seeds) of the metric at each
 point, and each claim of the paper beside what we measured and whether its
 direction holds.
 
-A claim "holds" as :data:`aisched.experiments.catalog.CLAIM_KINDS` defines it.
-For an ``improvement`` claim only the *direction* is checked (our instances
-are generated, not the paper's, so the size of an improvement is reported,
-not asserted). A claim comparing algorithms ("improvement", "better_than",
-"best") is decided on the paired per-seed differences and states the
-reference's headroom over the baseline (:mod:`aisched.experiments.verdicts`):
-its verdict may be "inconclusive at N seeds" (the 95 % interval includes 0) or
-"untestable on this workload" (even the optimum, or a certified bound on it,
-cannot reach the claimed size, or is within the seeds' noise of the baseline).
+Each claim's verdict comes from :func:`aisched.experiments.checks.check_claims`
+(paired per-seed differences, the reference's headroom, the idle marks of the
+mechanism diagnostics); beside each figure's table stand the diagnostics
+(:mod:`aisched.experiments.diagnostics`) and, for a regime scenario, its map
+(:mod:`aisched.experiments.regime`). A reduced run says so in the first line
+and in every verdict, and lists the claims at points it lacks once, under
+"Not in this run".
 Counts are hold / fail / inconclusive / untestable / not checked.
 """
 
