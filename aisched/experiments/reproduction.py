@@ -8,7 +8,10 @@ measurement (mean over seeds; the table gives mean +- std per point), the verdic
 reference's headroom, or "not checked: <reason>"; :mod:`aisched.experiments.verdicts`), the verdict under each of the
 scenario's variants (other readings of the paper, listed under the claim and
 gathered in "Claims a reading carries" where a variant turns a verdict), a
-link to the family's readings in ``docs/readings.md``, and a time-budget table
+link to the family's readings in ``docs/readings.md`` and, beside each verdict that
+fails, is untestable or inconclusive, links to the readings that explain it
+(:attr:`Claim.why <aisched.experiments.scenario.Claim.why>`,
+:mod:`aisched.experiments.readings`), and a time-budget table
 (per single-family run: seeds, wall minutes, the machine's load average,
 against issue 16's 90 minutes for 3 seeds on 2 cores). Nothing is typed by hand: the page is
 regenerated from the run (``aisched report DIR --reproduction docs/reproduction.md``).
@@ -27,6 +30,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, families
 from aisched.experiments.diagnostics import diagnostics_lines
 from aisched.experiments.page_figures import scenario_svg
+from aisched.experiments.readings import ReadingIndex
 from aisched.experiments.regime import regime_figure, regime_lines, regime_points, regime_summary
 from aisched.experiments.report import (
     ClaimCheck,
@@ -47,26 +51,17 @@ from aisched.experiments.verdicts import counts_text, new_counts
 
 __all__ = ["write"]
 
-_FAMILY_HEADINGS = {"lora": "lora", "spot": "spot", "genai": "genai", "tenants": "tenants"}
+def _why(name: str) -> dict[str, tuple[str, ...]]:
+    """claim text -> the readings that explain it (:attr:`Claim.why`), from the catalogue's scenario ``name``.
 
-
-def _slug(heading: str) -> str:
-    """GitHub's anchor of a Markdown heading."""
-    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return text.replace(" ", "-")
-
-
-def _reading_links(readings: Path | None) -> dict[str, str]:
-    """family -> anchor of its section in readings.md (``## <family> ...``)."""
-    links: dict[str, str] = {}
-    if readings is None or not readings.is_file():
-        return links
-    for line in readings.read_text(encoding="utf-8").splitlines():
-        if line.startswith("## "):
-            family = line[3:].split()[0]
-            if family in _FAMILY_HEADINGS:
-                links[family] = _slug(line[3:])
-    return links
+    The keys are documentation, not part of a run's recorded definition: a page regenerated from
+    an older run still links the readings named today. Empty for a scenario the catalogue lacks.
+    """
+    try:
+        scenario = catalog.get(name)
+    except InvalidScenarioError:
+        return {}
+    return {c.text: c.why for c in scenario.claims}
 
 
 def _natural(path: Path) -> list[Any]:
@@ -189,8 +184,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     out = Path(path)
     readings_path = None if readings is None else Path(readings)
-    links = _reading_links(readings_path)
-    link_base = "" if readings_path is None else os.path.relpath(readings_path, out.parent)
+    index = ReadingIndex.read(readings_path,
+                              "" if readings_path is None else os.path.relpath(readings_path, out.parent))
     runs = [run for p in sorted(top.glob("reproduce-*.json")) for run in read_records(p)]
     counts = new_counts()
     by_family: dict[str, dict[str, int]] = {}  # the summary on top: per family, the same five kinds
@@ -210,8 +205,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         tally = by_family.setdefault(definition["family"], new_counts())
         timing = json.loads((root / "sweep.json").read_text()) if (root / "sweep.json").is_file() else {}
         family = definition["family"]
-        reading = (f"[readings: {family}]({link_base}#{links[family]})" if family in links
-                   else f"readings: {family} (no section found)")
+        reading = index.family_link(family)
+        explained = _why(definition["name"])
         seeds = int(table["seed"].nunique()) if not table.empty else 0
         body += [f"### {definition['name']}", "", definition.get("title", ""), "",
                  f"Size: {_size(definition)}; {seeds} seed(s), {len(table)} cells"
@@ -257,7 +252,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 tally[kind] += 1
                 measured = measured_text(chk)
                 body.append(f"- {chk.claim.text}: {verdict_text(chk, reduced)}"
-                            + (f" (measured: {measured})" if measured else ""))
+                            + (f" (measured: {measured})" if measured else "")
+                            + index.why_text(chk.claim.why or explained.get(chk.claim.text, ()), kind, family))
                 body += _variant_lines(definition, chk.claim.text, by_variant, variant_counts, reduced)
                 others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
                 if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:

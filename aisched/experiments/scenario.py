@@ -114,6 +114,12 @@ class Claim:
     value
         ``improvement``: the paper's relative change (0.4899 for +48.99%);
         ``at_most`` / ``at_least``: the bound; ``spread_at_most``: the largest max / min ratio.
+    why
+        Keys of the sections of ``docs/readings.md`` that explain the claim's verdict where it
+        fails or cannot be tested here: a section's key is its heading's first word (``"S3"`` for
+        ``### S3. Averaged commitments ...``, ``"L8"``, ``"A-bound"``). The reproduction page links
+        each key's section beside such a verdict (issue 29, item 11); empty: the page says that no
+        reading explains it yet.
     """
 
     kind: str
@@ -123,6 +129,13 @@ class Claim:
     point: str | None = None
     other_point: str | None = None
     value: float | None = None
+    why: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.why, str):  # one key given as a string
+            object.__setattr__(self, "why", (self.why,))
+        elif not isinstance(self.why, tuple):  # a list read back from scenario.json or TOML
+            object.__setattr__(self, "why", tuple(self.why))
 
 
 @dataclass(frozen=True)
@@ -192,6 +205,11 @@ class Scenario:
         What a full-size run costs, measured (machine, load, per cell or per
         seed), shown by ``aisched scenarios``. Not part of :meth:`definition`:
         restating a cost never stops a sweep folder from resuming.
+    why
+        Keys of the ``docs/readings.md`` sections that explain the figure's claims
+        (:attr:`Claim.why`), given to every claim that names none of its own. Like
+        ``cost``, documentation: the claims' ``why`` is not part of :meth:`definition`
+        (the reproduction page looks it up in the catalogue by scenario name and claim).
     """
 
     name: str
@@ -217,8 +235,14 @@ class Scenario:
     bound: bool = False
     cost: str = ""
     bound_at: tuple[Any, ...] = ()
+    why: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.why, str):
+            object.__setattr__(self, "why", (self.why,))
+        object.__setattr__(self, "why", tuple(self.why))
+        if self.why:
+            object.__setattr__(self, "claims", tuple(c if c.why else replace(c, why=self.why) for c in self.claims))
         _validate(self)
 
     @property
@@ -266,7 +290,7 @@ class Scenario:
             "values": list(self.values), "labels": self.labels, "base": dict(self.base), "algorithms": list(self.algorithms),
             "metric": self.metric, "offline": self.offline, "time_limit": self.time_limit,
             "params": {k: dict(v) for k, v in self.params.items()},
-            "claims": [vars(c) for c in self.claims],
+            "claims": [{k: v for k, v in vars(c).items() if k != "why"} for c in self.claims],
             # recorded only when not the default, so that older sweep folders still resume
             **({"kind": self.kind} if self.kind != "compare" else {}),
             **({"bound": True} if self.bound else {}),
@@ -314,6 +338,10 @@ def _validate(s: Scenario) -> None:
         raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
     if FAMILY_METRICS.get(s.metric, s.family) != s.family:
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {FAMILY_METRICS[s.metric]!r} metric")
+    for j, key in enumerate(s.why):
+        if not isinstance(key, str) or not key or any(ch.isspace() for ch in key):
+            raise InvalidScenarioError(f"why[{j}]", f"{where}{key!r} is not a reading's key "
+                                       "(a heading's first word in docs/readings.md, e.g. 'S3')")
     everywhere = [*s.values, *(s.full_values or ())]
     for i, at in enumerate(s.bound_at):
         if not s.bound:
@@ -401,6 +429,10 @@ def _validate(s: Scenario) -> None:
             raise InvalidScenarioError(f"claims[{i}]", f"{where}a gentler_decline claim needs point and other_point")
         if c.kind == "greater" and c.other_point is None:
             raise InvalidScenarioError(f"claims[{i}].other_point", f"{where}a greater claim needs other_point")
+        for j, key in enumerate(c.why):
+            if not isinstance(key, str) or not key or any(ch.isspace() for ch in key):
+                raise InvalidScenarioError(f"claims[{i}].why[{j}]", f"{where}{key!r} is not a reading's key "
+                                           "(a heading's first word in docs/readings.md, e.g. 'S3')")
 
 
 def _validate_figures(s: Scenario, where: str) -> None:
@@ -446,9 +478,9 @@ def _validate_variants(s: Scenario, where: str) -> None:
 _TOP_KEYS = {
     "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
     "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures", "variants",
-    "bound", "bound_at",
+    "bound", "bound_at", "why",
 }
-_CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value"}
+_CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value", "why"}
 
 
 def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scenario:
@@ -533,6 +565,7 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             x_target=typed("x_target", str, "generator"), figures=tuple(typed("figures", list, [])),
             variants={v: {a: dict(p) for a, p in by.items()} for v, by in variants.items()},
             bound=typed("bound", bool, False), bound_at=tuple(typed("bound_at", list, [])),
+            why=tuple(typed("why", list, [])),
         )
     except InvalidScenarioError as exc:
         raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None
@@ -554,10 +587,14 @@ Add = Callable[[Scenario], object]
 """How a family hands its scenarios to the catalogue (``Family.scenarios``, :mod:`aisched.experiments.families`)."""
 
 
-def improvement_claims(algorithm: str, point: str, figures: dict[str, float], where: str) -> tuple[Claim, ...]:
-    """One ``improvement`` claim per baseline: ``algorithm`` beats ``base`` by ``value`` at ``point``."""
+def improvement_claims(algorithm: str, point: str, figures: dict[str, float], where: str,
+                       why: tuple[str, ...] = ()) -> tuple[Claim, ...]:
+    """One ``improvement`` claim per baseline: ``algorithm`` beats ``base`` by ``value`` at ``point``.
+
+    ``why``: the readings that explain a failing verdict (:attr:`Claim.why`), the same for each.
+    """
     return tuple(
         Claim("improvement", f"{where} {algorithm} improves over {base} by {value:.2%}", algorithm,
-              baseline=base, point=point, value=value)
+              baseline=base, point=point, value=value, why=why)
         for base, value in figures.items()
     )

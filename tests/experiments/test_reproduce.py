@@ -54,7 +54,8 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(_tables(tmp_path), first)
     readings = tmp_path / "docs" / "readings.md"
     readings.parent.mkdir()
-    readings.write_text("# Readings\n\n## spot (AHAP / AHANP)\n\ntext\n")
+    readings.write_text("# Readings\n\n## spot (AHAP / AHANP)\n\ntext\n\n### S3. Averaged commitments\n\n"
+                        "### S-headroom. Why AHAP ties MSU\n")
     page = reproduction.write(tmp_path, tmp_path / "docs" / "reproduction.md", readings=readings).read_text()
     every = [c for n in catalog.names("spot") for c in catalog.get(n).claims]  # the scenarios not run too
     assert f"Claims: {len(every)} in all:" in page and "--reduced" in page
@@ -65,6 +66,12 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     assert page.count("Run: `aisched reproduce spot") == 2  # both records quoted
     assert page.count("[readings: spot](readings.md#spot-ahap--ahanp)") == len(SMALL)
     assert all(f"### {n}" in page for n in SMALL)
+    claim_lines = [line for line in page.splitlines() if line.startswith("- ") and report.REDUCED_LABEL in line]
+    asks = [line for line in claim_lines if any(k in line for k in ("**fails**", ": untestable", ": inconclusive"))]
+    assert asks  # one seed: every direction claim is inconclusive, fig5's MSU claim untestable
+    assert all("Why: [S-headroom](readings.md#s-headroom-why-ahap-ties-msu), [S3](readings.md#s3-averaged-commitments)"
+               in line for line in asks)  # issue 29, item 11: each such verdict links its readings
+    assert not any("Why:" in line for line in claim_lines if line not in asks)
 
 
 def test_a_folder_of_another_definition_stops_the_run_before_any_cell(tmp_path: Path) -> None:

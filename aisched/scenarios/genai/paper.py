@@ -61,6 +61,7 @@ def add_scenarios(add: Add) -> None:
         x="slots", values=(100, 200, 500), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("slots"), reduced_values=(20, 30),
         variants=_VARIANTS, bound=True,
+        why=("A1", "A2", "A7"),
         claims=(*improvement_claims("comdos", "500", {"heft_ma": 0.412, "heft_a": 1.0078, "random_a": 3.1551},
                                "with 500 slots"),
                 Claim("best", "ComDOS consistently achieves the highest profit", "comdos")),
@@ -70,6 +71,7 @@ def add_scenarios(add: Add) -> None:
         x="edges", values=(5, 10, 20), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("edges"), reduced_values=(2, 3),
         variants=_VARIANTS, bound=True,
+        why=("A1", "A2", "A7"),
         claims=(*improvement_claims("comdos", "5", {"heft_ma": 0.3895, "heft_a": 0.9495}, "with 5 edges"),
                 *improvement_claims("comdos", "10", {"heft_ma": 0.3976, "heft_a": 0.9560}, "with 10 edges"),
                 *improvement_claims("comdos", "20", {"heft_ma": 0.3894, "heft_a": 0.9444}, "with 20 edges"),
@@ -82,6 +84,7 @@ def add_scenarios(add: Add) -> None:
         algorithms=_GENAI_ALGOS, reduced_base=_genai_small("capacity"),
         reduced_values=("homo-S", "homo-M", "homo-L", "hetero"),
         variants=_VARIANTS, bound=True,
+        why=("A1", "A2", "A7"),
         claims=(Claim("best", "ComDOS achieves the best performance in all tests", "comdos"),),
     ))
     add(Scenario(
@@ -89,6 +92,7 @@ def add_scenarios(add: Add) -> None:
         x="arrival_rate", values=(3.0, 5.0, 7.0), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("arrival_rate"), reduced_values=(0.6, 1.2),
         variants=_VARIANTS, bound=True,
+        why=("A1", "A2", "A7"),
         claims=(*improvement_claims("comdos", "3.0", {"heft_ma": 0.3267, "heft_a": 0.9238, "random_a": 2.9028},
                                "under light load (Poisson 3)"),
                 *improvement_claims("comdos", "7.0", {"heft_ma": 0.3544, "heft_a": 0.8587, "random_a": 1.9816},
@@ -100,6 +104,7 @@ def add_scenarios(add: Add) -> None:
               "then each of the four terms at 0.5 (section II.E's four terms; docs/readings.md genai A9)",
         x="term_weights", values=FIG8_TERM_WEIGHTS, base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_GENAI_SMALL, reduced_values=FIG8_TERM_WEIGHTS, variants=_VARIANTS, bound=True,
+        why=("A1", "A9", "A2"),
         claims=(Claim("best", "ComDOS achieves the best performance across various weight settings", "comdos"),),
     ))
     add(Scenario(
@@ -119,6 +124,7 @@ def add_scenarios(add: Add) -> None:
         algorithms=("comdos",), metric="competitive_ratio", offline=True, time_limit=60.0,
         reduced_base={"jobs": 4}, reduced_values=(2,),
         variants=_VARIANTS_EXACT,
+        why=("A1",),
         claims=(Claim("at_most", "ComDOS's empirical competitive ratio is no more than 2", "comdos", value=2.0),),
     ))
     add(Scenario(
@@ -129,6 +135,7 @@ def add_scenarios(add: Add) -> None:
         metric="competitive_ratio", offline=False, bound=True, time_limit=300.0,
         reduced_base=_genai_small("arrival_rate"), reduced_values=(1.2,),
         variants=_VARIANTS,
+        why=("A1", "A-bound"),
         claims=(Claim("at_most", "ComDOS's empirical competitive ratio is no more than 2 (here bound / ComDOS "
                       "with aisched.bound's certified bound: never below OPT / ComDOS)", "comdos", value=2.0),),
     ))

@@ -102,6 +102,7 @@ def add_scenarios(add: Add) -> None:
               "at few nodes",
         x="nodes", values=(50, 100, 150, 200), base=_LORA_DAY, algorithms=_LORA_ALGOS, params=_TITAN,
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "nodes"}, reduced_values=(2, 3),
+        why=("L8", "L3"),
         claims=(
             Claim("improvement", "at 50 nodes pdFTSP improves welfare over Titan by 30.78%", "pdftsp",
                   baseline="titan", point="50", value=0.3078),
@@ -118,6 +119,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 5: social welfare vs number of labour vendors (values chosen: 1..7)",
         x="vendors", values=(1, 3, 5, 7), base={**_LORA_DAY, "nodes": 100}, algorithms=_LORA_ALGOS,
         params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=(1, 3),
+        why=("L10",),
         claims=(Claim("increasing", "welfare increases slightly as the number of vendors increases", "pdftsp"),),
         variants=VARIANTS,
     ))
@@ -126,6 +128,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 6: social welfare with A100-80GB, A40-48GB and mixed nodes",
         x="gpu_mix", values=("a100", "a40", "mixed"), base={**_LORA_DAY, "nodes": 100},
         algorithms=_LORA_ALGOS, params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=("a100", "a40"),
+        why=("L3", "L8"),
         claims=(
             Claim("greater", "A100 nodes achieve higher social welfare than A40 nodes", "pdftsp",
                   point="a100", other_point="a40"),
@@ -138,6 +141,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 7: social welfare under real arrival traces (Alibaba for MLaaS, Philly, Helios)",
         x="trace", values=("alibaba", "philly", "helios"), base={**_LORA_DAY, "nodes": 100},
         algorithms=_LORA_ALGOS, params=_TITAN, reduced_base={**_LORA_SMALL, "trace_start": 84},
+        why=("L3", "L8"),
         claims=(Claim("best", "pdFTSP consistently outperforms the baselines on the three real traces",
                       "pdftsp"),),
         variants=VARIANTS,
@@ -150,6 +154,7 @@ def add_scenarios(add: Add) -> None:
         algorithms=_LORA_ALGOS, params=_TITAN,
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "arrival_rate"},
         reduced_values=(0.5, 1.5),
+        why=("L8", "L3"),
         claims=(
             Claim("improvement", "under high load pdFTSP improves welfare over Titan by 48.99%", "pdftsp",
                   baseline="titan", point="80.0", value=0.4899),
@@ -166,6 +171,7 @@ def add_scenarios(add: Add) -> None:
               "with tight deadlines",
         x="deadline", values=("tight", "slack", "loose", "uniform"), base={**_LORA_DAY, "nodes": 100},
         algorithms=_LORA_ALGOS, params=_TITAN, reduced_base=_LORA_SMALL, reduced_values=("tight", "loose"),
+        why=("L8", "L3"),
         claims=(Claim("best", "pdFTSP still achieves the best performance under every deadline method",
                       "pdftsp"),),
         variants=VARIANTS,
@@ -177,6 +183,7 @@ def add_scenarios(add: Add) -> None:
         x="arrival_rate", values=(5.0,), base={**_LORA_DAY, "nodes": 10},
         algorithms=("pdftsp",), metric="misreport_gain", params={"pdftsp": {"audit_tasks": 3}},
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "arrival_rate"}, reduced_values=(1.0,),
+        why=("L6", "L4"),
         claims=(Claim("at_most", "bidding the true valuation always yields the maximum utility "
                       "(largest misreport gain / true value <= 1e-9)", "pdftsp", value=1e-9),),
         figures=("utility_vs_bid",),
@@ -189,6 +196,7 @@ def add_scenarios(add: Add) -> None:
         algorithms=("pdftsp",), metric="payment_to_bid",
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "arrival_rate"},
         reduced_values=(0.5, 1.5),
+        why=("L6",),
         claims=(Claim("at_most", "the bid is always higher than its payment (largest payment / bid <= 1)",
                       "pdftsp", value=1.0),),
         figures=("payment_vs_bid",),
@@ -200,6 +208,7 @@ def add_scenarios(add: Add) -> None:
         x="nodes", values=(4, 6, 8), base={"slots": 24, "arrival_rate": 1.5, "vendors": 2},
         algorithms=("pdftsp",), metric="competitive_ratio", offline=True, time_limit=60.0,
         reduced_base={"slots": 30, "arrival_rate": 0.5}, reduced_values=(2,),  # MILP proven in < 1 s
+        why=("L9",),
         claims=(Claim("at_most", "pdFTSP's empirical competitive ratio is no more than 3", "pdftsp",
                       value=3.0),),
         variants=VARIANTS,
@@ -213,6 +222,7 @@ def add_scenarios(add: Add) -> None:
         algorithms=("pdftsp",), metric="competitive_ratio", seeds=1, offline=False, bound=True,
         time_limit=300.0,
         reduced_base={"slots": 24, "arrival_rate": 1.5, "vendors": 2}, reduced_values=(4,),
+        why=("L9",),
         claims=(Claim("at_most", "pdFTSP's empirical competitive ratio is no more than 3 (measured against the "
                       "certified bound, which is >= OPT: holding here proves it)", "pdftsp", value=3.0),),
     ))
@@ -231,5 +241,6 @@ def add_scenarios(add: Add) -> None:
         x="nodes", values=(50, 100, 150, 200), base={**_LORA_DAY, "arrival_rate": 5.0},
         algorithms=("pdftsp", "titan"), metric="decision_median_s", params=_TITAN_RUNTIME,
         reduced_base={k: v for k, v in _LORA_SMALL.items() if k != "nodes"}, reduced_values=(2, 3),
+        why=("L2", "L8"),
         claims=(Claim("best", "pdFTSP has a shorter algorithm runtime than Titan", "pdftsp"),),
     ))

@@ -73,6 +73,7 @@ def add_scenarios(add: Add) -> None:
         name="spot/fig5-deadline", family="spot", title="Fig. 5: utility vs deadline (values chosen)" + _cost("fig5"),
         x="deadline", values=(6, 8, 10, 12, 14), base={"market": "synthetic"}, algorithms=_SPOT_ALGOS,
         seeds=5, reduced_values=(8, 10), variants=_VARIANTS, offline=True,
+        why=("S-headroom", "S3"),
         claims=(*improvement_claims("ahap", "10", {"od_only": 0.490, "msu": 0.548, "up": 0.334, "ahanp": 0.232},
                                "with deadline 10"),
                 Claim("best", "AHAP consistently outperforms all baselines", "ahap")),
@@ -82,6 +83,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 6: utility vs network bandwidth 100-800 Mbps (reconfiguration overhead)" + _cost("fig6"),
         x="bandwidth", values=(100.0, 200.0, 400.0, 800.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
         reduced_values=(100.0, 800.0), variants=_VARIANTS, offline=True,
+        why=("S-headroom", "S3", "S7"),
         claims=(*(Claim("better_than", f"AHAP outperforms {b}", "ahap", baseline=b)
                   for b in ("od_only", "msu", "up")),
                 Claim("increasing", "AHAP's utility degrades as reconfiguration overhead grows", "ahap")),
@@ -90,6 +92,7 @@ def add_scenarios(add: Add) -> None:
         name="spot/fig7-availability", family="spot", title="Fig. 7: utility vs mean spot availability (chosen)" + _cost("fig7"),
         x="mean_available", values=(4.0, 8.0, 12.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
         reduced_values=(4.0, 12.0), variants=_VARIANTS, offline=True,
+        why=("S-headroom", "S3"),
         claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
                      for b in ("od_only", "msu", "up")),
     ))
@@ -97,6 +100,7 @@ def add_scenarios(add: Add) -> None:
         name="spot/fig8-price", family="spot", title="Fig. 8: utility vs mean spot price (chosen)" + _cost("fig8"),
         x="mean_price", values=(0.4, 0.55, 0.7, 0.85), base=base, algorithms=_SPOT_ALGOS, seeds=5,
         reduced_values=(0.4, 0.85), variants=_VARIANTS, offline=True,
+        why=("S-headroom", "S3"),
         claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
                      for b in ("od_only", "msu", "up")),
     ))
@@ -114,6 +118,7 @@ def add_scenarios(add: Add) -> None:
         x="noise", values=("magnitude-uniform", "fixed-uniform", "magnitude-heavy", "fixed-heavy"),
         base={"jobs": 1000, "deadline": 10, "error": 0.2}, algorithms=("ahap", "ahap-v1", "ahap-sigma0.9"),
         seeds=1, figures=("convergence",), reduced_base={"jobs": 100}, reduced_values=("magnitude-heavy",),
+        why=("S3", "S9"),
         claims=tuple(Claim("better_than", f"constraining hyperparameter flexibility ({b}) lowers the "
                            "utility reached", "ahap", baseline=b) for b in ("ahap-v1", "ahap-sigma0.9")),
     ))
@@ -132,6 +137,7 @@ def add_scenarios(add: Add) -> None:
               "changes in four phases (3600 jobs)" + _cost("fig10"),
         x="phases", values=("fig10",), base={"deadline": 10}, algorithms=("paper",), metric="regret_to_bound",
         seeds=1, figures=("policy_weights", "convergence"), reduced_values=("fig10-small",),
+        why=("S9",),
         claims=(Claim("at_most", "Algorithm 2 adapts to the changing noise: its regret stays within "
                       "Theorem 2's sqrt(2 K ln M) of the run's own K and M (at full size "
                       f"{fig10_bound:.1f} for K = {fig10_jobs}, M = {fig10_pool}): regret / bound <= 1",

@@ -56,6 +56,7 @@ def add_scenarios(add: Add) -> None:
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_JOBS, reduced_values=_TENANT_REDUCED_JOB_VALUES,
             variants=_TENANT_VARIANTS if utility == "linear" else _GREEDY_UTILITY,
             bound=utility == "linear", bound_at=(200,) if utility == "linear" else (),
+            why=("T3", "T4"),
             claims=(
                 Claim("improvement", "Astraea's revenue is about 1.58x BatchSche's (linear, vs jobs)", "astraea",
                       baseline="batchsche", point="200", value=0.58),
@@ -76,6 +77,7 @@ def add_scenarios(add: Add) -> None:
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_SERVERS, reduced_values=_TENANT_REDUCED_SERVER_VALUES,
             variants=_TENANT_VARIANTS if utility == "linear" else _GREEDY_UTILITY,
             bound=utility == "linear", bound_at=(100,) if utility == "linear" else (),
+            why=("T3", "T4"),
             claims=(
                 Claim("improvement", "Astraea's revenue is about 1.63x BatchSche's (linear, vs servers)",
                       "astraea", baseline="batchsche", point="100", value=0.63),
@@ -104,6 +106,7 @@ def add_scenarios(add: Add) -> None:
         x="jobs", values=(5, 10, 15), base={"users": 2, "servers": 5, **_TENANT_OFFLINE_SLOT},
         algorithms=("astraea",),
         metric="ratio", offline=True, time_limit=120.0, reduced_base={"servers": 3}, reduced_values=(3,),
+        why=("T-bound", "T4"),
         claims=(Claim("at_least", "the performance ratio remains above 0.6", "astraea", value=0.6),
                 Claim("decreasing", "the performance ratio decreases with the increasing size of jobs",
                       "astraea")),
@@ -114,6 +117,7 @@ def add_scenarios(add: Add) -> None:
         x="servers", values=(5, 15, 25, 35, 45), base={"users": 2, "jobs": 10, **_TENANT_OFFLINE_SLOT},
         algorithms=("astraea",),
         metric="ratio", offline=True, time_limit=120.0, reduced_base={"jobs": 3}, reduced_values=(3,),
+        why=("T-bound", "T4"),
         claims=(Claim("at_least", "the performance ratio remains above 0.6", "astraea", value=0.6),
                 Claim("increasing", "the performance ratio grows as the number of servers increases", "astraea")),
     ))
@@ -124,6 +128,7 @@ def add_scenarios(add: Add) -> None:
         x="jobs", values=(100, 200), base=_TENANT_BASE, algorithms=("astraea",),
         metric="ratio", offline=False, bound=True, time_limit=120.0,
         reduced_base=_TENANT_REDUCED_JOBS, reduced_values=(10,),
+        why=("T-bound", "T4"),
         claims=(Claim("at_least", "the performance ratio remains above 0.6 (here to the certified bound of "
                       "aisched.bound: a lower estimate of the ratio to the optimum)", "astraea", value=0.6),
                 Claim("decreasing", "the performance ratio decreases with the increasing size of jobs",
@@ -135,6 +140,7 @@ def add_scenarios(add: Add) -> None:
         x="jobs", values=(5, 10, 15), base={"users": 2, "servers": 5, **_TENANT_OFFLINE_SLOT},
         algorithms=_TENANT_ALGOS,
         metric="ratio", offline=True, time_limit=120.0, reduced_base={"servers": 3}, reduced_values=(3,),
+        why=("T3", "T4"),
         claims=tuple(Claim("better_than", f"Astraea outperforms {b} in every setting", "astraea", baseline=b)
                      for b in _TENANT_ALGOS[1:]) + tuple(
             Claim("gentler_decline", f"the performance ratio of Astraea decreases more gently than {b}'s "
@@ -147,6 +153,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 8: variance of the tenants' revenue-fairness ratios alpha_u (values chosen)",
         x="jobs", values=(100, 200), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, metric="alpha_variance",
         reduced_base=_TENANT_REDUCED_JOBS, reduced_values=(20,),
+        why=("T3", "T5"),
         claims=tuple(Claim("better_than", f"Astraea's variance is much smaller than {b}'s", "astraea",
                            baseline=b) for b in ("gandiva_fair", "hived")) + (_BATCHSCHE_FAIR,),
         variants=_TENANT_VARIANTS,
@@ -156,6 +163,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 9: Astraea's seconds per job decision vs number of jobs (paper: about 1.56 s on a laptop)",
         x="jobs", values=(50, 100, 150, 200), base=_TENANT_BASE, algorithms=("astraea",),
         metric="decision_median_s", reduced_base=_TENANT_REDUCED_JOBS, reduced_values=_TENANT_REDUCED_JOB_VALUES,
+        why=("T6",),
         claims=(Claim("at_most", "the time to schedule a job is about 1.56 s", "astraea", value=1.56),),
     ))
     add(Scenario(
@@ -164,6 +172,7 @@ def add_scenarios(add: Add) -> None:
         x="servers", values=(25, 50, 75, 100), base=_TENANT_BASE, algorithms=("astraea",),
         metric="decision_median_s", reduced_base=_TENANT_REDUCED_SERVERS,
         reduced_values=_TENANT_REDUCED_SERVER_VALUES,
+        why=("T6",),
         claims=(Claim("at_most", "the time to schedule a job is about 1.56 s", "astraea", value=1.56),),
     ))
     add(Scenario(
@@ -171,6 +180,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 7: revenue-fairness ratio alpha_u of each of the 14 tenants per scheduler",
         x="jobs", values=(200,), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, variants=_GREEDY_UTILITY, metric="alpha_variance",
         figures=("alpha_per_user",), reduced_base=_TENANT_REDUCED_JOBS, reduced_values=(20,),
+        why=("T3", "T5"),
         claims=tuple(Claim("better_than", f"Astraea's alpha_u fluctuate around 1, more so than {b}'s",
                            "astraea", baseline=b) for b in ("gandiva_fair", "hived")) + (_BATCHSCHE_FAIR,),
     ))
@@ -180,6 +190,7 @@ def add_scenarios(add: Add) -> None:
               "(percentages chosen)",
         x="theta_scale", x_target="algorithms", values=(0.6, 0.8, 1.0, 1.2, 1.4), base=_TENANT_BASE,
         algorithms=("astraea",), reduced_base=_TENANT_REDUCED_ONE, reduced_values=(0.8, 1.4),
+        why=("T5",),
         claims=(Claim("greater", "under high load an underestimation (80%) gives more revenue than an "
                       "overestimation", "astraea", point="0.8", other_point="1.4"),),
     ))
@@ -188,6 +199,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 12: ideal revenue vs resource cost of the jobs Astraea admits (least surplus mu_j)",
         x="jobs", values=(200,), base=_TENANT_BASE, algorithms=("astraea",), metric="min_surplus",
         figures=("revenue_vs_cost",), reduced_base=_TENANT_REDUCED_JOBS, reduced_values=(20,),
+        why=("T1",),
         claims=(Claim("at_least", "the ideal revenue of each admitted job is always larger than its "
                       "resource cost", "astraea", value=0.0),),
     ))
@@ -196,6 +208,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 13: peak GPU utilisation of each scheduler (share of all GPUs busy in a slot)",
         x="jobs", values=(200,), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, variants=_GREEDY_UTILITY, metric="gpu_util_peak",
         figures=("gpu_utilisation",), reduced_base=_TENANT_REDUCED_JOBS, reduced_values=_TENANT_REDUCED_JOB_VALUES[-1:],
+        why=("T5", "T3"),
         claims=tuple(Claim("at_least", f"the utilisation of {name} can reach 100%", a, value=1.0)
                      for a, name in (("astraea", "Astraea"), ("gandiva_fair", "Gandiva_fair"))),
     ))
@@ -204,6 +217,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 13: makespan (slots until the last admitted job completes) of each scheduler",
         x="jobs", values=(200,), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, variants=_GREEDY_UTILITY, metric="makespan",
         figures=("gpu_utilisation",), reduced_base=_TENANT_REDUCED_JOBS, reduced_values=_TENANT_REDUCED_JOB_VALUES[-1:],
+        why=("T5", "T3"),
         claims=(
             Claim("improvement", "the makespan of Astraea is about 0.83x that of Gandiva_fair", "astraea",
                   baseline="gandiva_fair", point="200", value=-0.17),
@@ -220,6 +234,7 @@ def add_scenarios(add: Add) -> None:
             title=f"Table 2: Astraea's {what} vs number of users (paper: max / min about {spread})",
             x="users", values=(5, 8, 11, 14), base=_TENANT_BASE, algorithms=("astraea",), metric=metric,
             reduced_base=_TENANT_REDUCED_USERS, reduced_values=(2, 4),
+            why=("T5",),
             claims=(Claim("spread_at_most", f"the ratio between maximum {what} and minimum is around {spread}: "
                           "not sensitive to the number of users", "astraea", value=spread),),
         ))
@@ -227,7 +242,7 @@ def add_scenarios(add: Add) -> None:
 
 #: Fig. 7's "BatchSche achieves absolute revenue fairness" (alpha_u = 1 for every tenant): variance 0.
 _BATCHSCHE_FAIR = Claim("at_most", "BatchSche achieves absolute revenue fairness (every alpha_u = 1, variance 0)",
-                        "batchsche", value=1e-9)
+                        "batchsche", value=1e-9, why=("T5",))
 
 
 def _batchsche_worst(figure: str) -> tuple[Claim, ...]:

@@ -1,0 +1,96 @@
+"""Links from the reproduction page into ``docs/readings.md`` (issue 29, item 11).
+
+Every section of ``docs/readings.md`` that a claim can point at carries a key:
+its heading's first word, ended by a full stop (``### S3. Averaged commitments
+...`` has the key ``S3``; ``### A-bound. Certified ...`` has ``A-bound``). A
+claim names the keys that explain its verdict in :attr:`Claim.why
+<aisched.experiments.scenario.Claim.why>`; the page links each one beside a
+verdict that fails, is untestable on the workload or inconclusive, so a reader
+goes from "fails" to the reading or finding behind it in one click.
+
+The anchors are GitHub's: the heading in lower case, characters other than
+letters, digits, ``-``, ``_`` and spaces dropped, spaces turned into ``-``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["EXPLAINED_STATUSES", "ReadingIndex", "heading_key", "slug"]
+
+#: The verdicts that get a "why" link: the ones a reader asks "why?" of.
+EXPLAINED_STATUSES = ("fails", "untestable", "inconclusive")
+
+_FAMILIES = ("lora", "spot", "genai", "tenants")
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading's text (without the ``#`` marks)."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def heading_key(heading: str) -> str | None:
+    """The key of a ``###`` heading's text: its first word when that ends with a full stop."""
+    first = heading.strip().split(" ", 1)[0]
+    return first[:-1] if len(first) > 1 and first.endswith(".") else None
+
+
+@dataclass
+class ReadingIndex:
+    """The sections of one ``readings.md``, by key and by family, and the link prefix from a page.
+
+    Attributes
+    ----------
+    link_base
+        The readings file's path relative to the page that links it (``"readings.md"``
+        for a page beside it); empty when no file was given.
+    sections
+        key -> (family, anchor) of each keyed ``###`` section.
+    families
+        family -> anchor of its ``## <family> ...`` section.
+    """
+
+    link_base: str = ""
+    sections: dict[str, tuple[str, str]] = field(default_factory=dict)
+    families: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, path: Path | None, link_base: str = "") -> ReadingIndex:
+        """Index the headings of ``path`` (an empty index where it is ``None`` or absent)."""
+        index = cls(link_base=link_base)
+        if path is None or not path.is_file():
+            return index
+        family = ""
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("## "):
+                word = line[3:].split()[0] if line[3:].split() else ""
+                family = word if word in _FAMILIES else ""
+                if family:
+                    index.families[family] = slug(line[3:])
+            elif line.startswith("### "):
+                key = heading_key(line[4:])
+                if key is not None and key not in index.sections:
+                    index.sections[key] = (family, slug(line[4:]))
+        return index
+
+    def family_link(self, family: str) -> str:
+        """``[readings: family](...)``, or the words saying the section is missing."""
+        if family in self.families:
+            return f"[readings: {family}]({self.link_base}#{self.families[family]})"
+        return f"readings: {family} (no section found)"
+
+    def why_text(self, keys: tuple[str, ...] | list[str], status: str, family: str) -> str:
+        """What a verdict of ``status`` adds: the links of ``keys``, or that nothing explains it yet.
+
+        Empty for a verdict that needs no explanation (holds, not checked).
+        """
+        if status not in EXPLAINED_STATUSES:
+            return ""
+        if not keys:
+            return f" Why: no reading names this claim yet ({self.family_link(family)})."
+        links = [f"[{key}]({self.link_base}#{self.sections[key][1]})" if key in self.sections
+                 else f"{key} (no such section in readings.md)" for key in keys]
+        return " Why: " + ", ".join(links) + "."
