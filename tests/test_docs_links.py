@@ -54,3 +54,17 @@ def test_the_tool_writes_one_line_a_section(tmp_path: Path) -> None:
     found = tool.provenance_lines(lines, blame)
     assert found == {2: "*Measured:* the figures in this section were last written 2026-11-23 (abc1234); "
                         "2026-11-26 (def5678) (date, commits); seeds and sizes as stated beside each figure."}
+
+
+#: Pages written before item 11 (2026-11-23 runs), replaced by the full-size regeneration of issue 25, item 6.
+STALE_PAGES = {"reproduction.md", "reproduction-lora.md"}
+
+
+def test_each_verdict_that_asks_why_links_a_reading_on_the_committed_pages() -> None:
+    pages = [p for p in sorted((ROOT / "docs").glob("reproduction*.md")) if p.name not in STALE_PAGES]
+    assert pages
+    for page in pages:
+        claims = [line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("- ")
+                  and any(k in line for k in ("**fails**", ": untestable", ": inconclusive"))]
+        assert claims, page.name
+        assert [line for line in claims if "Why: [" not in line] == [], page.name

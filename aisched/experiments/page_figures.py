@@ -59,6 +59,7 @@ def scenario_svg(path: str | Path, definition: dict[str, Any], summary: pd.DataF
     import matplotlib
 
     matplotlib.rcParams["svg.fonttype"] = "none"
+    matplotlib.rcParams["svg.hashsalt"] = "aisched"  # the same ids every run: a regenerated page diffs only where it changed
     metric, labels = definition["metric"], [str(x) for x in definition["labels"]]
     values = definition["values"]
     algos = list(dict.fromkeys(summary["algorithm"]))

@@ -200,7 +200,10 @@ def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -
     fig.suptitle(f"{definition['name']}: {proposed} against each baseline along {definition['x']}", fontsize=9)
     fig.tight_layout(rect=(0, 0.1, 1, 0.94))
     paths = [root / "regime.svg", root / "regime.png"]
-    for p in paths:
-        fig.savefig(p, dpi=100)
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": "aisched"}):  # the same ids every run (a clean diff)
+        for p in paths:
+            fig.savefig(p, dpi=100, metadata={"Date": None} if p.suffix == ".svg" else None)
     plt.close(fig)
     return paths[1]
