@@ -375,9 +375,11 @@ def _scenarios(args: argparse.Namespace) -> int:
 
 def _sweep(args: argparse.Namespace) -> int:
     _check_run_options(args)  # before the catalogue and the numerical stack load
-    from aisched.experiments import catalog, sweep
+    from aisched.experiments import catalog
 
-    scenario = catalog.get(args.scenario)
+    scenario = catalog.get(args.scenario)  # an unknown name is refused before the numerical stack loads
+    from aisched.experiments import sweep
+
     if args.reduced:
         scenario = scenario.reduced()
     _out_dir("--out", args.out)

@@ -23,6 +23,7 @@ COMMANDS = (
     ["compare", "lora", "--nodes", "two"],
     ["compare", "lora", "--algorithms", "magic"],
     ["sweep", "lora/fig8-load", "--seeds", "0"],
+    ["sweep", "lora/fig4-scal"],  # an unknown scenario name: refused from the static index
 )
 
 

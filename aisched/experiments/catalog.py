@@ -10,6 +10,7 @@ are re-exported here.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections.abc import Sequence
@@ -45,6 +46,33 @@ __all__ = [
 
 _REGISTRY: dict[str, Scenario] = {}
 
+#: The papers' scenario names by family, known without building them (building imports every
+#: family's stack, seconds): an unknown name is refused at once (issue 29, item 2: an argument
+#: error answers within 1 s). ``tests/experiments/test_catalog.py`` checks it against the families'
+#: own lists.
+PAPER_SCENARIO_NAMES: dict[str, tuple[str, ...]] = {
+    "genai": (
+        "fig4-slots", "fig5-edges", "fig6-capacity", "fig7-workload", "fig8-weights", "fig9-competitive",
+        "fig9-competitive-scale", "regime-capacity"
+    ),
+    "lora": (
+        "fig4-scale", "fig5-vendors", "fig6-capacity", "fig7-traces", "fig8-load", "fig9-deadlines",
+        "fig10-truthfulness", "fig11-rationality", "fig12-competitive", "fig12-competitive-bound",
+        "fig13-runtime", "regime-load"
+    ),
+    "spot": (
+        "fig1-throughput", "fig2-traces", "fig3-forecast", "fig5-deadline", "fig6-bandwidth",
+        "fig7-availability", "fig8-price", "fig9-selection", "fig10-phases", "regime-availability"
+    ),
+    "tenants": (
+        "fig4a-jobs-linear", "fig4b-servers-linear", "fig4c-jobs-convex", "fig4d-servers-convex",
+        "fig5-ratio-scale", "fig5a-ratio-jobs", "fig5b-ratio-servers", "fig6-ratio-schedulers",
+        "fig7-fairness", "fig8-fairness-variance", "fig9-runtime-jobs", "fig10-runtime-servers",
+        "fig11-theta", "fig12-admission", "fig13-makespan", "fig13-utilisation", "regime-servers",
+        "table2-users-alpha-variance", "table2-users-revenue-per-job"
+    ),
+}
+
 
 def register(scenario: Scenario, *, replace_existing: bool = False) -> Scenario:
     """Add a scenario to the catalogue (``aisched scenarios`` lists it)."""
@@ -63,15 +91,28 @@ def names(family: str | None = None) -> list[str]:
 
 
 def get(name: str) -> Scenario:
-    """The registered scenario ``name``, or the scenario in the TOML file at path ``name``."""
+    """The registered scenario ``name``, or the scenario in the TOML file at path ``name``.
+
+    A name that is neither a paper figure (:data:`PAPER_SCENARIO_NAMES`), nor registered, nor a
+    TOML file is refused before the papers' scenarios are built.
+    """
+    is_path = name.endswith(".toml") or os.path.sep in name and Path(name).is_file()
+    paper = [f"{family}/{short}" for family, shorts in PAPER_SCENARIO_NAMES.items() for short in shorts]
+    if not is_path and name not in _REGISTRY and name not in paper:
+        raise _unknown(name, [*paper, *_REGISTRY])
     _load_paper_scenarios()
     if name in _REGISTRY:
         return _REGISTRY[name]
-    if name.endswith(".toml") or os.path.sep in name and Path(name).is_file():
+    if is_path:
         return load(name)
-    close = [n for n in _REGISTRY if n.split("/")[-1] == name.split("/")[-1]]
+    raise _unknown(name, list(_REGISTRY))
+
+
+def _unknown(name: str, known: list[str]) -> InvalidScenarioError:
+    close = [n for n in known if n.split("/")[-1] == name.split("/")[-1]]
+    close = close or difflib.get_close_matches(name, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else "; `aisched scenarios` lists them"
-    raise InvalidScenarioError("scenario", f"unknown scenario {name!r}{hint}")
+    return InvalidScenarioError("scenario", f"unknown scenario {name!r}{hint}")
 
 
 _PAPER_LOADED: list[bool] = []

@@ -143,3 +143,18 @@ def test_cli_lists_scenarios(capsys) -> None:
     out = capsys.readouterr().out.splitlines()
     assert any(line.startswith("lora/fig7-traces ") for line in out)
     assert all(line.startswith("lora/") for line in out)
+
+
+def test_the_static_name_index_is_the_families_own_list() -> None:
+    built = [s.name for s in catalog._paper_scenarios()]
+    index = [f"{family}/{short}" for family, shorts in catalog.PAPER_SCENARIO_NAMES.items() for short in shorts]
+    assert sorted(index) == sorted(built) and len(set(index)) == len(index)
+
+
+def test_an_unknown_name_is_refused_before_any_family_loads() -> None:
+    code = ("import sys\nfrom aisched.errors import InvalidScenarioError\nfrom aisched.experiments import catalog\n"
+            "try:\n    catalog.get('lora/fig4-scal')\nexcept InvalidScenarioError as e:\n    print(e)\n"
+            "print(catalog._PAPER_LOADED, [m for m in ('jax', 'pyomo', 'xarray', 'pandas') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["scenario: unknown scenario 'lora/fig4-scal'; did you mean 'lora/fig4-scale'?",
+                                "[] []"]
