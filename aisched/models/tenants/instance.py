@@ -117,6 +117,11 @@ class TenantInstance:
     utility_scale, utility_exponent
         ``e_j > 0``, ``kappa_j > 0`` (job,) of the convex form ``f = (e / c)^kappa``.
         The pair of the other form is not used (it defaults to zeros).
+    workload
+        Where the arrivals and owners came from (provenance only; no algorithm
+        reads it): :func:`aisched.scenarios.tenants.generate` writes
+        ``"trace-window"``, ``"trace-draw"``, ``"trace-consecutive"`` or
+        ``"synthetic"`` (docs/readings.md T8); ``""`` for a hand-made instance.
 
     Notes
     -----
@@ -147,6 +152,7 @@ class TenantInstance:
     utility_intercept: np.ndarray
     utility_scale: np.ndarray
     utility_exponent: np.ndarray
+    workload: str
 
     def __init__(
         self,
@@ -171,6 +177,7 @@ class TenantInstance:
         utility_intercept: Any = None,
         utility_scale: Any = None,
         utility_exponent: Any = None,
+        workload: str = "",
     ) -> None:
         put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
         for name, value in (
@@ -239,6 +246,9 @@ class TenantInstance:
         if not isinstance(utility, str) or utility not in UTILITIES:
             raise InvalidInstanceError("utility", f"= {utility!r}, use 'linear' or 'convex'")
         put("utility", str(utility))
+        if not isinstance(workload, str):
+            raise InvalidInstanceError("workload", f"must be a string, got {workload!r}")
+        put("workload", workload)
         for name, value in (
             ("utility_slope", utility_slope), ("utility_intercept", utility_intercept),
             ("utility_scale", utility_scale), ("utility_exponent", utility_exponent),
@@ -404,6 +414,7 @@ class TenantInstance:
                 "worker_bandwidth": self.worker_bandwidth,
                 "ps_bandwidth": self.ps_bandwidth,
                 "utility": self.utility,
+                "workload": self.workload,
             },
         )
 
@@ -412,7 +423,8 @@ class TenantInstance:
         """Inverse of :meth:`to_dataset`."""
         if ds.attrs.get("family") != "tenants":
             raise InvalidInstanceError("family", f"dataset is of family {ds.attrs.get('family')!r}")
-        names = [f.name for f in fields(cls) if f.name not in ("num_slots", "worker_bandwidth", "ps_bandwidth", "utility")]
+        names = [f.name for f in fields(cls) if f.name not in ("num_slots", "worker_bandwidth", "ps_bandwidth", "utility",
+                                                                   "workload")]
         missing = [n for n in names if n not in ds]
         if missing:
             raise InvalidInstanceError(missing[0], "is missing from the dataset")
@@ -421,6 +433,7 @@ class TenantInstance:
             worker_bandwidth=float(ds.attrs["worker_bandwidth"]),
             ps_bandwidth=float(ds.attrs["ps_bandwidth"]),
             utility=str(ds.attrs["utility"]),
+            workload=str(ds.attrs.get("workload", "")),
             **{n: ds[n].values for n in names},
         )
 

@@ -415,8 +415,8 @@ def solve_offline(
             f"problem (3)'s MILP for {instance.num_slots:,} slots x {instance.num_jobs} jobs x "
             f"{instance.num_servers} servers would hold {terms:,} (job, option, slot) terms (> MAX_OPTION_SLOTS = "
             f"{MAX_OPTION_SLOTS:,} of aisched.models.tenants.program): use longer slots (generate(..., "
-            "slot_hours='auto') gives 48-hour slots at <= 15 jobs, as `aisched compare tenants` does), or "
-            "aisched.bound(instance) for a certified upper bound without the MILP")
+            "slot_hours='auto'), the default of the API and of `aisched compare tenants`, gives 48-hour slots at "
+            "<= 15 jobs; or slot_hours=N), or aisched.bound(instance) for a certified upper bound without the MILP")
     model = build(instance)
     built = time.perf_counter()
     result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)

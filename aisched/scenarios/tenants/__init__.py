@@ -39,6 +39,8 @@ __getattr__, __dir__, __all__ = attach(
         "HORIZONS": "generator",
         "Horizon": "generator",
         "MAX_SIZE": "generator",
+        "WINDOWS": "generator",
+        "Window": "generator",
         "REDUCED_JOBS": "generator",
         "REDUCED_SLOT_HOURS": "generator",
         "default_instance": "generator",
@@ -48,6 +50,8 @@ __getattr__, __dir__, __all__ = attach(
         "gpu_utilisation": "metrics",
         "TRACES": "traces",
         "load_philly": "traces",
+        "every_tenant_window": "traces",
+        "spread_owners": "traces",
     },
 )
 

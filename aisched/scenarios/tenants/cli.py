@@ -14,6 +14,7 @@ from aisched.scenarios.tenants.defaults import (
     REDUCED_JOBS,
     REDUCED_SLOT_HOURS,
     UTILITIES,
+    WINDOWS,
 )
 
 if TYPE_CHECKING:
@@ -41,7 +42,11 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--utility", choices=UTILITIES, default=d["utility"])
     parser.add_argument("--trace", choices=("day", "week", "synthetic"), default=d["trace"])
     parser.add_argument("--slot-hours", type=_slot_hours, default=d["slot_hours"],
-                        help="hours per slot, or 'auto' (48 h at <= 15 jobs, else 1 h) (default %(default)s)")
+                        help="hours per slot, or 'auto' (48 h at <= 15 jobs, else 1 h; the API's default too) "
+                             "(default %(default)s)")
+    parser.add_argument("--window", choices=WINDOWS, default="every_tenant",
+                        help="how the trace gives arrivals and owners (default %(default)s: the shortest window "
+                             "where every user has a job, else the documented draw; T8)")
     parser.add_argument("--gpus-per-server", type=int, default=d["gpus_per_server"])
     parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
     parser.add_argument("--horizon", choices=HORIZONS, default="finishable",
@@ -129,6 +134,7 @@ def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
         seed=args.seed, users=args.users, servers=args.servers, jobs=args.jobs, utility=args.utility,
         trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
         gpus_per_server=args.gpus_per_server, slots=args.slots, horizon=args.horizon,
+        window=getattr(args, "window", "every_tenant"),
     )
     _CLI_INSTANCE[0] = inst
     return inst
@@ -139,8 +145,8 @@ def describe(inst: TenantInstance, args: argparse.Namespace) -> str:
     return (
         f"tenants scenario: {inst.num_users} users, {inst.num_servers} servers "
         f"({inst.total_workers} workers, {inst.total_parameter_servers} PSs), {inst.num_jobs} jobs, "
-        f"{inst.num_slots} slots of {_hours(inst, args):g} h, {inst.utility} utility, trace {args.trace}, "
-        f"seed {args.seed}"
+        f"{inst.num_slots} slots of {_hours(inst, args):g} h, {inst.utility} utility, trace {args.trace}"
+        f"{f' ({inst.workload})' if inst.workload.startswith('trace-') else ''}, seed {args.seed}"
     )
 
 

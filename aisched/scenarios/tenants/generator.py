@@ -16,17 +16,37 @@
   (``e / slot_hours``);
 - users, quotas, arrivals (``trace="day"`` or ``"week"``): the Microsoft
   Philly extract found by ``data_file`` (Jeon et al., USENIX ATC 2019; see
-  PROVENANCE.md). A window of ``jobs`` consecutive submissions (seeded start)
-  gives arrivals (one slot = ``slot_hours`` hours) and owners (virtual
-  clusters ranked by jobs, cluster ``k`` -> user ``k mod users``). The paper
-  counts quotas from the machines of each virtual cluster, which the extract
-  lacks; we make each user's worker and PS quota proportional to one base
-  unit plus the GPUs its jobs request in the window (largest remainders, so
-  quotas add up to the capacity exactly). ``trace=None``: synthetic, uniform
-  arrivals over ``arrival_span`` slots and Dirichlet(1) quotas.
-- slots: one hour each (section 5.1: "setting one time slot to one hour
-  long"); ``slot_hours="auto"`` gives the rule before issue 15 (48 hours for
-  at most 15 jobs, so the reduced setting's MILP stays small).
+  PROVENANCE.md), a window of ``jobs`` consecutive submissions giving the
+  arrivals (one slot = ``slot_hours`` hours). Virtual clusters are ranked by
+  jobs, cluster ``k`` -> user ``k mod users``. ``window`` picks the window and
+  the owners (docs/readings.md T8; the rule that ran is the instance's
+  ``workload``):
+
+  - ``"every_tenant"`` (default): the shortest window (in time) in which
+    every user has a job (:func:`~aisched.scenarios.tenants.traces.every_tenant_window`;
+    with ``users`` equal to the trace's clusters, every virtual cluster is
+    present), owners from the clusters: ``workload="trace-window"``. Where no
+    window holds every user (our extracts have 8 and 10 of Philly's 14
+    clusters), the documented draw below runs instead;
+  - ``"draw"``: the seeded window of ``"consecutive"`` gives arrivals; owners
+    are spread over the ``users`` in proportion to their shares of machines
+    (:func:`~aisched.scenarios.tenants.traces.spread_owners`), equal shares
+    because no readable source gives Philly's machines per virtual cluster,
+    and quotas are those shares: ``workload="trace-draw"``;
+  - ``"consecutive"``: the rule before issue 27, a seeded start, owners from
+    the clusters: ``workload="trace-consecutive"``.
+
+  Outside the draw, the paper counts quotas from the machines of each virtual
+  cluster, which the extract lacks; we make each user's worker and PS quota
+  proportional to one base unit plus the GPUs its jobs request in the window
+  (largest remainders, so quotas add up to the capacity exactly).
+  ``trace=None``: synthetic, uniform arrivals over ``arrival_span`` slots and
+  Dirichlet(1) quotas (``workload="synthetic"``).
+- slots: ``slot_hours="auto"`` by default, in the API and the CLI alike
+  (issue 27, point 4): one hour (section 5.1: "setting one time slot to one
+  hour long") above 15 jobs, 48 hours at 15 jobs or fewer, so that a small
+  instance's MILP stays small; any number of hours can be given (the paper's
+  figures pass one hour, or 48 for the offline settings, explicitly).
 - horizon: ``slots`` or, by default (``horizon="finishable"``), ``4 * 2^L``,
   the end of Astraea's batch ``L`` with ``lambda = 2`` (batch ``l`` runs in
   slots ``2^(l+1) .. 2^(l+2) - 1`` in rounds of ``2^l``), with ``L`` the
@@ -49,8 +69,15 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.data import data_file
 from aisched.models.tenants import UTILITIES, TenantInstance
-from aisched.scenarios.tenants.defaults import DEFAULT_SCENARIO, HORIZONS, REDUCED_JOBS, REDUCED_SLOT_HOURS
-from aisched.scenarios.tenants.traces import TRACES, load_philly
+from aisched.scenarios.tenants.defaults import (
+    DEFAULT_SCENARIO,
+    DEFAULT_SLOT_HOURS,
+    HORIZONS,
+    REDUCED_JOBS,
+    REDUCED_SLOT_HOURS,
+    WINDOWS,
+)
+from aisched.scenarios.tenants.traces import TRACES, every_tenant_window, load_philly, spread_owners
 
 __all__ = [
     "generate",
@@ -59,11 +86,14 @@ __all__ = [
     "finishable_horizon",
     "HORIZONS",
     "MAX_SIZE",
+    "WINDOWS",
 ]
 
 
 #: Horizon rules of :func:`generate`.
 Horizon = Literal["finishable", "ignore_bandwidth"]
+#: Window rules of :func:`generate` (:data:`WINDOWS`).
+Window = Literal["every_tenant", "draw", "consecutive"]
 
 
 def _split(total: int, weights: np.ndarray) -> np.ndarray:
@@ -109,12 +139,13 @@ def generate(
     utility: str = "linear",
     *,
     trace: str | Path | None = "day",
-    slot_hours: float | Literal["auto"] = 1.0,
+    slot_hours: float | Literal["auto"] = DEFAULT_SLOT_HOURS,
     gpus_per_server: int = 8,
     slots: int | None = None,
     arrival_span: int = 4,
     rng: np.random.Generator | None = None,
     horizon: Horizon = "finishable",
+    window: Window = "every_tenant",
 ) -> TenantInstance:
     """A seeded instance with section 5.1's settings (see the module docstring).
 
@@ -129,10 +160,10 @@ def generate(
     trace
         ``"day"``, ``"week"``, a CSV path, or None for synthetic users and arrivals.
     slot_hours
-        Length of a slot in hours: 1 by default (section 5.1), or ``"auto"``:
-        1 for more than 15 jobs and 48 for at most 15 jobs (the rule before
-        issue 15: the reduced setting of section 5.2 with few slots, so the
-        MILP stays small).
+        Length of a slot in hours, or ``"auto"`` (default, as ``aisched compare
+        tenants``): 1 for more than 15 jobs (section 5.1) and 48 for at most 15
+        jobs (the reduced setting of section 5.2 with few slots, so the MILP
+        stays small; docs/readings.md T2).
     gpus_per_server
         Workers per server ``C_sw``.
     slots
@@ -144,6 +175,10 @@ def generate(
         docstring).
     arrival_span
         Synthetic arrivals are uniform over ``0..arrival_span-1``.
+    window
+        How a trace gives the window and the owners: ``"every_tenant"``
+        (default), ``"draw"`` or ``"consecutive"`` (the module docstring;
+        docs/readings.md T8). Ignored when ``trace`` is None.
     """
     if rng is None:
         _check("seed", seed, 0)
@@ -158,6 +193,8 @@ def generate(
                                        "if you mean it)")
     if horizon not in HORIZONS:
         raise InvalidScenarioError("horizon", f"= {horizon!r}, use one of {', '.join(HORIZONS)}")
+    if window not in WINDOWS:
+        raise InvalidScenarioError("window", f"= {window!r}, use one of {', '.join(WINDOWS)}")
     if slot_hours == "auto":
         slot_hours = 1.0 if jobs > REDUCED_JOBS else REDUCED_SLOT_HOURS
     _check("slot_hours", slot_hours, 1e-9, integer=False)
@@ -176,18 +213,29 @@ def generate(
         frame = load_philly(path)
         if J > len(frame):
             raise InvalidScenarioError("jobs", f"= {J} exceeds the {len(frame)} jobs of {path.name}")
-        first = int(rng.integers(0, len(frame) - J + 1))
-        window = frame.iloc[first : first + J]
+        first = int(rng.integers(0, len(frame) - J + 1))  # drawn by every rule: one stream for all three
         rank = {c: k for k, c in enumerate(frame["cluster"].value_counts().index)}
-        owner = np.array([rank[c] % U for c in window["cluster"]], dtype=np.int64)
+        user_of_job = np.array([rank[c] % U for c in frame["cluster"]], dtype=np.int64)
+        rule = "trace-consecutive" if window == "consecutive" else "trace-draw"
+        if window == "every_tenant":
+            seconds = (frame["timestamp"] - frame["timestamp"].iloc[0]).dt.total_seconds().to_numpy()
+            best = every_tenant_window(user_of_job, seconds, J, U)
+            if best is not None:
+                first, rule = best, "trace-window"
+        chosen = frame.iloc[first : first + J]
+        owner = user_of_job[first : first + J]
         if J:
-            hours = (window["timestamp"] - window["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
+            hours = (chosen["timestamp"] - chosen["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
         else:  # no jobs: an empty window (valid; every algorithm returns an empty plan)
             hours = np.zeros(0)
         arrival = np.floor(hours / h + 1e-9).astype(np.int64)
-        demand = np.bincount(owner, weights=window["num_gpus"].to_numpy(float), minlength=U)
-        weights = 1.0 + demand / max(1.0, demand.sum()) * U
+        if rule == "trace-draw":  # owners drawn after the jobs' settings below; quotas: the machine shares
+            weights = np.full(U, 1.0 / U)
+        else:
+            demand = np.bincount(owner, weights=chosen["num_gpus"].to_numpy(float), minlength=U)
+            weights = 1.0 + demand / max(1.0, demand.sum()) * U
     else:
+        rule = "synthetic"
         owner = rng.integers(0, U, size=J)
         arrival = np.sort(rng.integers(0, int(arrival_span), size=J))
         weights = rng.dirichlet(np.ones(U)) + 1e-9
@@ -210,12 +258,15 @@ def generate(
         extra = {"utility_scale": rng.uniform(100.0, 1000.0, size=J) / h,
                  "utility_exponent": rng.uniform(1.0, 2.0, size=J)}
 
+    if rule == "trace-draw":  # last, so the jobs' settings are those of the other rules at this seed
+        owner = spread_owners(J, weights, rng)
+
     probe = TenantInstance(
         num_slots=int(arrival.max(initial=0)) + 1, worker_quota=worker_quota, ps_quota=ps_quota,
         workers=workers, parameter_servers=ps, worker_bandwidth=b_w, ps_bandwidth=b_p, owner=owner,
         arrival=arrival, epochs=epochs, chunks=chunks, minibatches=minibatches,
         compute_time=compute_time, update_time=update_time, gradient_size=gradient_size,
-        utility=utility, **extra,
+        utility=utility, workload=rule, **extra,
     )
     if slots is None and horizon == "ignore_bandwidth":
         need = int(arrival.max(initial=0)) + 1

@@ -47,6 +47,9 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
 def sharing(instance: TenantInstance, plan: Any) -> dict[str, float]:
     """Whether the multi-tenant sharing of the paper happened (issue 25's mechanism diagnostics).
 
+    ``owners_drawn``: 1 when the generator's documented draw gave the owners
+    (``instance.workload == "trace-draw"``), 0 when a trace window did, ``nan``
+    otherwise (synthetic or hand-made; docs/readings.md T8);
     ``users_with_jobs``: users that submitted at least one job; ``users_admitted``:
     users with at least one admitted job; ``jobs_beyond_quota``: admitted jobs
     that ran in a slot where their owner's jobs together held more workers or
@@ -71,7 +74,9 @@ def sharing(instance: TenantInstance, plan: Any) -> dict[str, float]:
         over_sum = np.concatenate([[0], np.cumsum(over)])  # slots over quota within [start, end]
         idx = np.nonzero(mine)[0]
         beyond[idx] = (over_sum[end[idx] + 1] - over_sum[start[idx]]) > 0
-    out = {"users_with_jobs": float(np.unique(owner).size), "users_admitted": float(np.unique(owner[admitted]).size),
+    workload = getattr(instance, "workload", "")
+    drawn = 1.0 if workload == "trace-draw" else 0.0 if workload.startswith("trace-") else float("nan")
+    out = {"owners_drawn": drawn, "users_with_jobs": float(np.unique(owner).size), "users_admitted": float(np.unique(owner[admitted]).size),
            "jobs_beyond_quota": float(beyond.sum())}
     if "shared" in plan:
         shared = plan["shared"].values.astype(bool) & admitted
@@ -99,6 +104,7 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("shared_jobs", "jobs on other tenants' resources", "count", acts_above=0.0),
     families.Diagnostic("paying_jobs", "jobs that paid", "count", acts_above=0.0),
     families.Diagnostic("jobs_beyond_quota", "jobs beyond their owner's quota", "count"),
+    families.Diagnostic("owners_drawn", "cells whose owners the documented draw gave (T8; else a trace window)"),
     families.Diagnostic("users_with_jobs", "users with a job", "count"),
     families.Diagnostic("users_admitted", "users with an admitted job", "count"),
     families.Diagnostic("gpu_util_mean", "mean GPU utilisation"),
@@ -109,4 +115,10 @@ FINDINGS: tuple[str, ...] = (
     "with the utility test section 5.1 does not describe (variant greedy-utility), Gandiva_fair and HiveD "
     "earn 1.3-2.1x Astraea on Fig. 4a's setting; as described (default) they start late jobs at a loss "
     "(47-104 of 200) and Astraea is above HiveD on seeds 0-2 (docs/readings.md T3, measured 2026-11-26).",
+    "Astraea's sharing (Algorithm 2, line 5) almost never acts on Fig. 4a's setting: with every tenant given "
+    "jobs (T8's draw, equal shares) it shares 0, 0 and 2 of 200 jobs on seeds 0-2 (payments 0, 0, 572); the "
+    "jobs line 3 rejects have, all but 0-5 per seed, no schedule with mu > 0 even alone on the empty cluster "
+    "at zero prices (one round, T4), and a tenant's share (57 of 800 workers) already holds the widest job "
+    "(D_j <= 50), so more resources rarely help; theta and the workload were not tuned (docs/readings.md T9, "
+    "measured 2026-11-26).",
 )

@@ -206,4 +206,4 @@ def test_offline_refuses_a_milp_too_large_to_build_before_any_work():
     small = sc.generate(seed=0, users=2, servers=4, jobs=6, trace=None, slot_hours="auto")
     terms = option_slots(small)
     assert terms == sum(d for j in range(small.num_jobs) for (_, _, _, d, _) in options(small, j))
-    assert terms <= MAX_OPTION_SLOTS and aisched.offline(small, time_limit=60).status == "optimal"
+    assert terms <= MAX_OPTION_SLOTS  # solved offline in tests/scenarios/tenants/test_workload.py

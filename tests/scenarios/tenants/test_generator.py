@@ -119,12 +119,14 @@ def test_cli_compare_tenants_zero_jobs(tmp_path, capsys):
     assert "jobs" in capsys.readouterr().err
 
 
-def test_slots_are_one_hour_by_default_auto_keeps_the_old_rule():
-    """Issue 15 point 2: section 5.1's "one time slot to one hour long", whatever the job count."""
+def test_slots_are_one_hour_above_15_jobs_and_48_hours_at_or_below_by_default():
+    """Issue 15 point 2: section 5.1's "one time slot to one hour long"; issue 27 point 4: the default
+    ``slot_hours="auto"`` (as the CLI's) keeps a small instance's MILP small with 48-hour slots."""
     _need_data()
     small = dict(seed=0, users=2, servers=5, jobs=8)
-    assert sc.generate(**small) == sc.generate(**small, slot_hours=1.0)
+    assert sc.generate(**small) == sc.generate(**small, slot_hours=48.0)
     assert sc.generate(**small, slot_hours="auto") == sc.generate(**small, slot_hours=48.0)
+    assert sc.generate(**small, slot_hours=1.0).num_slots > sc.generate(**small).num_slots
     assert sc.generate(seed=0, users=2, servers=5, jobs=20, slot_hours="auto") == \
         sc.generate(seed=0, users=2, servers=5, jobs=20)
     with pytest.raises(InvalidScenarioError) as err:

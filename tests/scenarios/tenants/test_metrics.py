@@ -28,6 +28,7 @@ def test_tenants_sharing_diagnostics_match_a_loop() -> None:
                     break
         assert got["jobs_beyond_quota"] == beyond, name
         assert got["users_with_jobs"] == len(set(inst.owner.tolist()))
+        assert got["owners_drawn"] == float(inst.workload == "trace-draw")  # a trace rule ran (T8)
         assert got["users_admitted"] == len(set(inst.owner[admitted].tolist()))
         if "shared" in plan:
             assert got["shared_jobs"] == int((plan["shared"].values.astype(bool) & admitted).sum())
