@@ -65,10 +65,11 @@ PAPER_SCENARIO_NAMES: dict[str, tuple[str, ...]] = {
         "fig7-availability", "fig8-price", "fig9-selection", "fig10-phases", "regime-availability"
     ),
     "tenants": (
-        "fig4a-jobs-linear", "fig4b-servers-linear", "fig4c-jobs-convex", "fig4d-servers-convex",
-        "fig5-ratio-scale", "fig5a-ratio-jobs", "fig5b-ratio-servers", "fig6-ratio-schedulers",
-        "fig7-fairness", "fig8-fairness-variance", "fig9-runtime-jobs", "fig10-runtime-servers",
-        "fig11-theta", "fig12-admission", "fig13-makespan", "fig13-utilisation", "regime-servers",
+        "fig4a-jobs-linear", "fig4a-jobs-linear-consecutive", "fig4b-servers-linear", "fig4c-jobs-convex",
+        "fig4d-servers-convex", "fig5-ratio-scale", "fig5a-ratio-jobs", "fig5b-ratio-servers",
+        "fig6-ratio-schedulers", "fig7-fairness", "fig8-fairness-variance",
+        "fig8-fairness-variance-consecutive", "fig9-runtime-jobs", "fig10-runtime-servers", "fig11-theta",
+        "fig12-admission", "fig13-makespan", "fig13-utilisation", "regime-servers",
         "table2-users-alpha-variance", "table2-users-revenue-per-job"
     ),
 }

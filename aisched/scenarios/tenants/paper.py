@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from aisched.experiments.scenario import Add, Claim, Scenario
 
 __all__ = ["add_scenarios"]
@@ -25,8 +27,9 @@ _TENANT_REDUCED_SERVER_VALUES = (1, 3)
 _TENANT_REDUCED_USERS = {"servers": 2, "jobs": 20}
 _TENANT_REDUCED_ONE = {"users": 2, "servers": 2, "jobs": 20}
 #: The readings' alternatives that are algorithm options (docs/readings.md, tenants T1 and T3).
-#: The generator's readings (``slot_hours="auto"``, ``horizon="ignore_bandwidth"``, T2) change
-#: the instance, which a variant cannot; they are the scenarios ``tenants/fig4a-*-t2-*``.
+#: The generator's readings (``horizon="ignore_bandwidth"``, T2; ``window="consecutive"``, T8) change
+#: the instance, which a variant cannot; the old window rule runs as the copies ``*-consecutive`` of
+#: Figs. 4a and 8 (:func:`_consecutive`).
 _TENANT_VARIANTS = {
     "admission-ideal": {"astraea": {"admission": "ideal"}},
     "batchsche-quota": {"batchsche": {"cluster": "quota"}},
@@ -36,6 +39,17 @@ _TENANT_VARIANTS = {
 #: Every tenants figure that runs Gandiva_fair and HiveD shows its claims under their utility test too
 #: (the rule before issue 27, docs/readings.md T3).
 _GREEDY_UTILITY = {"greedy-utility": _TENANT_VARIANTS["greedy-utility"]}
+
+
+def _consecutive(scenario: Scenario) -> Scenario:
+    """``scenario`` on the window rule before issue 27 (``window="consecutive"``, docs/readings.md T8).
+
+    The rule changes the instance, which a variant cannot; the copy shows the claims on the old
+    workload beside the default's (no bound: the default scenario's points carry the reference).
+    """
+    return replace(scenario, name=f"{scenario.name}-consecutive", base={**scenario.base, "window": "consecutive"},
+                   title=f"{scenario.title}; the window rule before issue 27 (consecutive submissions, "
+                         "tenants without jobs)", bound=False, bound_at=())
 
 
 def add_scenarios(add: Add) -> None:
@@ -53,14 +67,14 @@ def add_scenarios(add: Add) -> None:
     73,786 against a best plan of 6,578 at seed 0 of Fig. 4a's 200 jobs).
     """
     for utility, sub in (("linear", "ab"), ("convex", "cd")):
-        add(Scenario(
+        jobs_figure = Scenario(
             name=f"tenants/fig4{sub[0]}-jobs-{utility}", family="tenants",
             title=f"Fig. 4{sub[0]}: total revenue vs number of jobs, {utility} utilities (values chosen)",
             x="jobs", values=(50, 100, 150, 200), base={**_TENANT_BASE, "utility": utility},
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_JOBS, reduced_values=_TENANT_REDUCED_JOB_VALUES,
             variants=_TENANT_VARIANTS if utility == "linear" else _GREEDY_UTILITY,
             bound=utility == "linear", bound_at=(200,) if utility == "linear" else (),
-            why=("T3", "T4"),
+            why=("T3", "T4", "T9"),
             claims=(
                 Claim("improvement", "Astraea's revenue is about 1.58x BatchSche's (linear, vs jobs)", "astraea",
                       baseline="batchsche", point="200", value=0.58),
@@ -73,7 +87,10 @@ def add_scenarios(add: Add) -> None:
             ) if utility == "linear" else (
                 Claim("best", "the trends are the same as with linear utilities: Astraea best", "astraea"),
             ),
-        ))
+        )
+        add(jobs_figure)
+        if utility == "linear":
+            add(_consecutive(jobs_figure))
         add(Scenario(
             name=f"tenants/fig4{sub[1]}-servers-{utility}", family="tenants",
             title=f"Fig. 4{sub[1]}: total revenue vs number of servers, {utility} utilities (values chosen)",
@@ -81,7 +98,7 @@ def add_scenarios(add: Add) -> None:
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_SERVERS, reduced_values=_TENANT_REDUCED_SERVER_VALUES,
             variants=_TENANT_VARIANTS if utility == "linear" else _GREEDY_UTILITY,
             bound=utility == "linear", bound_at=(100,) if utility == "linear" else (),
-            why=("T3", "T4"),
+            why=("T3", "T4", "T9"),
             claims=(
                 Claim("improvement", "Astraea's revenue is about 1.63x BatchSche's (linear, vs servers)",
                       "astraea", baseline="batchsche", point="100", value=0.63),
@@ -144,7 +161,7 @@ def add_scenarios(add: Add) -> None:
         x="jobs", values=(5, 10, 15), base={"users": 2, "servers": 5, **_TENANT_OFFLINE_SLOT},
         algorithms=_TENANT_ALGOS,
         metric="ratio", offline=True, time_limit=120.0, reduced_base={"servers": 3}, reduced_values=(3,),
-        why=("T3", "T4"),
+        why=("T3", "T4", "T9"),
         claims=tuple(Claim("better_than", f"Astraea outperforms {b} in every setting", "astraea", baseline=b)
                      for b in _TENANT_ALGOS[1:]) + tuple(
             Claim("gentler_decline", f"the performance ratio of Astraea decreases more gently than {b}'s "
@@ -152,16 +169,18 @@ def add_scenarios(add: Add) -> None:
             for b in _TENANT_ALGOS[1:]),
         variants=_TENANT_VARIANTS,
     ))
-    add(Scenario(
+    fairness_variance = Scenario(
         name="tenants/fig8-fairness-variance", family="tenants",
         title="Fig. 8: variance of the tenants' revenue-fairness ratios alpha_u (values chosen)",
         x="jobs", values=(100, 200), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, metric="alpha_variance",
         reduced_base=_TENANT_REDUCED_JOBS, reduced_values=(20,),
-        why=("T3", "T5"),
+        why=("T3", "T5", "T8", "T9"),
         claims=tuple(Claim("better_than", f"Astraea's variance is much smaller than {b}'s", "astraea",
                            baseline=b) for b in ("gandiva_fair", "hived")) + (_BATCHSCHE_FAIR,),
         variants=_TENANT_VARIANTS,
-    ))
+    )
+    add(fairness_variance)
+    add(_consecutive(fairness_variance))
     add(Scenario(
         name="tenants/fig9-runtime-jobs", family="tenants",
         title="Fig. 9: Astraea's seconds per job decision vs number of jobs (paper: about 1.56 s on a laptop)",
@@ -184,7 +203,7 @@ def add_scenarios(add: Add) -> None:
         title="Fig. 7: revenue-fairness ratio alpha_u of each of the 14 tenants per scheduler",
         x="jobs", values=(200,), base=_TENANT_BASE, algorithms=_TENANT_ALGOS, variants=_GREEDY_UTILITY, metric="alpha_variance",
         figures=("alpha_per_user",), reduced_base=_TENANT_REDUCED_JOBS, reduced_values=(20,),
-        why=("T3", "T5"),
+        why=("T3", "T5", "T8", "T9"),
         claims=tuple(Claim("better_than", f"Astraea's alpha_u fluctuate around 1, more so than {b}'s",
                            "astraea", baseline=b) for b in ("gandiva_fair", "hived")) + (_BATCHSCHE_FAIR,),
     ))
