@@ -55,6 +55,26 @@ def targets(base: GenaiInstance, jobs: int) -> None:
               f"{np.median(fan_out.decision_s) * 1e3:>11.1f} {same:>5}")
 
 
+def variant_against_faithful(base: GenaiInstance, jobs: int) -> None:
+    """Issue 26, point 4: per-job decision of the ``full_cell`` option set within 2x the faithful ComDOS's.
+
+    Both run on the same jobs in the same process (warm runs, faithful first and last, so load drift shows).
+    """
+    inst = first_jobs(base, jobs)
+    rows = []
+    for label, options in (("faithful", {}), ("full_cell", comdos.FULL_CELL_OPTIONS), ("faithful again", {})):
+        out, _ = warm_run(inst, **options)
+        rows.append((label, out.decision_s * 1e3, out.objective, int(out.admitted.sum())))
+    print(f"{'ComDOS':<15} {'jobs':>5} {'p50_ms':>8} {'p90_ms':>8} {'mean_ms':>8} {'profit':>9} {'admitted':>8}")
+    for label, ms, profit, admitted in rows:
+        print(f"{label:<15} {inst.num_jobs:>5} {np.median(ms):>8.2f} {np.percentile(ms, 90):>8.2f} {ms.mean():>8.2f} "
+              f"{profit:>9.2f} {admitted:>8}")
+    faithful = np.concatenate([rows[0][1], rows[2][1]])
+    ratio = rows[1][1].mean() / faithful.mean()
+    print(f"full_cell / faithful mean decision time: {ratio:.2f} (target <= 2; "
+          f"p50 ratio {np.median(rows[1][1]) / np.median(faithful):.2f})")
+
+
 def options_per_job(inst: GenaiInstance) -> np.ndarray:
     return np.array([comdos.job_data(inst, i, inst.cost_weight, 4)[2].shape[0] for i in range(inst.num_jobs)])
 
@@ -110,6 +130,8 @@ def main() -> None:
 
     print("0) the issue's targets: K=10, T=500, Poisson(7) (p90 <= 10 ms) and the 900-option job (<= 50 ms)")
     targets(base, args.jobs)
+    print("\n0b) the full_cell option set (issue 26) against the faithful ComDOS, same jobs")
+    variant_against_faithful(base, args.jobs)
     if args.targets_only:
         return
 

@@ -56,11 +56,19 @@ from aisched.online.genai.comdos_reference import backtrack, r_child
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["ALPHA_READINGS", "AlphaReading", "SELECTIONS", "Selection", "default_alpha", "job_data", "ComdosState", "Decision", "run"]
+__all__ = ["ALPHA_READINGS", "AlphaReading", "FULL_CELL_ALPHA", "FULL_CELL_OPTIONS", "SELECTIONS", "Selection", "default_alpha", "job_data", "ComdosState", "Decision", "run"]
 
 
-AlphaReading = Literal["density_ratio", "gb"]
-ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb")
+AlphaReading = Literal["density_ratio", "gb", "full_cell"]
+ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb", "full_cell")
+
+#: ``alpha`` of the ``"full_cell"`` scale: ``1 / (e - 1)`` (see :func:`default_alpha`).
+FULL_CELL_ALPHA: float = 1.0 / (math.e - 1.0)
+
+#: The named option set "a ComDOS that works" beside the faithful one (issue 26, point 4;
+#: ``docs/readings.md`` genai A10): (9) unchanged with the ``full_cell`` price scale, and the
+#: capacity-aware selection. Never the default; the figures draw it as the variant ``full-cell``.
+FULL_CELL_OPTIONS: dict[str, Any] = {"alpha_reading": "full_cell", "room_aware": True}
 Selection = Literal["algorithm2", "exact"]
 SELECTIONS: tuple[str, ...] = ("algorithm2", "exact")
 OptionEval = Literal["shared", "chunks"]
@@ -102,6 +110,24 @@ def default_alpha(instance: GenaiInstance, reading: AlphaReading = "density_rati
         ``"gb"``: the printed ratio taken as a number in the instance's own
         units (currency per GB, ``r_{i,min}`` the smallest candidate model in
         GB): the reading before issue #14; it changes with the units.
+        ``"full_cell"`` (beside the paper, issue 26): ``alpha = 1 / (e - 1)``,
+        the scale at which a cell's price reaches the highest profit density
+        per GB-slot of the jobs that filled it only when the cell is full.
+        Unrolling (9) over the jobs ``n`` that put ``r_n`` GB on a cell of
+        capacity ``c`` with densities ``b_bar_n``::
+
+            lambda = alpha sum_n b_bar_n (r_n / c) prod_{n' > n} (1 + r_n' / c),
+
+            alpha b_min (prod_n (1 + r_n / c) - 1) <= lambda <= alpha b_max (prod_n (1 + r_n / c) - 1)
+
+        (the sum telescopes), and ``prod (1 + r_n / c) <= e^u`` at fill
+        ``u = sum r_n / c``; so ``lambda <= alpha b_max (e^u - 1) < b_max``
+        for every ``u < 1`` exactly when ``alpha <= 1 / (e - 1)``, and with
+        ``alpha = 1 / (e - 1)`` a cell filled in small steps by jobs of density
+        ``b`` is priced ``b`` when full: a later job whose GB-slots all fall on
+        such cells has ``mu <= 0`` unless its density is higher (property (ii)
+        read on the price per GB-slot, the unit of (8)). A pure number, like
+        ``density_ratio``; unit-free by construction.
 
     Returns 1.0 for an instance without jobs or without positive revenue.
     """
@@ -109,6 +135,8 @@ def default_alpha(instance: GenaiInstance, reading: AlphaReading = "density_rati
         raise InvalidScenarioError("alpha_reading", f"= {reading!r}, use one of {ALPHA_READINGS}")
     if instance.num_jobs == 0:
         return 1.0
+    if reading == "full_cell":
+        return FULL_CELL_ALPHA
     high, low = _revenue_densities(instance)
     if reading == "gb":
         return float(np.max(high))
@@ -340,8 +368,10 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     alpha
         (9)'s scale; default :func:`default_alpha` under ``alpha_reading``.
     alpha_reading
-        ``"density_ratio"`` (default, unit-free ``U / L``) or ``"gb"`` (the
-        reading before issue #14); see :func:`default_alpha`.
+        ``"density_ratio"`` (default, unit-free ``U / L``), ``"gb"`` (the
+        reading before issue #14) or ``"full_cell"`` (``1 / (e - 1)``, beside
+        the paper: with ``room_aware=True`` the option set :data:`FULL_CELL_OPTIONS`);
+        see :func:`default_alpha`.
     cost_weights
         Weights of (computation, communication, hosting) costs ComDOS plans
         with; default the instance's ``cost_weight``.

@@ -23,7 +23,7 @@ DEFAULT_SCENARIO: dict[str, Any] = {"seed": 0, "edges": 2, "slots": 12, "jobs": 
                                     "dag_source": "taskbench"}
 
 # the choices of the algorithms' options (aisched.online.genai.comdos and .baselines)
-ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb")
+ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb", "full_cell")
 SELECTIONS: tuple[str, ...] = ("algorithm2", "exact")
 OPTION_EVALS: tuple[str, ...] = ("shared", "chunks")
 ADMISSIONS: tuple[str, ...] = ("task", "job")

@@ -61,11 +61,13 @@ from aisched.experiments.data import data_file
 from aisched.models.genai import GenaiInstance
 from aisched.scenarios.genai.defaults import CAPACITY_GB, DEADLINE_RULES, DEFAULT_SCENARIO, REVENUE_RULES
 
-__all__ = ["CAPACITY_GB", "MODEL_POOLS", "generate", "task_category", "default_instance",
+__all__ = ["CAPACITY_GB", "MODEL_POOLS", "WORKLOADS", "Workload", "generate", "task_category", "default_instance",
            "DEFAULT_SCENARIO", "DeadlineRule", "RevenueRule", "DEADLINE_RULES", "REVENUE_RULES"]
 
 DeadlineRule = Literal["arrival", "earliest_finish"]
 RevenueRule = Literal["proportional", "random_factor"]
+Workload = Literal["legacy", "gpu_priced"]
+WORKLOADS: tuple[str, ...] = ("legacy", "gpu_priced")
 
 SLOT_SECONDS = 5
 REVENUE_RATE = 0.02
@@ -182,7 +184,7 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
              capacity: str | float = "homo-M", dag_source: str = "taskbench", jobs: int | None = None,
              cost_weights: Any = (1.0, 1.0, 1.0), deadline_rule: DeadlineRule = "arrival",
              revenue_rule: RevenueRule = "proportional", term_weights: Any = None,
-             capacity_scale: float = 1.0) -> GenaiInstance:
+             capacity_scale: float = 1.0, workload: Workload = "legacy") -> GenaiInstance:
     """A seeded `genai` instance with section IV-A's settings (see the module docstring).
 
     Parameters
@@ -218,6 +220,16 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         25): at 1/16 of homo-M (6 GB an edge) the largest models (6.9, 7.7 GB)
         no longer fit; at 1/64 (1.5 GB) only the small ones do. Draws nothing:
         every other array of the instance is the same as at 1.
+    workload
+        ``"legacy"`` (default): the unit costs and ``REVENUE_RATE`` above.
+        ``"gpu_priced"`` (issue 26, beside it; docs/readings.md genai A2b): the same draws
+        (DAGs, runtimes, deadlines, the per-edge ``U(0.8, 1.2)`` factors) with costs in US cents
+        from the median spot price of a 24 GB NVIDIA L4 on Google Cloud
+        (:func:`aisched.scenarios.genai.prices.gpu_price`) spread over its memory per GB-slot (half
+        computation, half hosting, transfer per MB at the GB-slot price, the legacy proportions), and the
+        revenue rate chosen so that the median job's reference schedule (every task at the mean over its
+        candidates of the cost at mean unit costs) is paid at the on-demand price: rate = (on-demand /
+        spot) x median_i(reference cost_i / (demand_i x reference completion time_i)).
 
     Raises
     ------
@@ -242,6 +254,8 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
                                    "aisched.scenarios.genai.generator.MAX_EDGE_SLOTS if you mean it)")
     if deadline_rule not in DEADLINE_RULES:
         raise InvalidScenarioError("deadline_rule", f"= {deadline_rule!r}, use one of {DEADLINE_RULES}")
+    if workload not in WORKLOADS:
+        raise InvalidScenarioError("workload", f"= {workload!r}, use one of {WORKLOADS}")
     if revenue_rule not in REVENUE_RULES:
         raise InvalidScenarioError("revenue_rule", f"= {revenue_rule!r}, use one of {REVENUE_RULES}")
     if dag_source not in ("taskbench", "hugginggpt", "generator"):
@@ -275,6 +289,14 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         cap = np.full(K, float(capacity))
     cap = cap * float(capacity_scale)
     cost = {name: base * rng.uniform(0.8, 1.2, K) for name, base in UNIT_COST.items()}
+    gpu = None
+    if workload == "gpu_priced":
+        from aisched.scenarios.genai.prices import gpu_price
+        gpu = gpu_price()
+        per_gb_slot = 100.0 * gpu.per_gb_slot(gpu.spot, SLOT_SECONDS)  # US cents; legacy costs sum to 0.02
+        cost = {name: value * per_gb_slot / (UNIT_COST["compute"] * COMPUTE_PER_GB + UNIT_COST["hosting"])
+                for name, value in cost.items()}
+    mean_rate = COMPUTE_PER_GB * float(cost["compute"].mean()) + float(cost["hosting"].mean())  # per GB-slot
     if jobs is None:
         arrival = np.repeat(np.arange(T), rng.poisson(arrival_rate, T))
     else:
@@ -301,6 +323,8 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     dag_edge = np.full((n_jobs, E, 2), -1)
     data = np.zeros((n_jobs, E))
     revenue = np.zeros(n_jobs)
+    basis = np.zeros(n_jobs)  # demand x reference completion time (GB-slots)
+    reference_cost = np.zeros(n_jobs)  # every task at the mean of its candidates' costs, mean unit costs
     deadline = np.zeros(n_jobs, dtype=np.int64)
     for i, (tasks, pairs) in enumerate(graphs):
         g = dag.from_edges(range(len(tasks)), pairs)
@@ -316,21 +340,29 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
             mean_f[j] = float(run[i, j][valid].mean())
             fast_f[j] = float(run[i, j][valid].min())
             demand += float(np.mean([s for _, s, _ in pool]))
+            reference_cost[i] += float(np.mean([run[i, j, c] * size * mean_rate
+                                                for c, (_, size, _) in enumerate(pool)]))
         for e, (a, b) in enumerate(pairs):
             dag_edge[i, e] = (a, b)
             data[i, e] = DATA_MB[MODEL_POOLS[task_category(tasks[a])][0]]
         ref_time = max(dag.ranks(g, mean_f).values())
         factor = rng.uniform(0.5, 3.0)  # drawn under both rules, so the rules share every other draw
-        revenue[i] = REVENUE_RATE * (factor if revenue_rule == "random_factor" else 1.0) * demand * ref_time
+        basis[i] = demand * ref_time
+        rate = REVENUE_RATE if gpu is None else 1.0  # gpu_priced: its rate is set below, from every job
+        revenue[i] = rate * (factor if revenue_rule == "random_factor" else 1.0) * demand * ref_time
         if deadline_rule == "earliest_finish":
             earliest = min(int(arrival[i]) + int(max(dag.ranks(g, fast_f).values())) - 1, T - 1)
         else:
             earliest = int(arrival[i])
         deadline[i] = rng.integers(earliest, T)
+    if gpu is None:
+        revenue = np.round(revenue, 6)
+    elif n_jobs:
+        revenue = revenue * ((1.0 + gpu.markup) * float(np.median(reference_cost / basis)))
     return GenaiInstance(
         num_slots=T, memory_capacity=cap, compute_cost=cost["compute"], transfer_cost=cost["transfer"],
         hosting_cost=cost["hosting"], model_size=np.array(sizes), model_name=np.array(names),
-        arrival=arrival, deadline=deadline, revenue=np.round(revenue, 6) * revenue_weight,
+        arrival=arrival, deadline=deadline, revenue=revenue * revenue_weight,
         num_tasks=np.array([len(t) for t, _ in graphs], dtype=np.int64), task_type=types.astype(str),
         candidate_model=cand, runtime=run, compute=comp, dag_edge=dag_edge, data_size=data,
         cost_weight=weights,

@@ -19,8 +19,14 @@ _GENAI_SMALL = {"edges": 2, "slots": 30, "arrival_rate": 1.2, "capacity": 8.0}
 FIG8_TERM_WEIGHTS = ((0.1, 0.1, 0.1, 0.1), (0.5, 0.1, 0.1, 0.1), (0.1, 0.5, 0.1, 0.1), (0.1, 0.1, 0.5, 0.1),
                      (0.1, 0.1, 0.1, 0.5))
 
-#: The readings' alternatives of ComDOS's options (docs/readings.md genai A1, A8), drawn beside the default.
-_VARIANTS = {"alpha-gb": {"comdos": {"alpha_reading": "gb"}}}
+#: The named option set of "a ComDOS that works" beside the faithful one (issue 26, point 4; docs/readings.md
+#: genai A10): (9) with alpha = 1 / (e - 1) and the capacity-aware DP. A copy of
+#: ``aisched.online.genai.comdos.FULL_CELL_OPTIONS`` (tested equal; this module loads no NumPy).
+FULL_CELL_VARIANT = {"alpha_reading": "full_cell", "room_aware": True}
+
+#: The readings' alternatives of ComDOS's options (docs/readings.md genai A1, A8) and the working variant
+#: (A10), drawn beside the default.
+_VARIANTS = {"alpha-gb": {"comdos": {"alpha_reading": "gb"}}, "full-cell": {"comdos": FULL_CELL_VARIANT}}
 _VARIANTS_EXACT = {**_VARIANTS, "exact": {"comdos": {"selection": "exact"}}}
 
 
@@ -44,7 +50,8 @@ def add_scenarios(add: Add) -> None:
     """ComDOS (section IV): 5-second slots, 10 edges, Poisson(5), homo-M capacities unless varied.
 
     Full-size cost per seed: :data:`FULL_RUN_SECONDS`. Variants: ``alpha-gb`` (A1's
-    alternative) everywhere, ``exact`` selection (A8) on Fig. 9 only -- its cycle-cutset
+    alternative) everywhere, ``full-cell`` (A10, issue 26: alpha = 1 / (e - 1) with the capacity-aware
+    DP) everywhere including the regime map, ``exact`` selection (A8) on Fig. 9 only -- its cycle-cutset
     enumeration makes the ~4 % of TaskBench jobs whose DAG skeleton has a cycle cost
     seconds each at 10 edges and 200 slots. ``genai/fig9-competitive-scale`` takes Fig. 9's ratio to
     paper scale (1,502 / 2,478 / 3,451 jobs at seed 0) with the certified bound
@@ -114,7 +121,7 @@ def add_scenarios(add: Add) -> None:
               "the certified bound as the reference",
         x="capacity_scale", values=(1.0, 0.25, 0.0625, 0.015625),
         base={"edges": 5, "slots": 60, "arrival_rate": 3.0, "capacity": "homo-M"}, algorithms=_GENAI_ALGOS,
-        bound=True, time_limit=20.0, figures=("regime",),
+        bound=True, time_limit=20.0, figures=("regime",), variants={"full-cell": {"comdos": FULL_CELL_VARIANT}},
         reduced_base={"edges": 2, "slots": 30, "arrival_rate": 1.2}, reduced_values=(1.0, 0.0625),
     ))
     add(Scenario(
