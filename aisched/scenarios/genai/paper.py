@@ -68,7 +68,7 @@ def add_scenarios(add: Add) -> None:
         x="slots", values=(100, 200, 500), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("slots"), reduced_values=(20, 30),
         variants=_VARIANTS, bound=True,
-        why=("A1", "A2", "A7"),
+        why=("A1", "A2b", "A10", "A7"),
         claims=(*improvement_claims("comdos", "500", {"heft_ma": 0.412, "heft_a": 1.0078, "random_a": 3.1551},
                                "with 500 slots"),
                 Claim("best", "ComDOS consistently achieves the highest profit", "comdos")),
@@ -78,7 +78,7 @@ def add_scenarios(add: Add) -> None:
         x="edges", values=(5, 10, 20), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("edges"), reduced_values=(2, 3),
         variants=_VARIANTS, bound=True,
-        why=("A1", "A2", "A7"),
+        why=("A1", "A2b", "A10", "A7"),
         claims=(*improvement_claims("comdos", "5", {"heft_ma": 0.3895, "heft_a": 0.9495}, "with 5 edges"),
                 *improvement_claims("comdos", "10", {"heft_ma": 0.3976, "heft_a": 0.9560}, "with 10 edges"),
                 *improvement_claims("comdos", "20", {"heft_ma": 0.3894, "heft_a": 0.9444}, "with 20 edges"),
@@ -91,7 +91,7 @@ def add_scenarios(add: Add) -> None:
         algorithms=_GENAI_ALGOS, reduced_base=_genai_small("capacity"),
         reduced_values=("homo-S", "homo-M", "homo-L", "hetero"),
         variants=_VARIANTS, bound=True,
-        why=("A1", "A2", "A7"),
+        why=("A1", "A2b", "A10", "A7"),
         claims=(Claim("best", "ComDOS achieves the best performance in all tests", "comdos"),),
     ))
     add(Scenario(
@@ -99,7 +99,7 @@ def add_scenarios(add: Add) -> None:
         x="arrival_rate", values=(3.0, 5.0, 7.0), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("arrival_rate"), reduced_values=(0.6, 1.2),
         variants=_VARIANTS, bound=True,
-        why=("A1", "A2", "A7"),
+        why=("A1", "A2b", "A10", "A7"),
         claims=(*improvement_claims("comdos", "3.0", {"heft_ma": 0.3267, "heft_a": 0.9238, "random_a": 2.9028},
                                "under light load (Poisson 3)"),
                 *improvement_claims("comdos", "7.0", {"heft_ma": 0.3544, "heft_a": 0.8587, "random_a": 1.9816},
@@ -111,7 +111,7 @@ def add_scenarios(add: Add) -> None:
               "then each of the four terms at 0.5 (section II.E's four terms; docs/readings.md genai A9)",
         x="term_weights", values=FIG8_TERM_WEIGHTS, base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_GENAI_SMALL, reduced_values=FIG8_TERM_WEIGHTS, variants=_VARIANTS, bound=True,
-        why=("A1", "A9", "A2"),
+        why=("A1", "A2b", "A9", "A10"),
         claims=(Claim("best", "ComDOS achieves the best performance across various weight settings", "comdos"),),
     ))
     add(Scenario(
