@@ -69,7 +69,9 @@ def test_screened_run_decides_as_the_unscreened_one(seed, selection):
     exact, upper = plain.plan["surplus"].values, fast.plan["surplus"].values
     assert bound.sum() == fast.info["screened"] > 0  # the screen did fire
     np.testing.assert_array_equal(upper[~bound], exact[~bound])
-    assert np.all(upper[bound] >= exact[bound]) and np.all(upper[bound] <= 0)
+    # the bound is valid in exact arithmetic; a tight one (a one-slot schedule) may round an ulp below F
+    assert np.all(upper[bound] >= exact[bound] - 1e-9 * (1 + np.abs(exact[bound])))
+    assert np.all(upper[bound] <= 0)
     assert not plain.admitted[bound].any()
     assert "surplus_is_bound" not in plain.plan  # the default records every F exactly
 
