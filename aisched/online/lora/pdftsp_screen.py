@@ -27,51 +27,24 @@ upper bound, and is labelled so (``Decision.surplus_is_bound``,
 ``plan["surplus_is_bound"]``). ``U_n = -inf`` exactly when no schedule of option
 ``n`` can gather ``W_i`` units by the deadline (the DP's infeasibility).
 
-Jitted with static shapes (K, T, N): one compilation per instance shape.
+Plain NumPy, vectorised over nodes and slots (a loop over the few options): one
+call costs about 0.28 ms of CPU on a 50-node, 144-slot day, against 0.85-0.95 ms for
+the same bound as a jitted JAX function, whose dispatch and x64 switch dominate at
+this size (issue 30; ``benchmarks/bench_pdftsp.py``). Nothing to compile, so nothing
+to recompile. :func:`surplus_bound_reference` computes it slot by slot (the tests' oracle).
 """
 
 from __future__ import annotations
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["surplus_bound", "surplus_bound_reference", "cache_size", "TOLERANCE"]
+__all__ = ["surplus_bound", "surplus_bound_reference", "TOLERANCE"]
 
 #: Relative margin: a task is screened out only when every option's bound is below
 #: ``-TOLERANCE * (|b| + |q| + cost bound)``, far above the rounding of F or the bound.
 TOLERANCE = 1e-9
 
 _INF = np.inf
-
-
-@jax.jit
-def _bound(cp, mp, ep, eu, s, units, r, need, start, deadline, fee, valid, bid):
-    n_slots = cp.shape[1]
-    usable = units > 0
-    u = jnp.minimum(units, need).astype(jnp.float64)  # the DP's units are capped at W_i
-    delta = s[:, None] * cp + r * mp + eu[:, None] * ep  # Delta_kt of (13), (K, T)
-    rho = jnp.min(jnp.where(usable[:, None], delta / jnp.maximum(u, 1.0)[:, None], _INF), axis=0)
-    m = jnp.min(jnp.where(usable[:, None], delta, _INF), axis=0)
-    u_max = jnp.max(jnp.where(usable, u, 0.0))
-    t = jnp.arange(n_slots)
-    hi = jnp.minimum(deadline, n_slots - 1)
-    window = (t[None, :] >= start[:, None]) & (t[None, :] <= hi)  # (N, T)
-    rho_sorted = jnp.sort(jnp.where(window, rho[None, :], _INF), axis=1)
-    m_sorted = jnp.sort(jnp.where(window, m[None, :], _INF), axis=1)
-    safe_max = jnp.maximum(u_max, 1.0)
-    full = jnp.floor(need / safe_max).astype(jnp.int32)  # slots filled to u_max
-    rest = need - full * safe_max  # units in the next slot
-    head = jnp.sum(jnp.where(t[None, :] < full, rho_sorted, 0.0), axis=1)
-    nxt = jnp.where(full < n_slots, rho_sorted[:, jnp.minimum(full, n_slots - 1)], _INF)
-    knapsack = safe_max * head + jnp.where(rest > 0, rest * nxt, 0.0)
-    count = jnp.ceil(need / safe_max).astype(jnp.int32)
-    slots = jnp.where(count <= n_slots, jnp.sum(jnp.where(t[None, :] < count, m_sorted, 0.0), axis=1), _INF)
-    cost = jnp.maximum(knapsack, slots)
-    ok = valid & (u_max > 0) & jnp.isfinite(cost)
-    bound = jnp.where(ok, bid - fee - cost, -_INF)
-    screened = ~ok | (bound < -TOLERANCE * (jnp.abs(bid) + jnp.abs(fee) + jnp.where(ok, cost, 0.0)))
-    return bound, jnp.all(screened)
 
 
 def surplus_bound(compute_price, memory_price, energy_price, energy_use, throughput, throughput_units,
@@ -83,15 +56,41 @@ def surplus_bound(compute_price, memory_price, energy_price, energy_use, through
     Arguments as :func:`aisched.online.lora.pdftsp_kernel.select_cell_prices` without the
     node groups (``start`` (N,) first usable slot per option, ``deadline`` inclusive).
     """
-    with jax.enable_x64(True):
-        bound, screened = _bound(
-            np.asarray(compute_price, np.float64), np.asarray(memory_price, np.float64),
-            np.asarray(energy_price, np.float64), np.asarray(energy_use, np.float64),
-            np.asarray(throughput, np.float64), np.asarray(throughput_units, np.int32),
-            np.float64(memory_need), np.int32(work_units), np.asarray(start, np.int32),
-            np.int32(deadline), np.asarray(fee, np.float64), np.asarray(valid, np.bool_),
-            np.float64(bid))
-        return np.asarray(bound), bool(screened)
+    cp, mp, ep = compute_price, memory_price, energy_price
+    n_slots = cp.shape[1]
+    hi = min(int(deadline), n_slots - 1)
+    st = np.clip(np.asarray(start), 0, n_slots)
+    valid = np.asarray(valid, bool)
+    out = np.full(st.shape[0], -_INF)
+    units = np.asarray(throughput_units)
+    rows = np.nonzero(units > 0)[0]
+    live = np.nonzero(valid & (st <= hi))[0]
+    if live.size == 0 or rows.size == 0:
+        return out, True
+    lo = int(st[live].min())
+    need = int(work_units)
+    u = np.minimum(units[rows], need).astype(float)  # the DP's units are capped at W_i
+    cols = slice(lo, hi + 1)
+    delta = (np.asarray(throughput, float)[rows, None] * cp[rows, cols] + memory_need * mp[rows, cols]
+             + np.asarray(energy_use, float)[rows, None] * ep[rows, cols])  # Delta_kt of (13)
+    rho = (delta / u[:, None]).min(axis=0)  # cheapest per-unit cell of each slot
+    cheapest = delta.min(axis=0)  # cheapest cell of each slot
+    u_max = u.max()
+    full = int(need // u_max)  # slots filled to u_max, then `rest` units in the next one
+    rest = need - full * u_max
+    count = -(-need // int(u_max))  # fewest slots of any schedule
+    screened = True
+    for n in live:
+        a = int(st[n]) - lo
+        if (hi + 1 - int(st[n])) * u_max < need:
+            continue  # no schedule gathers W_i units by the deadline: -inf, as the DP's
+        by_unit, by_slot = np.sort(rho[a:]), np.sort(cheapest[a:])
+        knapsack = u_max * by_unit[:full].sum() + (rest * by_unit[full] if rest > 0 else 0.0)
+        cost = max(knapsack, by_slot[:count].sum())
+        out[n] = bid - fee[n] - cost
+        if out[n] >= -TOLERANCE * (abs(bid) + abs(fee[n]) + cost):
+            screened = False
+    return out, screened
 
 
 def surplus_bound_reference(compute_price, memory_price, energy_price, energy_use, throughput,
@@ -126,7 +125,3 @@ def surplus_bound_reference(compute_price, memory_price, energy_price, energy_us
         out[n] = bid - fee[n] - max(knapsack, sum(m[:count]))
     return out
 
-
-def cache_size() -> int:
-    """Compiled variants of the screen (for no-recompile tests)."""
-    return _bound._cache_size()
