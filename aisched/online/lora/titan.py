@@ -138,9 +138,10 @@ def run(
         the most any solve gets.
     slot_budget
         ``"limit"`` (default; SciPy's HiGHS, every solve ``slot_time_limit``:
-        the form Fig. 13 times) or ``"sized"`` (HiGHS through ``highspy``, each
-        solve limited to 0.5 s per 1,000 columns, at least 0.5 s, at most
-        ``slot_time_limit``; the JCT stage starts from the count stage's plan).
+        the form every scenario runs) or ``"sized"`` (experimental, issue 30:
+        HiGHS through ``highspy``, the count stage as ``"limit"``, the JCT stage
+        limited to 0.5 s per 1,000 columns, at least 0.5 s, at most
+        ``slot_time_limit``, started from the count stage's plan).
         The program (objective, constraints) is the same; only how long a hard
         slot may search differs (docs/readings.md, lora, "Titan's day").
     mip_gap

@@ -71,7 +71,7 @@ __all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "SlotResult", "sized_limit",
 
 OBJECTIVES = ("jct", "welfare")
 FORMULATIONS = ("classes", "nodes")
-BUDGETS = ("limit", "sized", "sized_warm")
+BUDGETS = ("limit", "sized")
 _EPS = 1e-9
 _TRACE = False
 
@@ -438,16 +438,17 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     upper bound, or (count upper bound, total JCT lower bound at that count).
 
     ``budget="limit"``: every solve on ``scipy.optimize.milp`` with ``time_limit``.
-    ``budget="sized"``: ``highspy``, each solve limited to a time tied to the
-    program's size (:func:`sized_limit`, at most ``time_limit``), and the JCT
-    stage starts from the count stage's plan (feasible for it: same rows, the
-    count row holds), so a stop at the limit keeps a plan at least as good.
+    ``budget="sized"``: ``highspy``; the count stage as above (``time_limit``),
+    the JCT stage limited to a time tied to the program's size
+    (:func:`sized_limit`, at most ``time_limit``) and started from the count
+    stage's plan (feasible for it: same rows, the count row holds), so a stop
+    at the limit keeps a plan at least as good as that one.
     """
     instance, tasks, n, m = prog.instance, prog.tasks, prog.tasks.size, prog.n_cells
     n_cols, A, lb, ub, col_lb, col_ub = prog.matrix(objective, prog.class_compute, prog.class_memory)
     n_int = m + n
-    engine = "highspy" if budget == "sized_warm" else "scipy"
-    limit = time_limit if budget == "limit" else sized_limit(n_cols, time_limit)
+    engine = "highspy" if budget == "sized" else "scipy"
+    limit = time_limit
     cost = np.zeros(n_cols)
     if objective == "welfare":
         cost[:m] = prog.energy
@@ -470,21 +471,22 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     if engine == "highspy":  # stage 1's plan, integers rounded, C_i at its least value
         start = np.round(x)
         start[m + n:] = _least_completion(prog, start[:m], start[m:m + n])
+    limit2 = limit if budget == "limit" else sized_limit(n_cols, time_limit)
     st2, x2, _, bnd2 = _milp(cost2, n_int, A2, np.append(lb, count - 0.5), np.append(ub, np.inf),
-                             col_lb, col_ub, limit, mip_gap, start=start, engine=engine)
+                             col_lb, col_ub, limit2, mip_gap, start=start, engine=engine)
     if x2 is None:  # keep stage 1's plan, JCT unproven
         return "time_limit", x, (count_bound, -np.inf)
     return (st2 if st == "optimal" else st), x2, (count_bound, bnd2)
 
 
-#: ``budget="sized"``: seconds per 1,000 columns of a solve, and the least limit (seconds).
+#: ``budget="sized"``: seconds of the JCT stage per 1,000 columns, and the least (wall clock).
 SIZED_SECONDS_PER_1000_COLUMNS = 0.5
 SIZED_FLOOR_S = 0.5
 
 
 def sized_limit(n_columns: int, cap: float | None) -> float:
-    """Time limit of one solve under ``budget="sized"``: ``max(SIZED_FLOOR_S, 0.5 s per 1,000
-    columns)``, at most ``cap`` (the slot time limit)."""
+    """Time limit of the JCT stage under ``budget="sized"``: 0.5 s per 1,000 columns, at
+    least 0.5 s, at most ``cap`` (the slot time limit)."""
     limit = max(SIZED_FLOOR_S, SIZED_SECONDS_PER_1000_COLUMNS * n_columns / 1000.0)
     return limit if cap is None else min(limit, float(cap))
 
