@@ -66,8 +66,9 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from aisched.models.lora import LoraInstance
+from aisched.online.lora.titan_sized import least_completion, milp_highspy, sized_limit
 
-__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "SlotResult", "sized_limit", "node_classes", "solve_slot"]
+__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "SlotResult", "node_classes", "solve_slot"]
 
 OBJECTIVES = ("jct", "welfare")
 FORMULATIONS = ("classes", "nodes")
@@ -297,7 +298,7 @@ def _milp(cost: np.ndarray, n_int: int, A: sp.csr_matrix, lb: np.ndarray, ub: np
     ``start`` (a feasible point) as its first incumbent.
     """
     if engine == "highspy":
-        return _milp_highspy(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap, start)
+        return milp_highspy(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap, start)
     integrality = np.zeros(cost.size)
     integrality[:n_int] = 1
     options: dict = {"disp": False}
@@ -316,52 +317,6 @@ def _milp(cost: np.ndarray, n_int: int, A: sp.csr_matrix, lb: np.ndarray, ub: np
         float(res.fun) if res.status == 0 else -np.inf)
     status = "optimal" if res.status == 0 else ("time_limit" if x is not None else "failed")
     return status, x, (float(res.fun) if x is not None else np.inf), bound
-
-
-def _milp_highspy(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap, start):
-    """:func:`_milp` on ``highspy`` with ``start`` as the first incumbent."""
-    import highspy
-
-    tic = time.perf_counter()
-    A = sp.csr_matrix(A)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(time_limit))
-    if mip_gap is not None:
-        h.setOptionValue("mip_rel_gap", float(mip_gap))
-    inf = highspy.kHighsInf
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = int(cost.size), int(A.shape[0])
-    lp.col_cost_ = np.asarray(cost, float)
-    lp.col_lower_, lp.col_upper_ = np.asarray(col_lb, float), np.asarray(col_ub, float)
-    lp.row_lower_ = np.where(np.isfinite(lb), lb, -inf).astype(float)
-    lp.row_upper_ = np.where(np.isfinite(ub), ub, inf).astype(float)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
-    kinds = [highspy.HighsVarType.kInteger] * n_int + [highspy.HighsVarType.kContinuous] * (cost.size - n_int)
-    lp.integrality_ = kinds
-    h.passModel(lp)
-    if start is not None:
-        sol = highspy.HighsSolution()
-        sol.col_value = list(np.asarray(start, float))
-        sol.value_valid = True
-        h.setSolution(sol)
-    h.run()
-    model = h.getModelStatus()
-    info = h.getInfo()
-    optimal = model == highspy.HighsModelStatus.kOptimal
-    has_x = info.primal_solution_status == 2  # kSolutionStatusFeasible
-    x = np.asarray(h.getSolution().col_value) if has_x else None
-    if _TRACE:  # pragma: no cover - debugging aid
-        print(f"    highspy {cost.size} cols {A.shape[0]} rows: {time.perf_counter() - tic:.2f} s "
-              f"{h.modelStatusToString(model)}")
-    fun = float(info.objective_function_value) if x is not None else np.inf
-    bound = float(info.mip_dual_bound)
-    if not np.isfinite(bound):
-        bound = fun if optimal else -np.inf
-    status = "optimal" if optimal else ("time_limit" if x is not None else "failed")
-    return status, x, fun, bound
 
 
 def _pack(prog: _Program, y: np.ndarray, compute_room: np.ndarray, memory_room: np.ndarray,
@@ -440,7 +395,7 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     ``budget="limit"``: every solve on ``scipy.optimize.milp`` with ``time_limit``.
     ``budget="sized"``: ``highspy``; the count stage as above (``time_limit``),
     the JCT stage limited to a time tied to the program's size
-    (:func:`sized_limit`, at most ``time_limit``) and started from the count
+    (:func:`~aisched.online.lora.titan_sized.sized_limit`, at most ``time_limit``) and started from the count
     stage's plan (feasible for it: same rows, the count row holds), so a stop
     at the limit keeps a plan at least as good as that one.
     """
@@ -470,36 +425,14 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     start = None
     if engine == "highspy":  # stage 1's plan, integers rounded, C_i at its least value
         start = np.round(x)
-        start[m + n:] = _least_completion(prog, start[:m], start[m:m + n])
+        start[m + n:] = least_completion(prog.col_task, prog.col_slot, prog.start, prog.fewest,
+                                         start[:m], start[m:m + n])
     limit2 = limit if budget == "limit" else sized_limit(n_cols, time_limit)
     st2, x2, _, bnd2 = _milp(cost2, n_int, A2, np.append(lb, count - 0.5), np.append(ub, np.inf),
                              col_lb, col_ub, limit2, mip_gap, start=start, engine=engine)
     if x2 is None:  # keep stage 1's plan, JCT unproven
         return "time_limit", x, (count_bound, -np.inf)
     return (st2 if st == "optimal" else st), x2, (count_bound, bnd2)
-
-
-#: ``budget="sized"``: seconds of the JCT stage per 1,000 columns, and the least (wall clock).
-SIZED_SECONDS_PER_1000_COLUMNS = 0.5
-SIZED_FLOOR_S = 0.5
-
-
-def sized_limit(n_columns: int, cap: float | None) -> float:
-    """Time limit of the JCT stage under ``budget="sized"``: 0.5 s per 1,000 columns, at
-    least 0.5 s, at most ``cap`` (the slot time limit)."""
-    limit = max(SIZED_FLOOR_S, SIZED_SECONDS_PER_1000_COLUMNS * n_columns / 1000.0)
-    return limit if cap is None else min(limit, float(cap))
-
-
-def _least_completion(prog: _Program, y: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Least ``C_i`` meeting the JCT rows for cells ``y`` and admissions ``u`` (a feasible start)."""
-    n = prog.tasks.size
-    last = np.zeros(n)
-    used = y > 0.5
-    np.maximum.at(last, prog.col_task[used], prog.col_slot[used].astype(float))
-    count = np.bincount(prog.col_task[used], minlength=n).astype(float)
-    return np.maximum.reduce([last, (prog.start + prog.fewest - 1) * u, count + (prog.start - 1) * u,
-                              np.zeros(n)])
 
 
 def solve_slot(
