@@ -7,8 +7,10 @@ day's wall and CPU time, the median and 95th-percentile per-task decision, where
 the time went (set-up, Algorithm 2 + admission test, dual updates + fronts, plan
 assembly + verify; ``Outcome.info``), the kernel's compilations and the first
 decision (which includes them), and the same day re-run in the same process
-(compiled: the day without compilation). Then the ``selection="cell_prices"``
-day, EFT and NTM for context, and Titan's per-task time at 100 nodes (the
+(compiled: the day without compilation); the same with ``screen=True``
+(:mod:`aisched.online.lora.pdftsp_screen`: the decisions are checked equal) and the
+``selection="cell_prices"`` day twice, then the ratio faithful / cell_prices of the
+compiled days in this run and the peak memory (issue 30); EFT and NTM for context, and Titan's per-task time at 100 nodes (the
 paper's Fig. 13). ``--compare-kernels`` also times, on a sample of tasks at the
 day's final prices, the dense kernel the fronts replaced and the NumPy oracle.
 
@@ -97,6 +99,7 @@ def _day(inst, label: str, **options) -> aisched.Outcome:
     out = aisched.run("pdftsp", inst, **options)
     cpu = time.process_time() - cpu
     compiles = pdftsp_kernel.cache_size() + pdftsp_fronts.cache_size() - compiles_before
+    out.info["bench_cpu_s"] = cpu
     lat, info = out.decision_s, out.info
     print(f"{label}: day {out.runtime_s:.2f} s (CPU {cpu:.2f} s, load {load:.2f}), admitted "
           f"{out.num_admitted}/{inst.num_tasks}, welfare {out.objective:.10g}")
@@ -107,6 +110,21 @@ def _day(inst, label: str, **options) -> aisched.Outcome:
           f"dual updates + fronts {info['commit_s']:.2f} s, plan + verify + Outcome "
           f"{info['assemble_s']:.2f} s")
     return out
+
+
+def _same_decisions(a: aisched.Outcome, b: aisched.Outcome) -> None:
+    """The screened run decides as the unscreened one: plans, payments, prices, and F where not screened."""
+    for name in ("assignment", "vendor", "admitted"):
+        if not np.array_equal(a.plan[name].values, b.plan[name].values):
+            raise SystemExit(f"the screened run's {name} differs")
+    if not (np.array_equal(a.payments, b.payments)
+            and all(np.array_equal(a.prices[v].values, b.prices[v].values) for v in a.prices)):
+        raise SystemExit("the screened run's payments or prices differ")
+    bound = b.plan["surplus_is_bound"].values
+    exact, upper = a.plan["surplus"].values, b.plan["surplus"].values
+    slack = 1e-9 * (1 + np.abs(exact[bound]))  # a tight bound may round an ulp below F
+    if not (np.array_equal(exact[~bound], upper[~bound]) and np.all(upper[bound] >= exact[bound] - slack)):
+        raise SystemExit("the screened run's F differs where it was computed, or a bound is below F")
 
 
 def main() -> None:
@@ -136,7 +154,17 @@ def main() -> None:
     again = _day(inst, "pdftsp (faithful) re-run, compiled")
     if not np.array_equal(again.plan["assignment"].values, out.plan["assignment"].values):
         raise SystemExit("the re-run's plan differs")
+    screened = _day(inst, "pdftsp (faithful, screen=True)", screen=True)
+    _same_decisions(out, screened)
+    print(f"  screened out without DP (13): {screened.info['screened']} of "
+          f"{inst.num_tasks - out.num_admitted} rejected tasks; peak RSS so far: {_peak_rss_gb():.2f} GB")
     _day(inst, "pdftsp (cell_prices)", selection="cell_prices")
+    cells = _day(inst, "pdftsp (cell_prices) re-run, compiled", selection="cell_prices")
+    cpu = {k: o.info["bench_cpu_s"] for k, o in (("plain", again), ("screen", screened), ("cells", cells))}
+    print(f"faithful / cell_prices (compiled days, this run, load {os.getloadavg()[0]:.2f}): wall "
+          f"{again.runtime_s / cells.runtime_s:.2f}x without the screen, "
+          f"{screened.runtime_s / cells.runtime_s:.2f}x with it; CPU {cpu['plain'] / cpu['cells']:.2f}x "
+          f"and {cpu['screen'] / cpu['cells']:.2f}x; peak RSS {_peak_rss_gb():.2f} GB")
 
     if args.compare_kernels:
         _compare_kernels(inst, out, args.sample)

@@ -56,6 +56,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
 from aisched.online.lora import pdftsp_fronts as fronts
 from aisched.online.lora import pdftsp_kernel as kernel
+from aisched.online.lora import pdftsp_screen as screening
 from aisched.online.lora.pdftsp_params import (  # noqa: F401  (re-exported)
     MAX_WORK_UNITS,
     BetaUnit,
@@ -105,12 +106,18 @@ class PdftspParams:
         maximises (10) itself.
     payment
         ``"corrected"`` (default) or ``"paper"`` (exactly (14)).
+    screen
+        Reject without DP (13) a task whose F (10) cannot be positive under any
+        option (:mod:`~aisched.online.lora.pdftsp_screen`; exact: the same
+        decisions, prices and payments). Such a task's recorded F is then an
+        upper bound, flagged ``Decision.surplus_is_bound``.
     """
 
     alpha: float
     beta: float
     selection: Selection = "faithful"
     payment: Payment = "corrected"
+    screen: bool = False
 
     def __post_init__(self) -> None:
         for name in ("alpha", "beta"):
@@ -121,6 +128,8 @@ class PdftspParams:
             raise InvalidScenarioError("selection", f"= {self.selection!r}, use one of {_SELECTIONS}")
         if self.payment not in ("corrected", "paper"):
             raise InvalidScenarioError("payment", f"= {self.payment!r}, use 'corrected' or 'paper'")
+        if not isinstance(self.screen, (bool, np.bool_)):
+            raise InvalidScenarioError("screen", f"= {self.screen!r} must be True or False")
 
 
 @dataclass(frozen=True)
@@ -128,7 +137,9 @@ class Decision:
     """Algorithm 1's decision for one task (before it is committed).
 
     ``surplus`` is ``F(il)`` of (10); ``admitted`` is ``surplus > 0`` and the
-    resource check; ``payment`` 0 when rejected.
+    resource check; ``payment`` 0 when rejected. ``surplus_is_bound``: the task
+    was screened out (``PdftspParams.screen``) and ``surplus`` is an upper bound
+    on F (<= 0), not the F of a schedule; ``option`` is then -1.
     """
 
     task: int
@@ -144,6 +155,7 @@ class Decision:
     total_compute: float
     total_memory: float
     energy: float
+    surplus_is_bound: bool = False
 
 
 class PdftspState:
@@ -222,6 +234,18 @@ class PdftspState:
         """
         inst = self.instance
         b = float(inst.bid[task] if bid is None else bid)
+        if self.params.screen:
+            bound, screened = screening.surplus_bound(
+                self._compute_price, self._memory_price, self._energy_price, self._energy_use[task],
+                inst.throughput[task], self._units[task], float(inst.memory_need[task]),
+                int(self._work_units[task]), self._start[task], int(inst.deadline[task]),
+                self._fee[task], self._valid[task], b)
+            if screened:  # no option can reach F > 0: rejected, no price update (exact)
+                return Decision(task=task, surplus=float(bound.max()), option=-1,
+                                assignment=np.full(inst.num_slots, -1, np.int32), admitted=False,
+                                fits=False, payment=0.0, welfare=b, compute_max_price=0.0,
+                                memory_max_price=0.0, total_compute=0.0, total_memory=0.0,
+                                energy=0.0, surplus_is_bound=True)
         if self._fronts is not None:
             choice = fronts.select_with_fronts(
                 self._fronts, self._energy_use[task], inst.throughput[task], self._units[task],
@@ -359,6 +383,7 @@ def run(
     beta_unit: BetaUnit = "gb_slot",
     parameters: Parameters = "declared",
     audit_tasks: int = 0,
+    screen: bool = False,
 ) -> Outcome:
     """Run pdFTSP (Algorithm 1) on ``instance``.
 
@@ -382,6 +407,13 @@ def run(
         After the run, audit that many tasks by full re-runs (the paper's Fig. 10,
         :func:`aisched.online.lora.audit.audit_summary`; ``info["misreport_gain"]``
         and the curves). 0 (default): no audit.
+    screen
+        ``True``: reject without DP (13) the tasks whose F (10) is provably <= 0
+        under every option (:mod:`~aisched.online.lora.pdftsp_screen`); the same
+        decisions, prices and payments as ``False`` (the default, which records
+        every task's F exactly). A screened task's ``plan["surplus"]`` is then an
+        upper bound on its F, marked by ``plan["surplus_is_bound"]``;
+        ``info["screened"]`` counts them.
 
     Returns
     -------
@@ -394,7 +426,7 @@ def run(
             or audit_tasks < 0:
         raise InvalidScenarioError("audit_tasks", f"= {audit_tasks!r} must be an integer >= 0")
     params, source = _params(instance, alpha, beta, selection=selection, payment=payment,
-                             beta_unit=beta_unit, parameters=parameters)
+                             beta_unit=beta_unit, parameters=parameters, screen=screen)
     started = time.perf_counter()
     state = PdftspState(instance, params)
     prepared = time.perf_counter()
@@ -406,6 +438,7 @@ def run(
     payments = np.zeros(n)
     surplus = np.full(n, -np.inf)
     fits = np.zeros(n, dtype=bool)
+    is_bound = np.zeros(n, dtype=bool)
     decision_s = np.zeros(n)
     for task in _order(instance):
         tic = time.perf_counter()
@@ -414,7 +447,7 @@ def run(
         state.commit(d)
         decision_s[task] = time.perf_counter() - tic
         select_s += mid - tic
-        surplus[task], fits[task] = d.surplus, d.fits
+        surplus[task], fits[task], is_bound[task] = d.surplus, d.fits, d.surplus_is_bound
         if d.admitted:
             admitted[task] = True
             assignment[task] = d.assignment
@@ -425,6 +458,8 @@ def run(
     plan = make_plan(instance, assignment, vendor, admitted)
     plan["surplus"] = ("task", surplus)
     plan["fits"] = ("task", fits)
+    if params.screen:
+        plan["surplus_is_bound"] = ("task", is_bound)
     plan["bid"] = ("task", np.asarray(instance.bid, float))
     welfare = float(instance.verify_plan(plan))
     outcome = Outcome(
@@ -444,6 +479,8 @@ def run(
             "payment": params.payment,
             "beta_unit": beta_unit,
             "parameters": source,
+            "screen": int(params.screen),
+            "screened": int(is_bound.sum()),
             "work_unit": state.work_unit,
             "work_unit_exact": int(state.work_unit_exact),
             # where the run's time went (seconds): the state's set-up (node classes,

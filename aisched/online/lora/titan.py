@@ -70,7 +70,7 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan, node_usage
-from aisched.online.lora.titan_model import FORMULATIONS, OBJECTIVES, SlotResult, solve_slot
+from aisched.online.lora.titan_model import BUDGETS, FORMULATIONS, OBJECTIVES, SlotResult, solve_slot
 from aisched.outcome import Outcome
 from aisched.registry import register
 from aisched.solvers import check_options
@@ -81,7 +81,9 @@ _STATUSES = ("optimal", "gap", "heuristic", "empty", "failed")
 
 
 def _check(objective: str, formulation: str, slot_time_limit: float | None, mip_gap: float | None,
-           threads: int | None, repair_rounds: int, solver: str) -> None:
+           threads: int | None, repair_rounds: int, solver: str, slot_budget: str = "limit") -> None:
+    if slot_budget not in BUDGETS:
+        raise InvalidScenarioError("slot_budget", f"= {slot_budget!r} is not one of {BUDGETS}")
     if objective not in OBJECTIVES:
         raise InvalidScenarioError("objective", f"= {objective!r} is not one of {OBJECTIVES}")
     if formulation not in FORMULATIONS:
@@ -109,6 +111,7 @@ def run(
     mip_gap: float | None = 1e-4,
     threads: int | None = None,
     repair_rounds: int = 2,
+    slot_budget: str = "limit",
     progress: Callable[[int, SlotResult], None] | None = None,
 ) -> Outcome:
     """Run the per-slot Titan baseline.
@@ -131,7 +134,16 @@ def run(
     slot_time_limit
         Time limit of each MILP solve, seconds (``None``: no limit). A slot
         makes two solves for ``"jct"`` (count, then JCT), one for
-        ``"welfare"``, times (1 + packing repairs).
+        ``"welfare"``, times (1 + packing repairs). With ``slot_budget="sized"``
+        the most any solve gets.
+    slot_budget
+        ``"limit"`` (default; SciPy's HiGHS, every solve ``slot_time_limit``:
+        the form every scenario runs) or ``"sized"`` (experimental, issue 30:
+        HiGHS through ``highspy``, the count stage as ``"limit"``, the JCT stage
+        limited to 0.5 s per 1,000 columns, at least 0.5 s, at most
+        ``slot_time_limit``, started from the count stage's plan).
+        The program (objective, constraints) is the same; only how long a hard
+        slot may search differs (docs/readings.md, lora, "Titan's day").
     mip_gap
         Relative gap of each solve (1e-4 is Gurobi's default, which the paper
         used).
@@ -154,7 +166,7 @@ def run(
         :class:`~aisched.online.lora.titan_model.SlotResult`), the counts and
         ``total_jct`` (slots, scheduled tasks).
     """
-    _check(objective, formulation, slot_time_limit, mip_gap, threads, repair_rounds, solver)
+    _check(objective, formulation, slot_time_limit, mip_gap, threads, repair_rounds, solver, slot_budget)
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     n, T, K = instance.num_tasks, instance.num_slots, instance.num_nodes
@@ -183,7 +195,7 @@ def run(
         res = solve_slot(
             instance, tasks, start[tasks], vendor_cost[tasks], compute_room, memory_room,
             objective=objective, formulation=formulation, time_limit=slot_time_limit,
-            mip_gap=mip_gap, repair_rounds=repair_rounds,
+            mip_gap=mip_gap, repair_rounds=repair_rounds, budget=slot_budget,
         )
         chosen = np.where(res.admitted[:, None], res.assignment, -1)
         assignment[tasks] = chosen
@@ -218,6 +230,7 @@ def run(
         decision_s=decision_s,
         info={
             "seed": seed, "solver": solver, "objective": objective, "formulation": formulation,
+            "slot_budget": slot_budget,
             "solved_slots": slots, "slot_status": status, "slot_seconds": seconds,
             "slot_bound": bounds, "slot_rounds": rounds, "slot_gap": gaps, "slot_status_counts": counts,
             "slots_not_optimal": sum(v for k, v in counts.items() if k not in ("optimal", "empty")),
@@ -239,6 +252,7 @@ def run_welfare(
     mip_gap: float | None = 1e-4,
     threads: int | None = None,
     repair_rounds: int = 2,
+    slot_budget: str = "limit",
     progress: Callable[[int, SlotResult], None] | None = None,
 ) -> Outcome:
     """``titan_welfare``: Titan's per-slot loop with IP (4)'s welfare as objective.
@@ -249,4 +263,4 @@ def run_welfare(
     """
     return run(instance, seed=seed, objective="welfare", formulation=formulation, solver=solver,
                slot_time_limit=slot_time_limit, mip_gap=mip_gap, threads=threads,
-               repair_rounds=repair_rounds, progress=progress)
+               repair_rounds=repair_rounds, slot_budget=slot_budget, progress=progress)

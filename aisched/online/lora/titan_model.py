@@ -66,11 +66,13 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from aisched.models.lora import LoraInstance
+from aisched.online.lora.titan_sized import least_completion, milp_highspy, sized_limit
 
-__all__ = ["OBJECTIVES", "FORMULATIONS", "SlotResult", "node_classes", "solve_slot"]
+__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "SlotResult", "node_classes", "solve_slot"]
 
 OBJECTIVES = ("jct", "welfare")
 FORMULATIONS = ("classes", "nodes")
+BUDGETS = ("limit", "sized")
 _EPS = 1e-9
 _TRACE = False
 
@@ -287,8 +289,16 @@ class _Program:
 
 def _milp(cost: np.ndarray, n_int: int, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray,
           col_lb: np.ndarray, col_ub: np.ndarray, time_limit: float | None, mip_gap: float | None,
+          start: np.ndarray | None = None, engine: str = "scipy",
           ) -> tuple[str, np.ndarray | None, float, float]:
-    """Minimise ``cost @ x``; (status, x, objective, dual bound)."""
+    """Minimise ``cost @ x``; (status, x, objective, dual bound).
+
+    ``engine="scipy"``: ``scipy.optimize.milp`` (HiGHS bundled with SciPy; no
+    starting point). ``engine="highspy"``: HiGHS through ``highspy``, given
+    ``start`` (a feasible point) as its first incumbent.
+    """
+    if engine == "highspy":
+        return milp_highspy(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap, start)
     integrality = np.zeros(cost.size)
     integrality[:n_int] = 1
     options: dict = {"disp": False}
@@ -378,20 +388,30 @@ def _earliest_finish(instance: LoraInstance, task: int, start: int, compute_room
 
 
 def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip_gap: float | None,
-                   ) -> tuple[str, np.ndarray | None, tuple[float, float]]:
+                   budget: str = "limit") -> tuple[str, np.ndarray | None, tuple[float, float]]:
     """Solve a class program; (solver status, x, bound) with bound the welfare
-    upper bound, or (count upper bound, total JCT lower bound at that count)."""
+    upper bound, or (count upper bound, total JCT lower bound at that count).
+
+    ``budget="limit"``: every solve on ``scipy.optimize.milp`` with ``time_limit``.
+    ``budget="sized"``: ``highspy``; the count stage as above (``time_limit``),
+    the JCT stage limited to a time tied to the program's size
+    (:func:`~aisched.online.lora.titan_sized.sized_limit`, at most ``time_limit``) and started from the count
+    stage's plan (feasible for it: same rows, the count row holds), so a stop
+    at the limit keeps a plan at least as good as that one.
+    """
     instance, tasks, n, m = prog.instance, prog.tasks, prog.tasks.size, prog.n_cells
     n_cols, A, lb, ub, col_lb, col_ub = prog.matrix(objective, prog.class_compute, prog.class_memory)
     n_int = m + n
+    engine = "highspy" if budget == "sized" else "scipy"
+    limit = time_limit
     cost = np.zeros(n_cols)
     if objective == "welfare":
         cost[:m] = prog.energy
         cost[m:m + n] = -(instance.bid[tasks] - prog.vendor_cost)
-        st, x, _, bnd = _milp(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap)
+        st, x, _, bnd = _milp(cost, n_int, A, lb, ub, col_lb, col_ub, limit, mip_gap, engine=engine)
         return st, x, (-bnd, 0.0)
     cost[m:m + n] = -1.0
-    st, x, fun, bnd = _milp(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap)
+    st, x, fun, bnd = _milp(cost, n_int, A, lb, ub, col_lb, col_ub, limit, mip_gap, engine=engine)
     if x is None:
         return st, None, (np.inf, -np.inf)
     count = int(round(-fun))
@@ -402,8 +422,14 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     cost2 = np.zeros(n_cols)
     cost2[m + n:] = 1.0
     cost2[m:m + n] = 1.0 - instance.arrival[tasks]
+    start = None
+    if engine == "highspy":  # stage 1's plan, integers rounded, C_i at its least value
+        start = np.round(x)
+        start[m + n:] = least_completion(prog.col_task, prog.col_slot, prog.start, prog.fewest,
+                                         start[:m], start[m:m + n])
+    limit2 = limit if budget == "limit" else sized_limit(n_cols, time_limit)
     st2, x2, _, bnd2 = _milp(cost2, n_int, A2, np.append(lb, count - 0.5), np.append(ub, np.inf),
-                             col_lb, col_ub, time_limit, mip_gap)
+                             col_lb, col_ub, limit2, mip_gap, start=start, engine=engine)
     if x2 is None:  # keep stage 1's plan, JCT unproven
         return "time_limit", x, (count_bound, -np.inf)
     return (st2 if st == "optimal" else st), x2, (count_bound, bnd2)
@@ -422,6 +448,7 @@ def solve_slot(
     time_limit: float | None = 30.0,
     mip_gap: float | None = 1e-4,
     repair_rounds: int = 2,
+    budget: str = "limit",
 ) -> SlotResult:
     """Solve one slot's program (see the module docstring).
 
@@ -442,6 +469,10 @@ def solve_slot(
     objective, formulation, time_limit, mip_gap, repair_rounds
         See :func:`aisched.online.lora.titan.run`. ``time_limit`` bounds each
         solve (two per round for ``"jct"``).
+    budget
+        ``"limit"`` (each solve ``time_limit``, SciPy) or ``"sized"`` (HiGHS
+        via ``highspy``, limits tied to the program's size, warm-started JCT
+        stage; see :func:`_solve_program`). Same program either way.
 
     Notes
     -----
@@ -472,7 +503,7 @@ def solve_slot(
                 first_bound = (0.0, 0.0)
             break
         rounds += 1
-        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap)
+        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap, budget)
         if first_bound is None:
             first_bound = bound
         if x is None:

@@ -181,6 +181,7 @@ def test_titan_schedules_at_least_as_many_tasks_as_each_slot_allows():
         ({"solver": "cbc"}, "solver"),
         ({"slot_time_limit": 0.0}, "slot_time_limit"),
         ({"mip_gap": -1.0}, "mip_gap"),
+        ({"slot_budget": "fast"}, "slot_budget"),
     ],
 )
 def test_bad_options_name_the_field(params, field):
@@ -192,3 +193,22 @@ def test_bad_options_name_the_field(params, field):
 def test_titan_welfare_fixes_its_objective():
     with pytest.raises(InvalidScenarioError, match="^objective"):
         aisched.run("titan_welfare", random_tiny(0), objective="jct")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sized_budget_solves_the_same_program(seed):
+    """``budget="sized"`` (highspy, warm-started JCT stage) finds the brute-force optimum of
+    Titan's slot program on small slots, as the default does."""
+    inst = _one_slot_tiny(seed)
+    (count, neg_jct), _ = _brute(inst)
+    res = solve_slot(inst, *_slot_inputs(inst), objective="jct", formulation="nodes", mip_gap=0.0,
+                     budget="sized")
+    assert (res.count, -res.total_jct) == (count, neg_jct)
+    assert res.status in ("optimal", "empty")
+
+
+def test_sized_budget_day_is_verified():
+    inst = generate(seed=1, nodes=4, slots=12, arrival_rate=2, vendors=2)
+    out = aisched.run("titan", inst, slot_budget="sized")
+    assert out.verify(inst) == pytest.approx(out.objective)
+    assert out.info["slot_budget"] == "sized"

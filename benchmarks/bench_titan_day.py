@@ -1,0 +1,71 @@
+"""Titan's day at the sizes of Figs. 4-9 under two slot budgets, on the same instances (issue 30).
+
+Runs ``titan`` on the day of a figure point (``aisched.scenarios.lora.paper``:
+144 slots, mixed nodes, 3 vendors) with the 20 s slot limit (Fig. 13's form,
+the reference) and with the budgeted form, and prints per run: wall and CPU
+seconds, welfare, scheduled tasks, slot statuses and the load average before
+and after. With ``--out`` each run is appended as one JSON line.
+
+Usage::
+
+    PYTHONPATH=$PWD python benchmarks/bench_titan_day.py --point fig4-50 --seeds 0 --forms sized limit20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+import aisched
+from aisched.scenarios.lora import generate
+
+_DAY = {"slots": 144, "arrival_rate": 50.0, "vendors": 3, "gpu_mix": "mixed", "deadline": "slack"}
+POINTS = {
+    "fig4-50": {**_DAY, "nodes": 50},
+    "fig8-high": {**_DAY, "nodes": 100, "arrival_rate": 80.0},
+    "fig9-loose": {**_DAY, "nodes": 100, "deadline": "loose"},
+}
+FORMS = {
+    "limit20": {"slot_time_limit": 20.0, "slot_budget": "limit"},
+    "limit5": {"slot_time_limit": 5.0, "slot_budget": "limit"},
+    "sized": {"slot_time_limit": 20.0, "slot_budget": "sized"},
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--point", choices=sorted(POINTS), action="append", required=True)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0])
+    parser.add_argument("--forms", nargs="+", choices=sorted(FORMS), default=["sized", "limit20"])
+    parser.add_argument("--out", default=None, help="append one JSON line per run")
+    parser.add_argument("--progress", action="store_true", help="print every slot taking over 1 s")
+    args = parser.parse_args(argv)
+    for point in args.point:
+        for seed in args.seeds:
+            inst = generate(seed=seed, **POINTS[point])
+            for form in args.forms:
+                load0 = os.getloadavg()
+                tic, cpu = time.perf_counter(), time.process_time()
+                def show(slot: int, res: object) -> None:
+                    if res.seconds > 1.0:  # type: ignore[attr-defined]
+                        print(f"  slot {slot}: {res.status} {res.seconds:.1f} s, "  # type: ignore[attr-defined]
+                              f"rounds {res.rounds}, load {os.getloadavg()[0]:.1f}", flush=True)  # type: ignore[attr-defined]
+
+                out = aisched.run("titan", inst, **FORMS[form], progress=show if args.progress else None)
+                wall, cpu = time.perf_counter() - tic, time.process_time() - cpu
+                row = {"point": point, "seed": seed, "form": form, "tasks": inst.num_tasks,
+                       "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "welfare": out.objective,
+                       "scheduled": out.num_admitted, "statuses": out.info["slot_status_counts"],
+                       "load_before": [round(x, 2) for x in load0],
+                       "load_after": [round(x, 2) for x in os.getloadavg()],
+                       "date": time.strftime("%Y-%m-%d %H:%M")}
+                print(json.dumps(row), flush=True)
+                if args.out:
+                    with open(args.out, "a") as fh:
+                        fh.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    main()
