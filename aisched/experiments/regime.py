@@ -32,7 +32,20 @@ from aisched.experiments import families
 from aisched.experiments.scenario import METRICS
 from aisched.experiments.verdicts import direction, headroom, paired
 
-__all__ = ["RegimePoint", "regime_figure", "regime_lines", "regime_points", "regime_summary", "region_text"]
+__all__ = ["RegimePoint", "proposed_runs", "regime_figure", "regime_lines", "regime_points", "regime_summary",
+           "region_text"]
+
+
+def proposed_runs(definition: dict[str, Any]) -> list[str]:
+    """The family's proposed algorithm and each scenario variant of it (``"comdos@full-cell"``), in order.
+
+    A variant that changes the proposed algorithm's options (an improvement beside the paper, or
+    another reading) gets its own map against the same baselines and reference (issue 26, point 4).
+    """
+    proposed = families.get(definition["family"]).proposed
+    if not proposed or proposed not in definition.get("algorithms", []):
+        return []
+    return [proposed, *(f"{proposed}@{v}" for v, by in definition.get("variants", {}).items() if proposed in by)]
 
 
 @dataclass(frozen=True)
@@ -48,6 +61,7 @@ class RegimePoint:
     reference_kind: str       # "optimum", "bound" or ""
     diagnostic: float         # the family's first deciding diagnostic: the largest mean over seeds of any algorithm
     seeds: int = 0            # seeds paired
+    proposed: str = ""        # the compared run: the family's proposed algorithm or "<it>@<variant>"
 
 
 def _ratio_per_seed(rows: pd.DataFrame, proposed: str, baseline: str, x: str, metric: str) -> np.ndarray:
@@ -62,17 +76,23 @@ def _ratio_per_seed(rows: pd.DataFrame, proposed: str, baseline: str, x: str, me
     return ratio[np.isfinite(ratio)]
 
 
-def regime_points(definition: dict[str, Any], table: pd.DataFrame) -> list[RegimePoint]:
-    """Per (knob value, baseline): improvement, paired verdict, headroom and diagnostic (x in run order)."""
+def regime_points(definition: dict[str, Any], table: pd.DataFrame, proposed: str | None = None) -> list[RegimePoint]:
+    """Per (knob value, baseline): improvement, paired verdict, headroom and diagnostic (x in run order).
+
+    ``proposed``: the run compared with the baselines, one of :func:`proposed_runs` (default: the
+    family's proposed algorithm under the default readings).
+    """
     family = families.get(definition["family"])
-    proposed = family.proposed
+    runs = proposed_runs(definition)
     metric = definition["metric"]
-    if not proposed or proposed not in definition.get("algorithms", []) or metric not in table.columns:
+    proposed = proposed or (runs[0] if runs else None)
+    if not runs or proposed not in runs or metric not in table.columns:
         return []
     higher = METRICS[metric]
-    rows = table[~table["algorithm"].astype(str).str.contains("@", regex=False)]
+    names = table["algorithm"].astype(str)
+    rows = table[~names.str.contains("@", regex=False) | (names == proposed)]
     deciding = next((d for d in family.diagnostics if d.acts_above is not None and d.column in rows.columns), None)
-    baselines = [a for a in definition["algorithms"] if a != proposed]
+    baselines = [a for a in definition["algorithms"] if a != family.proposed]
     out = []
     for x in [str(v) for v in definition.get("labels", [])]:
         if not (rows["x"].astype(str) == x).any():
@@ -91,7 +111,7 @@ def regime_points(definition: dict[str, Any], table: pd.DataFrame) -> list[Regim
                 verdict=direction(interval),
                 room=room.room if room is not None and room.available else math.nan,
                 reference_kind=room.kind if room is not None and room.available else "",
-                diagnostic=diag,
+                diagnostic=diag, proposed=proposed,
             ))
     return out
 
@@ -112,7 +132,8 @@ def region_text(definition: dict[str, Any], points: list[RegimePoint], baseline:
         span = deciding.text(lo) if lo == hi else f"{deciding.text(lo)} to {deciding.text(hi)}"
         return f" ({deciding.label}, the most of any algorithm: {span})"
 
-    head = f"{family.proposed} above {baseline} (95 % paired interval above 0)"
+    head = f"{mine[0].proposed if mine and mine[0].proposed else family.proposed} above {baseline} " \
+           "(95 % paired interval above 0)"
     if not above:
         return f"{head}: nowhere along {knob} = {', '.join(p.x for p in mine)}{where(mine)}."
     rest = [p for p in mine if p.verdict != "better"]
@@ -130,7 +151,8 @@ def regime_summary(definition: dict[str, Any], points: list[RegimePoint]) -> str
              for b in dict.fromkeys(p.baseline for p in points)}
     parts = [f"above {b} at {knob} = {', '.join(at)}" for b, at in above.items() if at]
     never = [b for b, at in above.items() if not at]
-    text = f"{family.proposed} is " + ("; ".join(parts) if parts else "above no baseline anywhere")
+    name = points[0].proposed if points and points[0].proposed else family.proposed
+    text = f"{name} is " + ("; ".join(parts) if parts else "above no baseline anywhere")
     if parts and never:
         text += f"; above {', '.join(never)} nowhere"
     unsure = [p for p in points if p.verdict == "inconclusive"]
@@ -146,13 +168,18 @@ def regime_summary(definition: dict[str, Any], points: list[RegimePoint]) -> str
 
 
 def regime_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[str]:
-    """Markdown: the region statement per baseline and a table of the map."""
-    points = regime_points(definition, table)
+    """Markdown: the region statement per baseline and a table of the map, for each of :func:`proposed_runs`."""
+    lines: list[str] = []
+    for run in proposed_runs(definition):
+        lines += _regime_lines(definition, regime_points(definition, table, run))
+    return lines
+
+
+def _regime_lines(definition: dict[str, Any], points: list[RegimePoint]) -> list[str]:
     if not points:
         return []
-    family = families.get(definition["family"])
     baselines = list(dict.fromkeys(p.baseline for p in points))
-    lines = [f"Regime map along `{definition['x']}` ({family.proposed} against each baseline; headroom: "
+    lines = [f"Regime map along `{definition['x']}` ({points[0].proposed} against each baseline; headroom: "
              "the reference over the baseline):", ""]
     lines += [f"- {region_text(definition, points, b)}" for b in baselines]
     lines += ["", f"| {definition['x']} | baseline | improvement (mean ± std) | paired verdict | headroom |",
@@ -168,9 +195,11 @@ def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -
     """``regime.svg`` (and ``.png``) under ``root``: improvement along the knob, headroom as a band, per baseline."""
     from aisched.experiments.figures import _pyplot
 
-    points = regime_points(definition, table)
-    if not points:
+    runs = {run: regime_points(definition, table, run) for run in proposed_runs(definition)}
+    runs = {run: ps for run, ps in runs.items() if ps}
+    if not runs:
         return None
+    points = next(iter(runs.values()))
     plt = _pyplot()
     baselines = list(dict.fromkeys(p.baseline for p in points))
     xs = list(dict.fromkeys(p.x for p in points))
@@ -178,19 +207,22 @@ def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -
                              sharey=False)
     proposed = families.get(definition["family"]).proposed
     for ax, b in zip(axes[0], baselines):
-        mine = {p.x: p for p in points if p.baseline == b}
         pos = np.arange(len(xs))
-        imp = np.array([100 * mine[x].improvement if x in mine else np.nan for x in xs])
-        err = np.array([100 * mine[x].spread if x in mine else 0.0 for x in xs])
-        room = np.array([100 * mine[x].room if x in mine else np.nan for x in xs])
+        first = {p.x: p for p in points if p.baseline == b}
+        room = np.array([100 * first[x].room if x in first else np.nan for x in xs])
         if np.isfinite(room).any():
             ax.fill_between(pos, 0.0, np.where(np.isfinite(room), room, np.nan), color="0.85",
                             label="headroom (reference)")
         ax.axhline(0.0, color="0.4", lw=0.8)
-        ax.errorbar(pos, imp, yerr=err, marker="o", capsize=3, color="C0", label=f"{proposed} vs the baseline")
-        better = [i for i, x in enumerate(xs) if x in mine and mine[x].verdict == "better"]
-        ax.scatter(pos[better], imp[better], s=60, facecolors="none", edgecolors="C2", zorder=3,
-                   label="above (paired 95 %)")
+        for i, (run, run_points) in enumerate(runs.items()):  # the proposed algorithm, then its variants
+            mine = {p.x: p for p in run_points if p.baseline == b}
+            imp = np.array([100 * mine[x].improvement if x in mine else np.nan for x in xs])
+            err = np.array([100 * mine[x].spread if x in mine else 0.0 for x in xs])
+            ax.errorbar(pos + 0.06 * i, imp, yerr=err, marker="os^v"[i % 4], capsize=3, color=f"C{i}",
+                        label=f"{run if i else proposed} vs the baseline")
+            better = [k for k, x in enumerate(xs) if x in mine and mine[x].verdict == "better"]
+            ax.scatter(pos[better] + 0.06 * i, imp[better], s=60, facecolors="none", edgecolors="C2", zorder=3,
+                       label="above (paired 95 %)" if i == 0 else None)
         ax.set_xticks(pos, xs)
         ax.set_xlabel(definition["x"].replace("_", " "))
         ax.set_title(f"over {b}", fontsize=9)

@@ -31,7 +31,13 @@ from aisched.experiments import catalog, families
 from aisched.experiments.diagnostics import diagnostics_lines
 from aisched.experiments.page_figures import scenario_svg
 from aisched.experiments.readings import ReadingIndex
-from aisched.experiments.regime import regime_figure, regime_lines, regime_points, regime_summary
+from aisched.experiments.regime import (
+    proposed_runs,
+    regime_figure,
+    regime_lines,
+    regime_points,
+    regime_summary,
+)
 from aisched.experiments.report import (
     ClaimCheck,
     check_claims,
@@ -230,7 +236,11 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                      *diagnostics_lines(definition, table)]
             if "regime" in definition.get("figures", []):
                 points = regime_points(definition, table)
-                regimes.setdefault(family, []).append(f"{definition['name']}: {regime_summary(definition, points)}")
+                for run in proposed_runs(definition):  # the proposed algorithm, then its variants (issue 26)
+                    run_points = points if run == proposed_runs(definition)[0] else regime_points(definition, table, run)
+                    if run_points:
+                        regimes.setdefault(family, []).append(
+                            f"{definition['name']}: {regime_summary(definition, run_points)}")
                 if figures and points:
                     regime_figure(root, definition, table)
                     target = figure_dir / f"{definition['name'].replace('/', '-')}-regime.svg"

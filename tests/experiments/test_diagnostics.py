@@ -88,6 +88,30 @@ def test_regime_points_region_and_headroom() -> None:
     assert "| 0.25 | heft_ma | +67.9% ± 11.5% | better | +100.0% (bound) |" in lines
 
 
+def test_a_variant_of_the_proposed_algorithm_gets_its_own_map(tmp_path: Path) -> None:
+    """issue 26, point 4: the variant (e.g. ComDOS's full-cell option set) is mapped beside ComDOS."""
+    definition = {**_genai(["1.0", "0.25"]), "figures": ["regime"],
+                  "variants": {"full-cell": {"comdos": {"alpha_reading": "full_cell"}}}}
+    table = pd.concat([_table(), pd.DataFrame(_rows("1.0", "comdos@full-cell", [13, 14, 15])
+                                              + _rows("0.25", "comdos@full-cell", [4, 5, 6]))])
+    assert regime.proposed_runs(definition) == ["comdos", "comdos@full-cell"]
+    default = regime.regime_points(definition, table)
+    variant = regime.regime_points(definition, table, "comdos@full-cell")
+    assert [p.proposed for p in default] == ["comdos"] * 2 and {p.baseline for p in variant} == {"heft_ma"}
+    by_x = {p.x: p for p in variant}
+    assert by_x["1.0"].verdict == "better" and by_x["0.25"].verdict == "worse"
+    assert default == regime.regime_points(_genai(["1.0", "0.25"]) | {"figures": ["regime"]}, table)
+    lines = regime.regime_lines(definition, table)
+    assert sum(line.startswith("Regime map along") for line in lines) == 2
+    assert any(line.startswith("- comdos@full-cell above heft_ma (95 % paired interval above 0) at "
+                               "capacity_scale = 1.0") for line in lines)
+    summary = regime.regime_summary(definition, variant)
+    assert summary.startswith("comdos@full-cell is above heft_ma at capacity_scale = 1.0")
+    pytest.importorskip("matplotlib")
+    regime.regime_figure(tmp_path, definition, table)
+    assert "comdos@full-cell vs the baseline" in (tmp_path / "regime.svg").read_text()
+
+
 def test_the_regime_figure_is_drawn_from_a_fixture(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     definition = {**_genai(["1.0", "0.25"]), "figures": ["regime"]}
