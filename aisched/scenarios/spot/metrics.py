@@ -98,4 +98,7 @@ FINDINGS: tuple[str, ...] = (
     "OD-Only's GPU count the job has less than one slot of slack, so the 2d margin puts it on on-demand "
     "from slot 0 (utility 39.00 = OD-Only's at deadline 10, seeds 0-4); the claims against UP in Figs. "
     "5-8 are claims against OD-Only (variant up-aisched-v1: the earlier rule).",
+    "On the paper's market (Vast.ai A100 SXM4 as section VI-A normalises it; docs/readings.md S10) the "
+    "offline optimum is only 8-10 % above AHAP, MSU and AHANP at deadline 10 (60.52 vs 56.00 / 55.09 / "
+    "54.82, seeds 0-2): the paper's +54.8 % over MSU cannot be reached by any policy there.",
 )
