@@ -15,7 +15,12 @@
    seeds, with :data:`~aisched.models.spot.program.HIGHS_OPTIONS` and with HiGHS's own
    defaults; ``--no-offline`` skips it, ``--offline-only`` runs only it).
 
-Usage: ``python benchmarks/bench_spot.py [--jobs 1000] [--error 0.1] [--compare-vmap 20]``.
+4. ``--changeover on``: the same pool with the changeover cost on every job
+   (docs/readings.md S7). The kernels have no changeover yet (issue 28, point
+   2), so ``evaluate_pool`` runs the NumPy references per (job, policy): run it
+   with a few ``--jobs`` (the figure printed is extrapolated to 1000 jobs).
+
+Usage: ``python benchmarks/bench_spot.py [--jobs 1000] [--error 0.1] [--compare-vmap 20] [--changeover on]``.
 With fewer jobs than 1000 it also prints the linear extrapolation to 1000
 (labelled as such). The machine may be shared: timings are wall-clock.
 """
@@ -50,6 +55,8 @@ def main() -> None:
     ap.add_argument("--offline-seeds", type=int, default=20)
     ap.add_argument("--averaging", choices=("chc", "actual_state"), default="chc",
                     help="AHAP's averaging reading (docs/readings.md S3)")
+    ap.add_argument("--changeover", choices=("off", "on"), default="off",
+                    help="the changeover cost of every job (S7); 'on' runs the NumPy references today")
     ap.add_argument("--save", default=None, metavar="PATH.npy",
                     help="save the utilities (job x policy) to compare runs bit for bit")
     args = ap.parse_args()
@@ -60,13 +67,16 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f} (the machine may be shared)")
 
     jobs = aisched.scenarios.spot.workload(seed=args.seed, jobs=args.jobs, deadline=10)
+    if args.changeover == "on":
+        jobs = [job.replace(changeover="on") for job in jobs]
     pool = paper_pool()
     pred = noisy(args.error, seed=args.seed)
     K, M = len(jobs), len(pool)
     chunk = min(args.chunk, K)
     warm = jobs[: min(K, 8 if args.engine == "batched" else chunk)]
     t0 = time.perf_counter()
-    evaluate_pool(warm, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine, averaging=args.averaging)
+    if args.changeover == "off":  # the references (changeover on) compile nothing
+        evaluate_pool(warm, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine, averaging=args.averaging)
     compile_s = time.perf_counter() - t0
     before = wk.cache_size() + pk.cache_size()
     t0 = time.perf_counter()
@@ -81,7 +91,8 @@ def main() -> None:
     t0 = time.perf_counter()
     res = select(jobs, pool, utilities=utilities, seed=args.seed)
     select_s = time.perf_counter() - t0
-    print(f"[pool] engine {args.engine!r}: {K} jobs x {M} policies: pool evaluation {pool_s:.1f} s "
+    engine = info.get("engine", args.engine)
+    print(f"[pool] changeover {args.changeover}, engine {engine!r}: {K} jobs x {M} policies: pool evaluation {pool_s:.1f} s "
           f"(forecasts {info['forecast_s']:.2f} s) + Algorithm 2 {select_s:.3f} s = {pool_s + select_s:.1f} s")
     print(f"[pool] CPU time of the pool evaluation {pool_cpu:.1f} s (less sensitive to other load than wall)")
     print(f"[pool] first call on {len(warm)} jobs (compiles the kernels) {compile_s:.1f} s; "
@@ -90,7 +101,7 @@ def main() -> None:
           f"policy-job)")
     print(f"[pool] (10) solves needed by Algorithm 1: {info['windows_solved']} of {K * (M - 7) * 10} "
           f"lane-slots (the vmap kernel solves all of them)")
-    if args.engine == "batched":
+    if engine == "batched":
         print(f"[pool] after deduplication: {info['windows_unique']} distinct windows, sharing "
               f"{info['forward_passes']} forward DP passes (one per job, slot and previous count; "
               f"aisched.online.spot.window_groups), {info['windows_padded']} problem slots with padding; "

@@ -61,8 +61,9 @@ PAPER_SCENARIO_NAMES: dict[str, tuple[str, ...]] = {
         "fig13-runtime", "regime-load"
     ),
     "spot": (
-        "fig1-throughput", "fig2-traces", "fig3-forecast", "fig5-deadline", "fig6-bandwidth",
-        "fig7-availability", "fig8-price", "fig9-selection", "fig10-phases", "regime-availability"
+        "fig1-throughput", "fig2-traces", "fig3-forecast", "fig5-deadline", "fig5-deadline-synthetic",
+        "fig6-bandwidth", "fig6-bandwidth-synthetic", "fig7-availability", "fig7-availability-synthetic",
+        "fig8-price", "fig8-price-synthetic", "fig9-selection", "fig10-phases", "regime-availability"
     ),
     "tenants": (
         "fig4a-jobs-linear", "fig4a-jobs-linear-consecutive", "fig4b-servers-linear", "fig4c-jobs-convex",

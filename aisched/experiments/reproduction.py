@@ -39,6 +39,7 @@ from aisched.experiments.regime import (
     regime_summary,
 )
 from aisched.experiments.report import (
+    REDUCED_LABEL,
     ClaimCheck,
     check_claims,
     mean_table,
@@ -269,7 +270,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:
                     flips = ", ".join(f"`{v}`" for v, h in others.items() if h is not None and h != chk.holds)
                     carried.append(f"- {definition['name']}: {chk.claim.text}: {kind} by default, "
-                                   f"{'holds' if not chk.holds else 'fails'} under {flips}")
+                                   f"{'holds' if not chk.holds else 'fails'} under {flips}"
+                                   + (f" {REDUCED_LABEL}" if reduced else ""))
             body.append("")
     body += not_in_run_lines(absent, counts)
     if missing:  # a family's named scenarios this folder has no sweep of: their claims are listed, unchecked

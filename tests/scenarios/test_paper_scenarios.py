@@ -69,8 +69,8 @@ def test_spot_market_levels_for_figs_7_and_8() -> None:
         spot.generate(mean_price=0.0)
     with pytest.raises(InvalidScenarioError, match="^mean_available: = 17"):
         spot.generate(mean_available=17.0)
-    with pytest.raises(InvalidScenarioError, match="synthetic market, not 'vast'"):
-        spot.generate(market="vast", mean_price=0.4)
+    with pytest.raises(InvalidScenarioError, match="synthetic and vast markets, not 'aws'"):
+        spot.generate(market="aws", mean_price=0.4)
 
 
 @pytest.mark.parametrize("name", catalog.names("lora"))

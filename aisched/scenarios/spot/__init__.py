@@ -42,6 +42,7 @@ __getattr__, __dir__, __all__ = attach(
         "predictor": "generator",
         "synthetic_market": "generator",
         "trace_market": "generator",
+        "vast_market": "generator",
         "workload": "generator",
         "PHASES": "selection",
         "POOLS": "selection",

@@ -49,9 +49,11 @@ def _skip(name: str, why: str) -> None:
 
 def vast_series(data_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The "vast" market's whole price (normalised) and availability series (30-minute slots)."""
+    from aisched.scenarios.spot.generator import VAST_SOCKET
+
     root = Path(DATA_DIR if data_dir is None else data_dir)
-    grid = load_market_csv(root / "gpu_market_price_availability_2025.csv")
-    scale = float(np.quantile(grid["price_p90"], 0.9))
+    grid = load_market_csv(root / "gpu_market_price_availability_2025.csv", socket_type=VAST_SOCKET)
+    scale = float(np.median(grid["price_p90"]))  # the on-demand price (generator.vast_market)
     return grid["price_median"].values / scale, grid["n_available"].values.astype(float)
 
 

@@ -18,15 +18,18 @@ fixed start-up of 36 s (so that 800 Mbps gives the paper's 3 minutes);
 100 Mbps), used for both ``mu_1`` and ``mu_2`` as the paper does.
 
 Markets: ``"synthetic"`` (daily pattern: more availability by day, seeded
-noise), ``"vast"`` (``gpu_market_price_availability_2025.csv``: A100 median
-price / the series' 90th percentile of the p90 price, availability scaled so
-the series' maximum is 16), ``"aws"`` (an AWS availability trace capped at 16
+noise), ``"vast"`` (``gpu_market_price_availability_2025.csv``, A100 SXM4:
+median price / the median of the P90 price, availability downscaled
+uniformly so the series' maximum is 16, or to a mean level, capped to
+``0..16``: :func:`vast_market`; the paper's market, default of Figs. 5-8),
+``"aws"`` (an AWS availability trace capped at 16
 with GCP's A100 spot/on-demand ratio as price). Trace markets start at a
 seeded random slot.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 from typing import Any
@@ -39,7 +42,7 @@ from aisched.models.spot import SpotInstance
 from aisched.scenarios.spot.defaults import MARKETS, MAX_SLOTS, NOISE_SETTINGS
 from aisched.scenarios.spot.traces import load_gcp_ratios, load_market_csv, load_spot_trace
 
-__all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market",
+__all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market", "vast_market",
            "predictor", "MARKETS", "MAX_SLOTS", "NOISE_SETTINGS", "MAX_AVAILABLE", "SLOTS_PER_DAY"]
 
 SLOTS_PER_DAY = 48
@@ -72,19 +75,66 @@ def synthetic_market(rng: np.random.Generator, slots: int, *, mean_price: float 
             np.clip(np.round(avail), 0, MAX_AVAILABLE).astype(np.int64))
 
 
+#: The Vast.ai extract's A100 series (section VI-A: "NVIDIA A100 GPUs"): the SXM4 socket, the form of the
+#: multi-GPU servers the paper's job runs on (8 A100s in its reference run); ``"PCIe"`` is the other series.
+VAST_SOCKET = "SXM4"
+
+
+@functools.lru_cache(maxsize=8)
+def _vast_grid(path: str, socket_type: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    grid = load_market_csv(path, socket_type=socket_type)
+    return (grid["price_median"].to_numpy(float), grid["price_p90"].to_numpy(float),
+            grid["n_available"].to_numpy(float))
+
+
+def vast_market(data_dir: Path | None = None, *, mean_price: float | None = None,
+                mean_available: float | None = None,
+                socket_type: str = VAST_SOCKET) -> tuple[np.ndarray, np.ndarray]:
+    """The whole Vast.ai market as section VI-A builds it: ``(spot_price, spot_available)`` per 30-minute slot.
+
+    - Price "normalized from Vast.ai data with the on-demand price set to 1":
+      the on-demand price is the series' P90 price (section II-B sets the
+      median against the P90 as the price of a reliably rented instance), one
+      constant, the median of the P90 series over the trace; the spot price is
+      the median price over it. ``mean_price`` (Fig. 8) scales the normalised
+      series uniformly so that its mean over the trace is ``mean_price``.
+    - Availability "approximated by uniformly downscaling global Vast.ai
+      availability and capped within [0, 16]": one factor for the whole trace,
+      ``16 / max`` by default (the global peak maps to the cap), or
+      ``mean_available / mean`` when ``mean_available`` is given (Fig. 7),
+      then rounded and capped to ``0..16``.
+
+    See docs/readings.md, spot S10.
+    """
+    name = "gpu_market_price_availability_2025.csv"
+    path = Path(data_dir) / name if data_dir is not None else data_file(name)
+    median, p90, raw = _vast_grid(str(path), socket_type)
+    price = median / float(np.median(p90))
+    if mean_price is not None:
+        price = price * (mean_price / float(price.mean()))
+    factor = (MAX_AVAILABLE / max(float(raw.max()), 1.0) if mean_available is None
+              else mean_available / max(float(raw.mean()), 1e-9))
+    avail = np.clip(np.round(raw * factor), 0, MAX_AVAILABLE).astype(np.int64)
+    return np.round(np.clip(price, 0.01, 1.5), 2), avail
+
+
 def trace_market(rng: np.random.Generator, slots: int, market: str,
-                 data_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``slots`` consecutive slots of a real market (``"vast"`` or ``"aws"``), random start."""
+                 data_dir: Path | None = None, *, mean_price: float | None = None,
+                 mean_available: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``slots`` consecutive slots of a real market (``"vast"`` or ``"aws"``), random start.
+
+    ``mean_price``/``mean_available``: the levels of Figs. 7-8 on the "vast"
+    market (:func:`vast_market`); the "aws" market takes none.
+    """
     def find(name: str) -> Path:  # data_dir if given, else $AISCHED_DATA, the cache, ../shared/data
         return Path(data_dir) / name if data_dir is not None else data_file(name)  # type: ignore[return-value]
 
     if market == "vast":
-        grid = load_market_csv(find("gpu_market_price_availability_2025.csv"))
-        scale = float(np.quantile(grid["price_p90"], 0.9))
-        price = np.round(grid["price_median"].values / scale, 2)
-        avail_raw = grid["n_available"].values
-        avail = np.clip(np.round(avail_raw * MAX_AVAILABLE / max(avail_raw.max(), 1)), 0, MAX_AVAILABLE)
+        price, avail = vast_market(data_dir, mean_price=mean_price, mean_available=mean_available)
     elif market == "aws":
+        if mean_price is not None or mean_available is not None:
+            raise InvalidScenarioError("mean_price" if mean_price is not None else "mean_available",
+                                       "market levels apply to the synthetic and vast markets, not 'aws'")
         if data_dir is not None:
             traces = sorted((Path(data_dir) / "spot_traces").glob("availability_*.json"))
             if not traces:
@@ -113,12 +163,16 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
              min_gpus: int = 1, max_gpus: int = 12, value: float | None = None,
              bandwidth: float = 800.0, hard_deadline_factor: float = 1.5,
              data_dir: Path | None = None, rng: np.random.Generator | None = None,
-             mean_price: float = 0.55, mean_available: float = 8.0, changeover: str = "off") -> SpotInstance:
+             mean_price: float | None = None, mean_available: float | None = None,
+             changeover: str = "off") -> SpotInstance:
     """One job and its market (defaults: the paper's LLaMA2-7B job at 800 Mbps).
 
     ``mean_price`` (spot price as a fraction of on-demand) and ``mean_available``
-    (GPUs) set the level of the synthetic market (Figs. 7-8 vary them); trace
-    markets take their levels from the trace. ``changeover``: "off" (the
+    (GPUs) set the market's level (Figs. 7-8 vary them): on the synthetic
+    market the daily pattern's means (``None``: 0.55 and 8), on the "vast"
+    market the uniform scale of the normalised price and the uniform
+    downscaling factor of the availability (:func:`vast_market`; ``None``: the
+    trace as normalised); the "aws" market takes none. ``changeover``: "off" (the
     paper's model) or "on" (a restart when the job moves between spot and
     on-demand; :class:`~aisched.models.spot.SpotInstance`).
 
@@ -131,12 +185,15 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
         raise InvalidScenarioError("market", f"= {market!r} is not one of {MARKETS}")
     if changeover not in ("off", "on"):
         raise InvalidScenarioError("changeover", f"= {changeover!r} is not 'off' or 'on'")
-    if not (np.isfinite(mean_price) and 0 < mean_price <= 1.5):
+    if mean_price is not None and not (isinstance(mean_price, (int, float, np.integer, np.floating))
+                                       and np.isfinite(mean_price) and 0 < mean_price <= 1.5):
         raise InvalidScenarioError("mean_price", f"= {mean_price} must be in (0, 1.5]")
-    if not (np.isfinite(mean_available) and 0 <= mean_available <= MAX_AVAILABLE):
+    if mean_available is not None and not (isinstance(mean_available, (int, float, np.integer, np.floating))
+                                           and np.isfinite(mean_available) and 0 <= mean_available <= MAX_AVAILABLE):
         raise InvalidScenarioError("mean_available", f"= {mean_available} must be in [0, {MAX_AVAILABLE}]")
-    if market != "synthetic" and (mean_price != 0.55 or mean_available != 8.0):
-        raise InvalidScenarioError("mean_price", f"market levels apply to the synthetic market, not {market!r}")
+    if market == "aws" and (mean_price is not None or mean_available is not None):
+        raise InvalidScenarioError("mean_price" if mean_price is not None else "mean_available",
+                                   f"market levels apply to the synthetic and vast markets, not {market!r}")
     if (isinstance(deadline, bool) or not isinstance(deadline, (int, float, np.integer, np.floating))
             or not math.isfinite(deadline) or deadline != int(deadline) or deadline < 1):
         raise InvalidScenarioError("deadline", f"= {deadline} must be an integer >= 1")
@@ -163,9 +220,11 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
     if slots > MAX_SLOTS:
         raise InvalidScenarioError("work", f"= {work:g} needs {slots} slots, more than {MAX_SLOTS} (size guard)")
     if market == "synthetic":
-        price, avail = synthetic_market(rng, slots, mean_price=mean_price, mean_available=mean_available)
+        price, avail = synthetic_market(rng, slots, mean_price=0.55 if mean_price is None else mean_price,
+                                        mean_available=8.0 if mean_available is None else mean_available)
     else:
-        price, avail = trace_market(rng, slots, market, data_dir)
+        price, avail = trace_market(rng, slots, market, data_dir, mean_price=mean_price,
+                                    mean_available=mean_available)
     return SpotInstance(
         work=work, deadline=int(deadline), hard_deadline_factor=hard_deadline_factor,
         min_gpus=min_gpus, max_gpus=max_gpus, value=1.5 * work if value is None else value,

@@ -9,16 +9,21 @@ __all__ = ["add_scenarios"]
 
 _SPOT_ALGOS = ("ahap", "ahanp", "od_only", "msu", "up")
 #: Measured wall time of each scenario (``aisched sweep NAME [--reduced] --serial``, 2 cores shared with
-#: six other sessions, load 3-16, 2026-11-23; Figs. 5-8 with the five variants of then (six since issue 28); Figs. 9-10 from the
+#: six other sessions, load 3-16, 2026-11-23; Figs. 5-8 with the five variants of then (six since issue 28),
+#: on the synthetic market (now the ``-synthetic`` scenarios; ``figN-vast``: the Vast.ai default); Figs. 9-10 from the
 #: 1-seed ``aisched reproduce spot`` of docs/reproduction.md, before CHC). Shown in each title.
 COST = {
     "fig1": "1 seed 36 s at load 15 (mostly start-up and JAX); reduced = full",
     "fig2": "1 seed 66 s at load 15 (AHAP on two trace markets); reduced = full",
     "fig3": "1 seed 38 s at load 15, + the ARIMA fits when the report draws it; reduced = full",
-    "fig5": "full 5 seeds 191 s; reduced 1 seed 25 s",
-    "fig6": "full 5 seeds 219 s; reduced 12 s",
-    "fig7": "full 5 seeds 79 s; reduced 1 s",
-    "fig8": "full 5 seeds 84 s; reduced 1 s",
+    "fig5": "full 5 seeds 191 s (2026-11-23); reduced 3 seeds 188 s at load 7-10, niced (2026-11-26)",
+    "fig6": "full 5 seeds 219 s (2026-11-23); reduced 3 seeds 524 s at load 8-12, niced (2026-11-26)",
+    "fig7": "full 5 seeds 79 s (2026-11-23); reduced 3 seeds 286 s at load 5-9, niced (2026-11-26)",
+    "fig8": "full 5 seeds 84 s (2026-11-23); reduced 3 seeds 144 s at load 8-9, niced (2026-11-26)",
+    "fig5-vast": "full not measured; reduced 3 seeds 351 s at load 8-10, niced",
+    "fig6-vast": "full not measured; reduced 3 seeds 385 s at load 9-12, niced",
+    "fig7-vast": "full not measured; reduced 3 seeds 369 s at load 9-11, niced",
+    "fig8-vast": "full not measured; reduced 3 seeds 459 s at load 8-9, niced",
     "fig9": "full 1 seed 650 s (before the shared-forward pool); reduced (100 jobs) 43 s at load 9, ~35 s of it compiling",
     "fig10": "full 1 seed 298 s; reduced 8 s",
 }
@@ -37,12 +42,65 @@ _VARIANTS = {
 }
 
 
+def _add_figs_5_to_8(add: Add, market: str, suffix: str) -> None:
+    """Figs. 5-8 on ``market``: the paper's Vast.ai market (``suffix=""``) or the synthetic variant.
+
+    How each axis maps onto the market: docs/readings.md, spot S10 (Fig. 7's
+    level is the availability's mean after the uniform downscaling, Fig. 8's
+    the normalised price's mean after a uniform scale).
+    """
+    base = {"deadline": 10, "market": market}
+    where = "Vast.ai A100 market (section VI-A)" if market == "vast" else "synthetic daily market (variant)"
+    cost = (lambda fig: _cost(fig)) if market == "synthetic" else (lambda fig: _cost(f"{fig}-vast"))
+    add(Scenario(
+        name=f"spot/fig5-deadline{suffix}", family="spot",
+        title=f"Fig. 5: utility vs deadline (values chosen), {where}" + cost("fig5"),
+        x="deadline", values=(6, 8, 10, 12, 14), base={"market": market}, algorithms=_SPOT_ALGOS,
+        seeds=5, reduced_values=(8, 10), variants=_VARIANTS, offline=True,
+        why=("S10", "S-headroom", "S3"),
+        claims=(*improvement_claims("ahap", "10", {"od_only": 0.490, "msu": 0.548, "up": 0.334, "ahanp": 0.232},
+                               "with deadline 10"),
+                Claim("best", "AHAP consistently outperforms all baselines", "ahap")),
+    ))
+    add(Scenario(
+        name=f"spot/fig6-bandwidth{suffix}", family="spot",
+        title=f"Fig. 6: utility vs network bandwidth 100-800 Mbps (reconfiguration overhead), {where}"
+              + cost("fig6"),
+        x="bandwidth", values=(100.0, 200.0, 400.0, 800.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
+        reduced_values=(100.0, 800.0), variants=_VARIANTS, offline=True,
+        why=("S10", "S-headroom", "S3", "S7"),
+        claims=(*(Claim("better_than", f"AHAP outperforms {b}", "ahap", baseline=b)
+                  for b in ("od_only", "msu", "up")),
+                Claim("increasing", "AHAP's utility degrades as reconfiguration overhead grows", "ahap")),
+    ))
+    add(Scenario(
+        name=f"spot/fig7-availability{suffix}", family="spot",
+        title=f"Fig. 7: utility vs mean spot availability (chosen), {where}" + cost("fig7"),
+        x="mean_available", values=(4.0, 8.0, 12.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
+        reduced_values=(4.0, 12.0), variants=_VARIANTS, offline=True,
+        why=("S10", "S-headroom", "S3"),
+        claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
+                     for b in ("od_only", "msu", "up")),
+    ))
+    add(Scenario(
+        name=f"spot/fig8-price{suffix}", family="spot",
+        title=f"Fig. 8: utility vs mean spot price (chosen), {where}" + cost("fig8"),
+        x="mean_price", values=(0.4, 0.55, 0.7, 0.85), base=base, algorithms=_SPOT_ALGOS, seeds=5,
+        reduced_values=(0.4, 0.85), variants=_VARIANTS, offline=True,
+        why=("S10", "S-headroom", "S3"),
+        claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
+                     for b in ("od_only", "msu", "up")),
+    ))
+
+
 def add_scenarios(add: Add) -> None:
-    """AHAP (section VI): the LLaMA2-7B job (work 80, N_max 12, mu 0.9 at 800 Mbps), synthetic market.
+    """AHAP (section VI): the LLaMA2-7B job (work 80, N_max 12, mu 0.9 at 800 Mbps).
 
     AHAP runs with its defaults (window 3, commitment 2, threshold 0.6) and
     perfect forecasts; the x values of Figs. 5-8 are not printed in the text
-    (chosen here). Figs. 9-10 run Algorithm 2 over policy pools (scenario kind
+    (chosen here). Figs. 5-8 run on the Vast.ai market (section VI-A), each
+    also as ``<name>-synthetic`` on the synthetic market; Figs. 1 and the
+    regime map keep the synthetic market. Figs. 9-10 run Algorithm 2 over policy pools (scenario kind
     "selection", :mod:`aisched.scenarios.spot.selection`). Figs. 5-8 also solve the
     offline program (the one job's exact DP, ~1 s a cell at deadline 10): the
     optimum each claim's headroom is measured against (issue 25).
@@ -69,41 +127,8 @@ def add_scenarios(add: Add) -> None:
         x="market", values=("vast",), base={"deadline": 10}, algorithms=("ahap",), seeds=1,
         figures=("forecast",),
     ))
-    add(Scenario(
-        name="spot/fig5-deadline", family="spot", title="Fig. 5: utility vs deadline (values chosen)" + _cost("fig5"),
-        x="deadline", values=(6, 8, 10, 12, 14), base={"market": "synthetic"}, algorithms=_SPOT_ALGOS,
-        seeds=5, reduced_values=(8, 10), variants=_VARIANTS, offline=True,
-        why=("S-headroom", "S3"),
-        claims=(*improvement_claims("ahap", "10", {"od_only": 0.490, "msu": 0.548, "up": 0.334, "ahanp": 0.232},
-                               "with deadline 10"),
-                Claim("best", "AHAP consistently outperforms all baselines", "ahap")),
-    ))
-    add(Scenario(
-        name="spot/fig6-bandwidth", family="spot",
-        title="Fig. 6: utility vs network bandwidth 100-800 Mbps (reconfiguration overhead)" + _cost("fig6"),
-        x="bandwidth", values=(100.0, 200.0, 400.0, 800.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
-        reduced_values=(100.0, 800.0), variants=_VARIANTS, offline=True,
-        why=("S-headroom", "S3", "S7"),
-        claims=(*(Claim("better_than", f"AHAP outperforms {b}", "ahap", baseline=b)
-                  for b in ("od_only", "msu", "up")),
-                Claim("increasing", "AHAP's utility degrades as reconfiguration overhead grows", "ahap")),
-    ))
-    add(Scenario(
-        name="spot/fig7-availability", family="spot", title="Fig. 7: utility vs mean spot availability (chosen)" + _cost("fig7"),
-        x="mean_available", values=(4.0, 8.0, 12.0), base=base, algorithms=_SPOT_ALGOS, seeds=5,
-        reduced_values=(4.0, 12.0), variants=_VARIANTS, offline=True,
-        why=("S-headroom", "S3"),
-        claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
-                     for b in ("od_only", "msu", "up")),
-    ))
-    add(Scenario(
-        name="spot/fig8-price", family="spot", title="Fig. 8: utility vs mean spot price (chosen)" + _cost("fig8"),
-        x="mean_price", values=(0.4, 0.55, 0.7, 0.85), base=base, algorithms=_SPOT_ALGOS, seeds=5,
-        reduced_values=(0.4, 0.85), variants=_VARIANTS, offline=True,
-        why=("S-headroom", "S3"),
-        claims=tuple(Claim("better_than", f"AHAP remains above {b}", "ahap", baseline=b)
-                     for b in ("od_only", "msu", "up")),
-    ))
+    for market, suffix in (("vast", ""), ("synthetic", "-synthetic")):
+        _add_figs_5_to_8(add, market, suffix)
     add(Scenario(
         name="spot/regime-availability", family="spot",
         title="Regime map (not a paper figure): AHAP against the baselines from a scarce to a plentiful "

@@ -40,11 +40,15 @@ def _read_csv(path: Path, field: str) -> pd.DataFrame:
         raise InvalidScenarioError(field, f"{path}: not a readable CSV ({exc})") from None
 
 
-def load_market_csv(path: str | Path, gpu_type: str = "A100_80GB") -> pd.DataFrame:
-    """Price and availability of ``gpu_type`` on a 30-minute grid (forward-filled).
+def load_market_csv(path: str | Path, gpu_type: str = "A100_80GB", socket_type: str | None = "SXM4") -> pd.DataFrame:
+    """Price and availability of ``gpu_type`` (one ``socket_type``) on a 30-minute grid (forward-filled).
 
-    Returns a DataFrame indexed by slot start with columns ``price_median``,
-    ``price_p90``, ``n_available``.
+    ``socket_type`` selects one series when the file has a ``socket_type``
+    column (the extract lists ``A100_80GB`` twice per snapshot, ``"PCIe"`` and
+    ``"SXM4"``; mixing them made one series jump between the two, 5-40 GPUs);
+    ``None`` keeps every row (files with one series per GPU type). A file
+    without the column is read whole. Returns a DataFrame indexed by slot start
+    with columns ``price_median``, ``price_p90``, ``n_available``.
     """
     path = Path(path)
     df = _read_csv(path, "market")
@@ -52,8 +56,11 @@ def load_market_csv(path: str | Path, gpu_type: str = "A100_80GB") -> pd.DataFra
     if missing:
         raise InvalidScenarioError("market", f"{path}: column {missing[0]!r} is missing")
     df = df[df["gpu_type"] == gpu_type]
+    if socket_type is not None and "socket_type" in df.columns:
+        df = df[df["socket_type"].astype(str) == socket_type]
     if df.empty:
-        raise InvalidScenarioError("gpu_type", f"{path}: no rows for {gpu_type!r}")
+        where = gpu_type if socket_type is None or "socket_type" not in df.columns else f"{gpu_type} {socket_type}"
+        raise InvalidScenarioError("gpu_type", f"{path}: no rows for {where!r}")
     ts = pd.to_datetime(df["timestamp"], errors="coerce")
     if ts.isna().any():
         row = int(np.argmax(ts.isna().values))

@@ -207,3 +207,18 @@ def test_plan_batches_respects_lanes_and_problems():
     for c, ln, g in zip(call, lane, group):
         pairs[(int(c), int(ln))].add(int(g))
     assert all(len(v) == 1 for v in pairs.values())
+
+
+def test_threads_give_the_same_plans_and_no_recompiles(monkeypatch):
+    """window_groups.THREADS > 1 runs a slot's calls on worker threads (x64 set per thread): same results."""
+    from aisched.online.spot import window_groups as wg
+
+    jobs = aisched.scenarios.spot.workload(seed=5, jobs=6, deadline=10)
+    pool = paper_pool(windows=(1, 3), sigmas=(0.3, 0.7))
+    pred = noisy(0.2, seed=1)
+    one, _ = evaluate_pool(jobs, pool, pred, seed=0)
+    before = pk.cache_size()
+    monkeypatch.setattr(wg, "THREADS", 2)
+    two, _ = evaluate_pool(jobs, pool, pred, seed=0)
+    np.testing.assert_array_equal(one, two)
+    assert pk.cache_size() == before  # the worker threads reuse the float64 kernels

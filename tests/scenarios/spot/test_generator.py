@@ -49,6 +49,31 @@ def test_trace_markets(market):
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is absent")
+def test_vast_market_is_section_vi_a():
+    """One socket's series; price / the median P90 price; availability downscaled by one factor, capped to 16."""
+    csv = SHARED_DATA / "gpu_market_price_availability_2025.csv"
+    grid = load_market_csv(csv)
+    raw = grid["n_available"].to_numpy(float)
+    assert raw.max() <= 18  # SXM4 alone (mixed with PCIe rows the series jumped between 5 and 40)
+    price, avail = spot.vast_market(SHARED_DATA)
+    assert price == pytest.approx(np.round(grid["price_median"] / np.median(grid["price_p90"]), 2))
+    assert avail.max() == 16 and (avail == np.clip(np.round(raw * 16 / raw.max()), 0, 16)).all()
+    # Fig. 7: the factor sets the mean (before the cap); Fig. 8: one scale sets the price's mean
+    for level in (4.0, 8.0):
+        _, a = spot.vast_market(SHARED_DATA, mean_available=level)
+        assert abs(a.mean() - level) < 0.1
+    _, a12 = spot.vast_market(SHARED_DATA, mean_available=12.0)
+    assert a12.max() == 16 and a12.mean() <= 12.0  # capped
+    p4, _ = spot.vast_market(SHARED_DATA, mean_price=0.4)
+    assert abs(p4.mean() - 0.4) < 0.01 and np.corrcoef(p4, price)[0, 1] > 0.99
+    low = spot.generate(seed=2, market="vast", mean_available=4.0, data_dir=SHARED_DATA)
+    high = spot.generate(seed=2, market="vast", mean_available=12.0, data_dir=SHARED_DATA)
+    assert (low.spot_price == high.spot_price).all() and low.spot_available.sum() < high.spot_available.sum()
+    mixed = load_market_csv(csv, socket_type=None)
+    assert mixed["n_available"].max() > 18
+
+
+@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is absent")
 def test_real_loaders():
     grid = load_market_csv(SHARED_DATA / "gpu_market_price_availability_2025.csv")
     assert grid.index.freq is not None or len(grid) > 100
