@@ -55,7 +55,7 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     readings = tmp_path / "docs" / "readings.md"
     readings.parent.mkdir()
     readings.write_text("# Readings\n\n## spot (AHAP / AHANP)\n\ntext\n\n### S3. Averaged commitments\n\n"
-                        "### S-headroom. Why AHAP ties MSU\n")
+                        "### S-headroom. Why AHAP ties MSU\n\n### S10. The market\n")
     page = reproduction.write(tmp_path, tmp_path / "docs" / "reproduction.md", readings=readings).read_text()
     every = [c for n in catalog.names("spot") for c in catalog.get(n).claims]  # the scenarios not run too
     assert f"Claims: {len(every)} in all:" in page and "--reduced" in page
@@ -69,8 +69,8 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     claim_lines = [line for line in page.splitlines() if line.startswith("- ") and report.REDUCED_LABEL in line]
     asks = [line for line in claim_lines if any(k in line for k in ("**fails**", ": untestable", ": inconclusive"))]
     assert asks  # one seed: every direction claim is inconclusive, fig5's MSU claim untestable
-    assert all("Why: [S-headroom](readings.md#s-headroom-why-ahap-ties-msu), [S3](readings.md#s3-averaged-commitments)"
-               in line for line in asks)  # issue 29, item 11: each such verdict links its readings
+    assert all("Why: [S10](readings.md#s10-the-market), [S-headroom](readings.md#s-headroom-why-ahap-ties-msu), "
+               "[S3](readings.md#s3-averaged-commitments)" in line for line in asks)  # issue 29, item 11
     assert not any("Why:" in line for line in claim_lines if line not in asks)
 
 

@@ -41,9 +41,10 @@ AWS = json.dumps({"metadata": {"gap_seconds": 195}, "data": [(k // 40) % 5 for k
 GCP = ("commit_time,machine_type,region,hour,hour_spot\n"
        "2026-07-30T06:13:37+00:00,a2-highgpu-1g,us-central1,3.6,1.8\n"
        "2026-07-23T06:13:37+00:00,a2-highgpu-1g,us-central1,3.6,1.2\n")
+#: Both series of the extract per snapshot (issue 28: the loader reads the SXM4 one by default).
 VAST = "timestamp,gpu_type,socket_type,n_offers,n_available,price_min,price_p10,price_median,price_p90,price_max\n" + "".join(
-    f"2025-10-{19 + k // 48:02d}T{(k % 48) // 2:02d}:{30 * (k % 2):02d}:00,A100_80GB,PCIe,40,{5 + k % 9},0.9,1.0,"
-    f"{1.2 + 0.01 * (k % 7):.2f},1.6,1.7\n" for k in range(48 * 6))
+    f"2025-10-{19 + k // 48:02d}T{(k % 48) // 2:02d}:{30 * (k % 2):02d}:00,A100_80GB,{socket},40,{base + k % 9},0.9,1.0,"
+    f"{1.2 + 0.01 * (k % 7):.2f},1.6,1.7\n" for k in range(48 * 6) for socket, base in (("PCIe", 30), ("SXM4", 5)))
 
 
 @pytest.fixture

@@ -54,7 +54,7 @@ def test_catalogue_covers_the_papers_figures() -> None:
         assert f"genai/fig{fig}" in names
     assert {n for n in names if n.startswith("tenants/fig4")} == {
         "tenants/fig4a-jobs-linear", "tenants/fig4b-servers-linear", "tenants/fig4c-jobs-convex",
-        "tenants/fig4d-servers-convex"}
+        "tenants/fig4d-servers-convex", "tenants/fig4a-jobs-linear-consecutive"}  # the old window rule (T8)
 
 
 def test_spot_market_levels_for_figs_7_and_8() -> None:
