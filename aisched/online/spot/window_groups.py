@@ -198,52 +198,6 @@ def solve_grouped(stacked: dict[str, np.ndarray], keys: tuple[str, ...], job: np
             out_o[rows, :W] = np.asarray(o)[:k]
             out_s[rows, :W] = np.asarray(s)[:k]
     return out_o, out_s, stats
-    gkey = np.stack([job, prev.view(np.int64)], 1)
-    _, gid = np.unique(gkey, axis=0, return_inverse=True)
-    gid = gid.reshape(-1)
-    wmax = np.zeros(gid.max() + 1, np.int64)
-    np.maximum.at(wmax, gid, size)
-    pending = []
-    with jax.enable_x64(True):
-        for W in np.unique(wmax).tolist():
-            sel = np.flatnonzero(wmax[gid] == W)
-            sel = sel[np.argsort(gid[sel], kind="stable")]
-            _, counts = np.unique(gid[sel], return_counts=True)
-            call, lane, ncalls = plan_batches(gid[sel], counts)
-            first = np.flatnonzero(np.r_[True, (np.diff(call) != 0) | (np.diff(lane) != 0)])
-            stats["passes"] += len(first)
-            stats["calls"] += ncalls
-            lane_job = np.zeros((ncalls, LANES), np.int64)
-            lane_prev = np.zeros((ncalls, LANES))
-            lane_job[call[first], lane[first]] = job[sel[first]]
-            lane_prev[call[first], lane[first]] = prev[sel[first]]
-            bounds = np.searchsorted(call, np.arange(ncalls + 1), side="left")
-            slot = np.arange(len(sel)) - bounds[call]
-            p_lane = np.zeros((ncalls, PROBLEMS), np.int64)
-            p_size = np.ones((ncalls, PROBLEMS), np.int64)
-            p_z = np.zeros((ncalls, PROBLEMS))
-            p_lane[call, slot], p_size[call, slot], p_z[call, slot] = lane, size[sel], z[sel]
-            tt = np.int64(t)
-
-            def call_one(c, W=W, lane_job=lane_job, lane_prev=lane_prev, p_lane=p_lane, p_size=p_size, p_z=p_z):
-                jobs = {k: stacked[k][lane_job[c]] for k in keys}
-                with jax.enable_x64(True):  # thread-local: each worker thread sets it itself
-                    o, s = _solve_grouped(jobs, tt, lane_prev[c], p_lane[c], p_size[c], p_z[c], W=W,
-                                          G=W * int(lattice_step), shifts=tuple(shifts))
-                    return np.asarray(o), np.asarray(s)
-
-            for c in range(ncalls):
-                pending.append((sel[bounds[c]:bounds[c + 1]], W, call_one, c))
-        if THREADS > 1 and len(pending) > 1:  # XLA runs one call on one core; the calls are independent
-            with ThreadPoolExecutor(THREADS) as pool:
-                results = list(pool.map(lambda p: p[2](p[3]), pending))
-        else:
-            results = [p[2](p[3]) for p in pending]
-        for (rows, W, _, _), (o, s) in zip(pending, results):
-            k = len(rows)
-            out_o[rows, :W] = o[:k]
-            out_s[rows, :W] = s[:k]
-    return out_o, out_s, stats
 
 
 def cache_size() -> int:
