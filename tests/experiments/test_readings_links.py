@@ -77,6 +77,10 @@ def test_a_scenario_gives_its_why_to_claims_that_name_none() -> None:
         _scenario(why=("S3", "two words"))
     with pytest.raises(InvalidScenarioError, match=r"^claims\[0\]\.why\[0\]: .*'' is not a reading's key"):
         _scenario(claims=(Claim("best", "x", "ahap", why=("",)),))
+    with pytest.raises(InvalidScenarioError, match=r"^why: .*= 3 is not a list of readings' keys"):
+        _scenario(why=3)
+    with pytest.raises(InvalidScenarioError, match=r"^claims\[0\]\.why: .*= 3 is not a list of readings' keys"):
+        _scenario(claims=(Claim("best", "x", "ahap", why=3),))
     toml = from_mapping({"name": "spot/t", "family": "spot", "x": "deadline", "values": [8, 10],
                          "algorithms": ["ahap", "msu"], "why": ["S3"],
                          "claims": [{"kind": "best", "algorithm": "ahap", "why": ["S-headroom"]},
