@@ -17,8 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-__all__ = ["EXPLAINED_STATUSES", "ReadingIndex", "heading_key", "slug"]
+from aisched.errors import InvalidScenarioError
+
+__all__ = ["EXPLAINED_STATUSES", "ReadingIndex", "check_reading_keys", "heading_key", "reading_keys", "slug"]
 
 #: The verdicts that get a "why" link: the ones a reader asks "why?" of.
 EXPLAINED_STATUSES = ("fails", "untestable", "inconclusive")
@@ -94,3 +97,23 @@ class ReadingIndex:
         links = [f"[{key}]({self.link_base}#{self.sections[key][1]})" if key in self.sections
                  else f"{key} (no such section in readings.md)" for key in keys]
         return " Why: " + ", ".join(links) + "."
+
+
+def reading_keys(why: Any) -> Any:
+    """``why`` as a tuple of keys: one key given as a string, a list read back from JSON or TOML.
+
+    Anything else is left as it is, for :func:`check_reading_keys` to refuse by name.
+    """
+    if isinstance(why, str):
+        return (why,)
+    return tuple(why) if isinstance(why, (list, tuple)) else why
+
+
+def check_reading_keys(why: Any, name: str, where: str) -> None:
+    """Refuse ``why`` unless it is a tuple of readings' keys (a heading's first word: no spaces)."""
+    if not isinstance(why, tuple):
+        raise InvalidScenarioError(name, f"{where}= {why!r} is not a list of readings' keys")
+    for j, key in enumerate(why):
+        if not isinstance(key, str) or not key or any(ch.isspace() for ch in key):
+            raise InvalidScenarioError(f"{name}[{j}]", f"{where}{key!r} is not a reading's key "
+                                       "(a heading's first word in docs/readings.md, e.g. 'S3')")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from aisched.errors import InvalidScenarioError
+from aisched.experiments.readings import check_reading_keys, reading_keys
 
 __all__ = [
     "CLAIM_KINDS",
@@ -132,7 +133,7 @@ class Claim:
     why: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "why", _keys(self.why))
+        object.__setattr__(self, "why", reading_keys(self.why))
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ class Scenario:
     why: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "why", _keys(self.why))
+        object.__setattr__(self, "why", reading_keys(self.why))
         if self.why and isinstance(self.why, tuple):
             object.__setattr__(self, "claims", tuple(c if c.why else replace(c, why=self.why) for c in self.claims))
         _validate(self)
@@ -309,26 +310,6 @@ def _generator(family: str, kind: str = "compare") -> Any:
     return gen
 
 
-def _keys(why: Any) -> Any:
-    """``why`` as a tuple of keys: one key given as a string, a list read back from JSON or TOML.
-
-    Anything else is left as it is, for :func:`_check_keys` to refuse by name.
-    """
-    if isinstance(why, str):
-        return (why,)
-    return tuple(why) if isinstance(why, (list, tuple)) else why
-
-
-def _check_keys(why: Any, name: str, where: str) -> None:
-    """Refuse ``why`` unless it is a tuple of readings' keys (a heading's first word: no spaces)."""
-    if not isinstance(why, tuple):
-        raise InvalidScenarioError(name, f"{where}= {why!r} is not a list of readings' keys")
-    for j, key in enumerate(why):
-        if not isinstance(key, str) or not key or any(ch.isspace() for ch in key):
-            raise InvalidScenarioError(f"{name}[{j}]", f"{where}{key!r} is not a reading's key "
-                                       "(a heading's first word in docs/readings.md, e.g. 'S3')")
-
-
 def _validate(s: Scenario) -> None:
     from aisched import registry
     from aisched.api import FAMILIES, check_params
@@ -353,7 +334,7 @@ def _validate(s: Scenario) -> None:
         raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
     if FAMILY_METRICS.get(s.metric, s.family) != s.family:
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {FAMILY_METRICS[s.metric]!r} metric")
-    _check_keys(s.why, "why", where)
+    check_reading_keys(s.why, "why", where)
     everywhere = [*s.values, *(s.full_values or ())]
     for i, at in enumerate(s.bound_at):
         if not s.bound:
@@ -441,7 +422,7 @@ def _validate(s: Scenario) -> None:
             raise InvalidScenarioError(f"claims[{i}]", f"{where}a gentler_decline claim needs point and other_point")
         if c.kind == "greater" and c.other_point is None:
             raise InvalidScenarioError(f"claims[{i}].other_point", f"{where}a greater claim needs other_point")
-        _check_keys(c.why, f"claims[{i}].why", where)
+        check_reading_keys(c.why, f"claims[{i}].why", where)
 
 
 def _validate_figures(s: Scenario, where: str) -> None:
