@@ -140,6 +140,8 @@ def _parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
     rep.add_argument("--no-figures", action="store_true")
+    rep.add_argument("--refresh-metrics", action="store_true",
+                     help="first recompute every cell's family metrics from its stored outcome (no rerun)")
     rep.add_argument("--reproduction", type=Path, default=None, metavar="FILE",
                      help="also write the reproduction status page (e.g. docs/reproduction.md)")
     rep.add_argument("--readings", type=Path, default=Path("docs/readings.md"),
@@ -412,6 +414,11 @@ def _report(args: argparse.Namespace) -> int:
         raise InvalidScenarioError("directory", f"{str(args.directory)!r} {what} (give the --out folder of a sweep)")
     from aisched.experiments import report
 
+    if args.refresh_metrics:
+        from aisched.experiments.refresh import refresh_metrics
+
+        done = refresh_metrics(args.directory)
+        print(f"refreshed the metrics of {done.cells} cells in {done.folders} sweeps ({done.kept} left as they were)")
     path = report.report(args.directory, figures=not args.no_figures)
     print(f"wrote {path}")
     if args.reproduction is not None:

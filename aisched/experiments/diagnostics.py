@@ -10,6 +10,7 @@ them into the report's lines:
 - :func:`diagnostics_lines`: a table beside each figure's, per point the mean over
   seeds of each diagnostic for every algorithm of the scenario that has them (the
   proposed algorithm first), and which points were idle;
+- :func:`notes_lines`: the family's own lines after them (``Family.notes``);
 - :func:`aisched.experiments.checks.mark_idle`: a claim about the proposed algorithm whose points include an
   idle one gets the mark in its verdict ("mechanism idle at 50: ..."), so a
   verdict there reads as what it is. The mark never changes the verdict.
@@ -23,7 +24,7 @@ import pandas as pd
 
 from aisched.experiments import families
 
-__all__ = ["diagnostics_lines", "idle"]
+__all__ = ["diagnostics_lines", "idle", "notes_lines"]
 
 
 def idle(definition: dict[str, Any], table: pd.DataFrame) -> dict[str, str]:
@@ -64,3 +65,11 @@ def diagnostics_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[s
             cells = [d.text(float(rows[d.column].astype(float).mean())) for d in shown]
             lines.append(f"| {x} | {name}{mark} | " + " | ".join(cells) + " |")
     return [*lines, ""]
+
+
+def notes_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[str]:
+    """Markdown: the family's own lines about a figure (``Family.notes``), empty when it has none."""
+    if definition.get("family") not in families.names() or table.empty:
+        return []
+    notes = families.get(definition["family"]).notes
+    return list(notes(definition, table)) if notes is not None else []

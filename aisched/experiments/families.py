@@ -23,6 +23,8 @@ the way ``aisched.online`` registers algorithms with :mod:`aisched.registry`:
 - ``findings``: measured statements about the paper (docs/readings.md), one
   sentence each with the reading's name; the reproduction page prints them in
   its summary, beside the family's counts;
+- ``notes(definition, table) -> list[str]``: Markdown lines the report prints
+  after a figure's diagnostics (tenants: where Astraea's revenue gap goes);
 - ``labels``: words with units for the family's objective, metrics and generator
   parameters on figure axes (``{"objective": "social welfare (money units)"}``,
   read by :func:`aisched.experiments.figures.label`);
@@ -107,6 +109,7 @@ class Family:
     proposed: str = ""
     diagnostics: tuple[Diagnostic, ...] = ()
     findings: tuple[str, ...] = ()
+    notes: Callable[[dict[str, Any], pd.DataFrame], list[str]] | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -36,7 +36,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.experiments import families
 from aisched.experiments.catalog import METRICS, Claim
 from aisched.experiments.checks import RATIO_METRICS, ClaimCheck, check_claims, summarise, variant_checks
-from aisched.experiments.diagnostics import diagnostics_lines
+from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.regime import regime_lines
 from aisched.experiments.sweep import load_table
 from aisched.experiments.verdicts import counts_text, new_counts
@@ -238,6 +238,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
                 lines += [f"![{path.stem}]({(rel / path.name).as_posix()})", ""]
         lines += mean_table(definition, summary)
         lines += diagnostics_lines(definition, table)
+        lines += notes_lines(definition, table)
         if "regime" in definition.get("figures", []):
             lines += regime_lines(definition, table)
         lines += _claim_lines(check_claims(definition, summary, table), verdicts, reduced, absent,

@@ -28,7 +28,7 @@ from typing import Any
 
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, families
-from aisched.experiments.diagnostics import diagnostics_lines
+from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.page_figures import scenario_svg
 from aisched.experiments.readings import ReadingIndex
 from aisched.experiments.regime import (
@@ -234,7 +234,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 body += [f"![{definition['name']}]({os.path.relpath(svg, out.parent)})", ""]
             body += [f"`{metric}` ({better} is better), mean ± std over seeds:", "",
                      *mean_table(definition, summary), *reference_lines(table, metric),
-                     *diagnostics_lines(definition, table)]
+                     *diagnostics_lines(definition, table), *notes_lines(definition, table)]
             if "regime" in definition.get("figures", []):
                 points = regime_points(definition, table)
                 runs = proposed_runs(definition)  # the proposed algorithm, then its variants (issue 26)

@@ -57,12 +57,13 @@ __getattr__, __dir__, __all__ = attach(
 
 
 def _plugin() -> families.Family:
-    from aisched.scenarios.tenants import cli, figures, generator, metrics, paper
+    from aisched.scenarios.tenants import breakdown, cli, figures, generator, metrics, paper
 
     return families.Family(
         name="tenants", generate=generator.generate, scenarios=paper.add_scenarios, figures=figures.FIGURES,
         cell_metrics=metrics.cell_metrics, cli=cli, labels=figures.LABELS,
         proposed="astraea", diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS,
+        notes=breakdown.gap_lines,
     )
 
 

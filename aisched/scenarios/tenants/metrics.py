@@ -8,6 +8,7 @@ import numpy as np
 
 from aisched.experiments import families
 from aisched.models.tenants import TenantInstance
+from aisched.scenarios.tenants.breakdown import revenue_breakdown
 
 __all__ = ["DIAGNOSTICS", "FINDINGS", "cell_metrics", "gpu_utilisation", "sharing"]
 
@@ -23,7 +24,9 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
     :func:`gpu_utilisation`); ``makespan``: slots from 0 until the last admitted
     job completes (Fig. 13); ``revenue_per_job``: revenue (3) per admitted job
     (Table 2; ``nan`` when none is admitted); ``gpu_util_mean``: the mean over
-    slots of that share; and the sharing diagnostics of :func:`sharing`.
+    slots of that share; the sharing diagnostics of :func:`sharing`; and the
+    revenue split of :func:`aisched.scenarios.tenants.breakdown.revenue_breakdown`
+    (``ideal_t4``, ``ideal_other``, ``wait_loss``, ``mean_delay``).
     """
     from aisched.online.tenants.metrics import fairness
 
@@ -41,6 +44,7 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
     out["revenue_per_job"] = float(outcome.objective) / int(admitted.sum()) if admitted.any() else float("nan")
     out.update(sharing(instance, plan))
     out["gpu_util_mean"] = float(util.mean()) if util.size else 0.0
+    out.update(revenue_breakdown(instance, plan))
     return out
 
 
