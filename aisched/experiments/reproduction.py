@@ -237,9 +237,9 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                      *diagnostics_lines(definition, table), *notes_lines(definition, table)]
             if "regime" in definition.get("figures", []):
                 points = regime_points(definition, table)
-                runs = proposed_runs(definition)  # the proposed algorithm, then its variants (issue 26)
-                for run in runs:
-                    run_points = points if run == runs[0] else regime_points(definition, table, run)
+                proposed = proposed_runs(definition)  # the proposed algorithm, then its variants (issue 26)
+                for run in proposed:
+                    run_points = points if run == proposed[0] else regime_points(definition, table, run)
                     if run_points:
                         regimes.setdefault(family, []).append(
                             f"{definition['name']}: {regime_summary(definition, run_points)}")

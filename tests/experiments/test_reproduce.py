@@ -157,3 +157,28 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     others = [n for n in catalog.names("genai") if n != "genai/fig5-edges"]  # not run: still listed, unchecked
     assert "## Not run in this folder" in page and all(f"### {n}" in page for n in others)
     assert f"- {catalog.get(others[0]).claims[0].text}: not checked: not run" in page
+
+
+def test_a_regime_scenario_beside_a_run_record_keeps_the_record(tmp_path: Path) -> None:
+    """The page's run lines read the records after the regime scenarios drew their maps (a name clash once broke it)."""
+    scenario = catalog.get("genai/regime-capacity").reduced()
+    root = tmp_path / "genai" / "regime-capacity"
+    (root / "cells").mkdir(parents=True)
+    (root / "scenario.json").write_text(sweep._definition(scenario), encoding="utf-8")
+    i = 0
+    for point, x in enumerate(scenario.labels):
+        for algorithm in scenario.runs:
+            for seed in range(3):
+                row = {"scenario": scenario.name, "point": point, "x": x, "seed": seed, "algorithm": algorithm,
+                       "objective": 5.0 + seed + (2.0 if algorithm.startswith("comdos") else 0.0), "status": "online",
+                       "bound": float("nan"), "admitted": 1, "runtime_s": 0.1, "decision_median_s": 0.001,
+                       "work_s": 0.1}
+                (root / "cells" / f"c{i:03d}.json").write_text(json.dumps(row), encoding="utf-8")
+                i += 1
+    record = {"families": ["genai"], "reduced": True, "seeds": 3, "cells_total": i, "cells_already_done": 0,
+              "executor": "serial", "workers": 1, "wall_s": 60.0, "finished": "2026-11-26T00:00:00+00:00",
+              "machine": {"cpus": 2, "platform": "test"}, "load_start": [1.0, 1.0, 1.0], "load_end": [1.0, 1.0, 1.0]}
+    (tmp_path / "reproduce-genai-reduced.json").write_text(json.dumps(record), encoding="utf-8")
+    page = reproduction.write(tmp_path, tmp_path / "reproduction.md", readings=None, figures=False).read_text()
+    assert "genai's regime map: genai/regime-capacity: " in page
+    assert "- Run: `aisched reproduce genai --seeds 3` --reduced, finished 2026-11-26T00:00:00+00:00, 1.0 min" in page

@@ -118,7 +118,14 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
 FINDINGS: tuple[str, ...] = (
     "with the utility test section 5.1 does not describe (variant greedy-utility), Gandiva_fair and HiveD "
     "earn 1.3-2.1x Astraea on Fig. 4a's setting; as described (default) they start late jobs at a loss "
-    "(47-104 of 200) and Astraea is above HiveD on seeds 0-2 (docs/readings.md T3, measured 2026-11-26).",
+    "(47-104 of 200) and, on the consecutive window, Astraea is above HiveD on seeds 0-2 (docs/readings.md T3, "
+    "measured 2026-11-26).",
+    "under T8's draw (every tenant with jobs, the default) Astraea trails all three described baselines at Fig. 4a's "
+    "200 jobs (means over seeds 0-2: 34,127 against BatchSche 37,608, Gandiva_fair 40,761, HiveD 36,073); against "
+    "Gandiva_fair the gap splits into -10,022 on jobs only a scheduler without Algorithm 4's one-round rule can "
+    "finish at a profit (T4), -16,515 on other jobs its prices and admission turned away, and +19,903 from not "
+    "starting late jobs at a loss; against BatchSche it is all which jobs are admitted (docs/readings.md T10, "
+    "measured 2026-11-26).",
     "Astraea's sharing (Algorithm 2, line 5) almost never acts on Fig. 4a's setting: with every tenant given "
     "jobs (T8's draw, equal shares) it shares 0, 0 and 2 of 200 jobs on seeds 0-2 (payments 0, 0, 572); the "
     "jobs line 3 rejects have, all but 0-5 per seed, no schedule with mu > 0 even alone on the empty cluster "

@@ -74,7 +74,7 @@ def add_scenarios(add: Add) -> None:
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_JOBS, reduced_values=_TENANT_REDUCED_JOB_VALUES,
             variants=_TENANT_VARIANTS if utility == "linear" else _GREEDY_UTILITY,
             bound=utility == "linear", bound_at=(200,) if utility == "linear" else (),
-            why=("T3", "T4", "T9"),
+            why=("T3", "T4", "T9", "T10"),
             claims=(
                 Claim("improvement", "Astraea's revenue is about 1.58x BatchSche's (linear, vs jobs)", "astraea",
                       baseline="batchsche", point="200", value=0.58),
@@ -98,7 +98,7 @@ def add_scenarios(add: Add) -> None:
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_SERVERS, reduced_values=_TENANT_REDUCED_SERVER_VALUES,
             variants=_TENANT_VARIANTS if utility == "linear" else _GREEDY_UTILITY,
             bound=utility == "linear", bound_at=(100,) if utility == "linear" else (),
-            why=("T3", "T4", "T9"),
+            why=("T3", "T4", "T9", "T10"),
             claims=(
                 Claim("improvement", "Astraea's revenue is about 1.63x BatchSche's (linear, vs servers)",
                       "astraea", baseline="batchsche", point="100", value=0.63),
