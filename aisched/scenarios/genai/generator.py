@@ -37,10 +37,11 @@ with task types drawn from :data:`MODEL_POOLS`. Files are found by
 Candidate models per task type (:data:`MODEL_POOLS`): public Hugging Face
 models a HuggingGPT-style system would pick, with fp16 weight sizes (GB,
 rounded from the model cards' parameter counts x 2 bytes) and a typical
-runtime of one request in 5-second slots (our estimate for one GPU);
+runtime of one request in 5-second slots (our estimate for one GPU; ``workload="gpu_priced"`` takes
+published inference times instead, :mod:`aisched.scenarios.genai.runtimes`);
 compute per slot is taken proportional to model size (``COMPUTE_PER_GB``
 units per GB per slot). Per job, each runtime is scaled by ``U(0.8, 1.5)``
-(rounded, >= 1). Data sizes per DAG edge follow the parent's output
+(rounded, >= 1; ``legacy`` only). Data sizes per DAG edge follow the parent's output
 modality (text 0.01 MB, image 1.5 MB, audio 1 MB, video 10 MB). Unit costs
 per edge: compute 0.01 per unit, hosting 0.01 per GB-slot, transfer 0.02 per
 MB, each times ``U(0.8, 1.2)``.
@@ -76,6 +77,7 @@ UNIT_COST = {"compute": 0.01, "hosting": 0.01, "transfer": 0.02}
 DATA_MB = {"text": 0.01, "image": 1.5, "audio": 1.0, "video": 10.0}
 
 #: task category -> (output modality, [(model, size GB, runtime slots), ...]); first = the default model.
+#: The runtime slots are the ``legacy`` workload's estimates; ``gpu_priced`` reads ``runtimes.RUNTIMES``.
 MODEL_POOLS: dict[str, tuple[str, list[tuple[str, float, int]]]] = {
     "text-to-image": ("image", [("runwayml/stable-diffusion-v1-5", 2.1, 2),
                                 ("stabilityai/stable-diffusion-2-1", 2.6, 2),
@@ -223,7 +225,11 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     workload
         ``"legacy"`` (default): the unit costs and ``REVENUE_RATE`` above.
         ``"gpu_priced"`` (issue 26, beside it; docs/readings.md genai A2b): the same draws
-        (DAGs, runtimes, deadlines, the per-edge ``U(0.8, 1.2)`` factors) with costs in US cents
+        (DAGs, deadlines, the per-edge ``U(0.8, 1.2)`` factors); runtimes are the published inference
+        times of :mod:`aisched.scenarios.genai.runtimes` in slots on an RTX 4090 (one per model, no
+        per-job ``U(0.8, 1.5)`` factor: no source motivates it, and section II.C gives each model its
+        "pre-specified configurations", e.g. inference steps; the factor is still drawn so that every other draw
+        stays shared); costs in US cents
         from the median spot price of a 24 GB NVIDIA L4 on Google Cloud
         (:func:`aisched.scenarios.genai.prices.gpu_price`) spread over its memory per GB-slot (half
         computation, half hosting, transfer per MB at the GB-slot price, the legacy proportions), and the
@@ -289,10 +295,12 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         cap = np.full(K, float(capacity))
     cap = cap * float(capacity_scale)
     cost = {name: base * rng.uniform(0.8, 1.2, K) for name, base in UNIT_COST.items()}
-    gpu = None
+    gpu, sourced = None, None
     if workload == "gpu_priced":
         from aisched.scenarios.genai.prices import gpu_price
+        from aisched.scenarios.genai.runtimes import slots
         gpu = gpu_price()
+        sourced = {model: slots(model) for _, pool in MODEL_POOLS.values() for model, _, _ in pool}
         per_gb_slot = 100.0 * gpu.per_gb_slot(gpu.spot, SLOT_SECONDS)  # US cents; legacy costs sum to 0.02
         cost = {name: value * per_gb_slot / (UNIT_COST["compute"] * COMPUTE_PER_GB + UNIT_COST["hosting"])
                 for name, value in cost.items()}
@@ -334,7 +342,8 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
             types[i, j] = name
             for c, (model, size, base) in enumerate(pool):
                 cand[i, j, c] = index[model]
-                run[i, j, c] = max(1, round(base * rng.uniform(0.8, 1.5)))
+                jitter = rng.uniform(0.8, 1.5)  # drawn under both workloads, so they share every other draw
+                run[i, j, c] = max(1, round(base * jitter)) if sourced is None else sourced[model]
                 comp[i, j, c] = COMPUTE_PER_GB * size
             valid = cand[i, j] >= 0
             mean_f[j] = float(run[i, j][valid].mean())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.data import data_file
 from aisched.scenarios import genai
@@ -16,6 +17,20 @@ from aisched.scenarios.genai.prices import REFERENCE_GPU_GB, gpu_price
 def need_prices():
     if data_file("gcp_gpu_price_weekly.csv", required=False) is None:
         pytest.skip("gcp_gpu_price_weekly.csv absent from every data folder")
+
+
+def _basis(inst) -> np.ndarray:
+    """Per job: sum over tasks of the mean candidate size x the critical path at mean runtimes (rank (10))."""
+    out = np.zeros(inst.num_jobs)
+    for i in range(inst.num_jobs):
+        n = int(inst.num_tasks[i])
+        valid = inst.candidate_model[i, :n] >= 0
+        size = np.where(valid, inst.model_size[np.maximum(inst.candidate_model[i, :n], 0)], 0.0)
+        demand = float((size.sum(axis=1) / valid.sum(axis=1)).sum())
+        mean_f = {j: float(inst.runtime[i, j][valid[j]].mean()) for j in range(n)}
+        pairs = [tuple(int(v) for v in e) for e in inst.dag_edge[i] if e[0] >= 0]
+        out[i] = demand * max(dag.ranks(dag.from_edges(range(n), pairs), mean_f).values())
+    return out
 
 
 def test_bad_workload_is_named():
@@ -35,8 +50,9 @@ def test_gpu_priced_shares_every_draw_and_sets_the_rate_by_the_markup():
     need_prices()
     kw = {"seed": 3, "edges": 3, "slots": 30, "arrival_rate": 2.0, "dag_source": "generator"}
     old, new = genai.generate(**kw), genai.generate(**kw, workload="gpu_priced")
-    for name in ("arrival", "deadline", "runtime", "candidate_model", "dag_edge", "memory_capacity"):
+    for name in ("arrival", "deadline", "candidate_model", "dag_edge", "memory_capacity"):
         np.testing.assert_array_equal(getattr(old, name), getattr(new, name))
+    # runtimes: the sourced table's slots (tests/scenarios/genai/test_runtimes.py), not the legacy draw
     p = gpu_price()
     per_gb_slot = 100 * p.per_gb_slot(p.spot, generator.SLOT_SECONDS)  # cents
     legacy_per_gb_slot = generator.UNIT_COST["compute"] * generator.COMPUTE_PER_GB + generator.UNIT_COST["hosting"]
@@ -48,7 +64,8 @@ def test_gpu_priced_shares_every_draw_and_sets_the_rate_by_the_markup():
     rate = generator.COMPUTE_PER_GB * new.compute_cost.mean() + new.hosting_cost.mean()
     gb_slots = np.where(valid, new.runtime * size, 0.0).sum(axis=2) / np.maximum(valid.sum(axis=2), 1)
     reference = gb_slots.sum(axis=1) * rate
-    basis = old.revenue / generator.REVENUE_RATE  # demand x reference completion time
+    basis = _basis(new)  # demand x reference completion time, from the instance's own runtimes
+    np.testing.assert_allclose(_basis(old), old.revenue / generator.REVENUE_RATE, rtol=1e-4)  # the helper's check
     per_basis = new.revenue / basis
     np.testing.assert_allclose(per_basis, per_basis[0], rtol=1e-4)  # one rate for every job
     assert per_basis[0] == pytest.approx((1 + p.markup) * np.median(reference / basis), rel=1e-4)
