@@ -52,8 +52,9 @@ _REGISTRY: dict[str, Scenario] = {}
 #: own lists.
 PAPER_SCENARIO_NAMES: dict[str, tuple[str, ...]] = {
     "genai": (
-        "fig4-slots", "fig5-edges", "fig6-capacity", "fig7-workload", "fig8-weights", "fig9-competitive",
-        "fig9-competitive-scale", "regime-capacity"
+        "fig4-slots", "fig4-slots-legacy", "fig5-edges", "fig5-edges-legacy", "fig6-capacity",
+        "fig6-capacity-legacy", "fig7-workload", "fig7-workload-legacy", "fig8-weights", "fig8-weights-legacy",
+        "fig9-competitive", "fig9-competitive-scale", "regime-capacity"
     ),
     "lora": (
         "fig4-scale", "fig5-vendors", "fig6-capacity", "fig7-traces", "fig8-load", "fig9-deadlines",

@@ -17,6 +17,7 @@ from aisched.scenarios.genai.defaults import (
     OPTION_EVALS,
     REVENUE_RULES,
     SELECTIONS,
+    WORKLOADS,
 )
 
 if TYPE_CHECKING:
@@ -60,6 +61,9 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
                         help="deadline draw (docs/readings.md genai A2; default %(default)s)")
     parser.add_argument("--revenue-rule", choices=REVENUE_RULES, default="proportional",
                         help="revenue rule (docs/readings.md genai A2; default %(default)s)")
+    parser.add_argument("--workload", choices=WORKLOADS, default="legacy",
+                        help="costs, revenue rate and runtimes (genai A2b; the paper figures run gpu_priced; "
+                             "default %(default)s)")
     parser.add_argument("--alpha-reading", choices=ALPHA_READINGS, default="density_ratio",
                         help="ComDOS: unit of (9)'s alpha (genai A1; default %(default)s)")
     parser.add_argument("--selection", choices=SELECTIONS, default="algorithm2",
@@ -101,7 +105,7 @@ def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
     return generate(seed=args.seed, edges=args.edges, slots=args.slots,
                     arrival_rate=1.0 if args.arrival_rate is None else args.arrival_rate,
                     capacity=args.capacity, dag_source=args.dag_source, jobs=jobs,
-                    deadline_rule=args.deadline_rule, revenue_rule=args.revenue_rule)
+                    deadline_rule=args.deadline_rule, revenue_rule=args.revenue_rule, workload=args.workload)
 
 
 def describe(inst: GenaiInstance, args: argparse.Namespace) -> str:

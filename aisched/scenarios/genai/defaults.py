@@ -15,6 +15,8 @@ __all__ = ["ADMISSIONS", "ALPHA_READINGS", "CAPACITY_GB", "COMMUNICATIONS", "DEA
 
 DEADLINE_RULES: tuple[str, ...] = ("arrival", "earliest_finish")
 REVENUE_RULES: tuple[str, ...] = ("proportional", "random_factor")
+#: The workloads of :func:`~aisched.scenarios.genai.generator.generate` (docs/readings.md genai A2b).
+WORKLOADS: tuple[str, ...] = ("legacy", "gpu_priced")
 CAPACITY_GB = {"homo-S": 4 * 12.0, "homo-M": 4 * 24.0, "homo-L": 4 * 32.0}
 
 #: The CLI's default scenario: 2 edges of 8 GB, 12 slots, 6 TaskBench jobs. Small enough that

@@ -60,7 +60,13 @@ from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.data import data_file
 from aisched.models.genai import GenaiInstance
-from aisched.scenarios.genai.defaults import CAPACITY_GB, DEADLINE_RULES, DEFAULT_SCENARIO, REVENUE_RULES
+from aisched.scenarios.genai.defaults import (
+    CAPACITY_GB,
+    DEADLINE_RULES,
+    DEFAULT_SCENARIO,
+    REVENUE_RULES,
+    WORKLOADS,
+)
 
 __all__ = ["CAPACITY_GB", "MODEL_POOLS", "WORKLOADS", "Workload", "generate", "task_category", "default_instance",
            "DEFAULT_SCENARIO", "DeadlineRule", "RevenueRule", "DEADLINE_RULES", "REVENUE_RULES"]
@@ -68,7 +74,6 @@ __all__ = ["CAPACITY_GB", "MODEL_POOLS", "WORKLOADS", "Workload", "generate", "t
 DeadlineRule = Literal["arrival", "earliest_finish"]
 RevenueRule = Literal["proportional", "random_factor"]
 Workload = Literal["legacy", "gpu_priced"]
-WORKLOADS: tuple[str, ...] = ("legacy", "gpu_priced")
 
 SLOT_SECONDS = 5
 REVENUE_RATE = 0.02

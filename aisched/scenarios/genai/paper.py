@@ -3,15 +3,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from aisched.experiments.scenario import Add, Claim, Scenario, improvement_claims
 
 __all__ = ["add_scenarios"]
 
 _GENAI_ALGOS = ("comdos", "heft_ma", "heft_a", "random_a")
-_GENAI_BASE = {"edges": 10, "slots": 200, "arrival_rate": 5.0, "capacity": "homo-M"}
+#: The figures run the workload rebuilt from the paper's premises (``workload="gpu_priced"``: GPU-priced costs,
+#: argued revenue rate, published inference times; docs/readings.md genai A2b); Figs. 4-8 also run as
+#: ``genai/<fig>-legacy`` on the draw before issue 26. ``generate()``'s own default stays ``"legacy"``.
+_WORKLOAD = "gpu_priced"
+_GENAI_BASE = {"edges": 10, "slots": 200, "arrival_rate": 5.0, "capacity": "homo-M", "workload": _WORKLOAD}
 #: Reduced form: 2 edges of 8 GB, 30 slots, Poisson(1.2) (~44 jobs): most jobs fit their windows and
 #: the baselines reach full memory (peak use 1.0) -- capacity binds; ~3 s per cell.
-_GENAI_SMALL = {"edges": 2, "slots": 30, "arrival_rate": 1.2, "capacity": 8.0}
+_GENAI_SMALL = {"edges": 2, "slots": 30, "arrival_rate": 1.2, "capacity": 8.0, "workload": _WORKLOAD}
 
 
 #: Fig. 8's five tests as its text lists them: every weight 0.1, then each of the four terms of
@@ -32,6 +38,13 @@ _VARIANTS_EXACT = {**_VARIANTS, "exact": {"comdos": {"selection": "exact"}}}
 
 def _genai_small(x: str) -> dict:
     return {k: v for k, v in _GENAI_SMALL.items() if k != x}
+
+
+def _legacy(scenario: Scenario) -> Scenario:
+    """``scenario`` on the workload before issue 26 (``workload="legacy"``), named ``<name>-legacy``."""
+    return replace(scenario, name=f"{scenario.name}-legacy", title=f"{scenario.title} [legacy workload, variant]",
+                   base={**scenario.base, "workload": "legacy"},
+                   reduced_base={**scenario.reduced_base, "workload": "legacy"})
 
 
 
@@ -62,8 +75,16 @@ def add_scenarios(add: Add) -> None:
     every point (``bound=True``, issue 25): the reference of each claim's headroom (4 s at 5 edges and 12 s
     at 500 slots, seed 0, 60 s limit, proven optimal there). The workload readings (A2: ``deadline_rule``,
     ``revenue_rule``) are generator options, not algorithm options, so they are not variants.
+    Every figure runs ``workload="gpu_priced"`` (A2b); Figs. 4-8 also as ``genai/<fig>-legacy`` on the
+    draw before issue 26 (same claims and variants).
     """
-    add(Scenario(
+    figures_4_to_8: list[Scenario] = []
+
+    def paper_figure(scenario: Scenario) -> None:
+        add(scenario)
+        figures_4_to_8.append(scenario)
+
+    paper_figure(Scenario(
         name="genai/fig4-slots", family="genai", title="Fig. 4: profit vs number of time slots (100, 200, 500)",
         x="slots", values=(100, 200, 500), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("slots"), reduced_values=(20, 30),
@@ -73,7 +94,7 @@ def add_scenarios(add: Add) -> None:
                                "with 500 slots"),
                 Claim("best", "ComDOS consistently achieves the highest profit", "comdos")),
     ))
-    add(Scenario(
+    paper_figure(Scenario(
         name="genai/fig5-edges", family="genai", title="Fig. 5: profit vs number of edge clouds (5, 10, 20)",
         x="edges", values=(5, 10, 20), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("edges"), reduced_values=(2, 3),
@@ -84,7 +105,7 @@ def add_scenarios(add: Add) -> None:
                 *improvement_claims("comdos", "20", {"heft_ma": 0.3894, "heft_a": 0.9444}, "with 20 edges"),
                 Claim("best", "ComDOS still outperforms the others", "comdos")),
     ))
-    add(Scenario(
+    paper_figure(Scenario(
         name="genai/fig6-capacity", family="genai",
         title="Fig. 6: profit with edge capacities of 4x RTX 3060 / 4090 / V100 and a heterogeneous mix",
         x="capacity", values=("homo-S", "homo-M", "homo-L", "hetero"), base=_GENAI_BASE,
@@ -94,7 +115,7 @@ def add_scenarios(add: Add) -> None:
         why=("A1", "A2b", "A10", "A7"),
         claims=(Claim("best", "ComDOS achieves the best performance in all tests", "comdos"),),
     ))
-    add(Scenario(
+    paper_figure(Scenario(
         name="genai/fig7-workload", family="genai", title="Fig. 7: profit under Poisson(3, 5, 7) arrivals",
         x="arrival_rate", values=(3.0, 5.0, 7.0), base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_genai_small("arrival_rate"), reduced_values=(0.6, 1.2),
@@ -105,7 +126,7 @@ def add_scenarios(add: Add) -> None:
                 *improvement_claims("comdos", "7.0", {"heft_ma": 0.3544, "heft_a": 0.8587, "random_a": 1.9816},
                                "under heavy load (Poisson 7)")),
     ))
-    add(Scenario(
+    paper_figure(Scenario(
         name="genai/fig8-weights", family="genai",
         title="Fig. 8: profit under weights of (revenue, computation, communication, hosting): all 0.1, "
               "then each of the four terms at 0.5 (section II.E's four terms; docs/readings.md genai A9)",
@@ -114,20 +135,23 @@ def add_scenarios(add: Add) -> None:
         why=("A1", "A2b", "A9", "A10"),
         claims=(Claim("best", "ComDOS achieves the best performance across various weight settings", "comdos"),),
     ))
+    for scenario in figures_4_to_8:
+        add(_legacy(scenario))
     add(Scenario(
         name="genai/regime-capacity", family="genai",
         title="Regime map (not a paper figure): ComDOS against HEFT-MA, HEFT-A and Random-A as edge memory "
               "shrinks from homo-M (96 GB) to 1/4, 1/16 and 1/64 of it (5 edges, 60 slots, Poisson 3), with "
               "the certified bound as the reference",
         x="capacity_scale", values=(1.0, 0.25, 0.0625, 0.015625),
-        base={"edges": 5, "slots": 60, "arrival_rate": 3.0, "capacity": "homo-M"}, algorithms=_GENAI_ALGOS,
+        base={"edges": 5, "slots": 60, "arrival_rate": 3.0, "capacity": "homo-M", "workload": _WORKLOAD},
+        algorithms=_GENAI_ALGOS,
         bound=True, time_limit=20.0, figures=("regime",), variants={"full-cell": {"comdos": FULL_CELL_VARIANT}},
         reduced_base={"edges": 2, "slots": 30, "arrival_rate": 1.2}, reduced_values=(1.0, 0.0625),
     ))
     add(Scenario(
         name="genai/fig9-competitive", family="genai",
         title="Fig. 9: empirical competitive ratio OPT / ComDOS on instances the MILP solves (sizes chosen)",
-        x="edges", values=(2, 3, 4), base={"slots": 12, "jobs": 6, "capacity": 8.0},
+        x="edges", values=(2, 3, 4), base={"slots": 12, "jobs": 6, "capacity": 8.0, "workload": _WORKLOAD},
         algorithms=("comdos",), metric="competitive_ratio", offline=True, time_limit=60.0,
         reduced_base={"jobs": 4}, reduced_values=(2,),
         variants=_VARIANTS_EXACT,

@@ -179,7 +179,7 @@ def test_compare_genai_cli_bad_option(capsys):
 
 
 @pytest.mark.parametrize("flag", ["--selection", "--alpha-reading", "--deadline-rule", "--revenue-rule",
-                                  "--admission", "--communication", "--on-full", "--option-eval"])
+                                  "--workload", "--admission", "--communication", "--on-full", "--option-eval"])
 def test_compare_genai_cli_bad_algorithm_option_value(flag, capsys):
     with pytest.raises(SystemExit) as err:
         main(["compare", "genai", flag, "nonsense"])
@@ -207,6 +207,29 @@ def test_compare_genai_cli_options_reach_the_algorithms(tmp_path, capsys, monkey
     assert seen == {"comdos": {"alpha_reading": "gb", "selection": "exact", "option_eval": "shared"},
                     "random_a": {"admission": "job", "on_full": "redraw"}}
     assert "comdos" in capsys.readouterr().out
+
+
+def test_compare_genai_cli_workload_builds_the_generators_instance() -> None:
+    """``--workload`` reaches :func:`generate` (the paper figures run gpu_priced; the CLI default is generate()'s)."""
+    import argparse
+
+    from aisched.scenarios.genai import cli as genai_cli
+    from aisched.scenarios.genai.defaults import DEFAULT_SCENARIO
+    from aisched.scenarios.genai.generator import generate
+
+    parser = argparse.ArgumentParser()
+    genai_cli.add_cli_arguments(parser)
+    for workload in ("legacy", "gpu_priced"):
+        args = parser.parse_args(["--jobs", "4", "--edges", "2", "--slots", "20", "--workload", workload])
+        d = DEFAULT_SCENARIO
+        assert genai_cli.instance_from_cli(args) == generate(
+            seed=d["seed"], jobs=4, edges=2, slots=20, capacity=d["capacity"], dag_source=d["dag_source"],
+            arrival_rate=1.0, workload=workload)
+    assert parser.parse_args([]).workload == "legacy"
+    legacy = genai_cli.instance_from_cli(parser.parse_args(["--jobs", "4", "--edges", "2", "--slots", "20"]))
+    priced = genai_cli.instance_from_cli(parser.parse_args(["--jobs", "4", "--edges", "2", "--slots", "20",
+                                                            "--workload", "gpu_priced"]))
+    assert legacy != priced
 
 
 def test_compare_reports_utilisation_per_algorithm():
