@@ -10,12 +10,14 @@ vendors; ``--quick``: 50 nodes, Poisson(20)). After one day to compile, it runs:
    results, no kernel): its CPU time is everything but the kernel (Algorithm 1's
    Python, F (10)'s parts, the admission test, the dual updates (7)-(8), the fronts);
    its plan is checked equal to run 1's;
-3. the ``cell_prices`` day twice (the second, compiled, is the one compared).
+3. the ``cell_prices`` day twice (the second, compiled, is the one compared);
+4. with ``--threads``: the default day with ``pdftsp_fronts.PARALLEL_STARTS`` (a
+   task's distinct starts' DPs in two threads), checked to decide exactly as run 1.
 
 It prints each part with the load average, and the ratios to ``cell_prices``: the
 whole day, and the kernel alone. Timings scale with the load; compare within a run.
 
-Usage: ``python benchmarks/bench_pdftsp_split.py [--quick] [--seed S]``
+Usage: ``python benchmarks/bench_pdftsp_split.py [--quick] [--seed S] [--threads]``
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", action="store_true",
+                        help="also the default day with a task's starts in two threads")
     args = parser.parse_args()
     nodes, rate = (50, 20.0) if args.quick else (200, 80.0)
     inst = generate(seed=args.seed, nodes=nodes, slots=144, arrival_rate=rate, vendors=5, gpu_mix="mixed")
@@ -98,6 +102,21 @@ def main() -> None:
     print(f"faithful / cell_prices: wall {f_wall / c_wall:.2f}x, CPU {f_cpu / c_cpu:.2f}x; the fronts "
           f"kernel alone: wall {spent['kernel_wall'] / c_wall:.2f}x, CPU {spent['kernel_cpu'] / c_cpu:.2f}x; "
           f"load now {os.getloadavg()[0]:.2f}")
+    if args.threads:
+        pdftsp_fronts.PARALLEL_STARTS = True
+        try:
+            split, s_wall, s_cpu, s_load = _day(inst)
+        finally:
+            pdftsp_fronts.PARALLEL_STARTS = False
+        same = all(np.array_equal(split.plan[v].values, faithful.plan[v].values)
+                   for v in ("assignment", "vendor", "surplus")) and np.array_equal(
+            split.payments, faithful.payments) and all(
+            np.array_equal(split.prices[v].values, faithful.prices[v].values) for v in split.prices)
+        if not same:
+            raise SystemExit("the day with starts in two threads decides differently")
+        print(f"faithful, starts in two threads (same decisions, checked): wall {s_wall:.2f} s, CPU "
+              f"{s_cpu:.2f} s (load {s_load:.2f}); / cell_prices: wall {s_wall / c_wall:.2f}x, CPU "
+              f"{s_cpu / c_cpu:.2f}x; / faithful: wall {s_wall / f_wall:.2f}x")
 
 
 if __name__ == "__main__":
