@@ -400,6 +400,52 @@ def _select(fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i,
     return lax.fori_loop(0, n_starts, one_start, init)
 
 
+#: Run a task's distinct starts' DPs (13) in two threads when it has two or more: two
+#: calls of the same compiled kernel, each on about half the work (starts split by window
+#: length). Every start's DP is independent, so the results are the same (tested). Off by
+#: default: a wall-time option for an idle second core, measured by
+#: ``benchmarks/bench_pdftsp_split.py --threads`` (issue 30, point 2).
+PARALLEL_STARTS = False
+_POOL: list = []  # the one worker thread, made on first use
+
+
+def _kernel_x64(args) -> tuple[np.ndarray, np.ndarray]:
+    """``_select(*args)`` as NumPy; float64 is switched on per thread (a worker sets it itself)."""
+    with jax.enable_x64(True):
+        c, a = _select(*args)
+        return np.asarray(c), np.asarray(a)
+
+
+def _run_kernel(head, distinct: np.ndarray, n_opt: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct start's DP cost (n,) and schedule (n, T), in ``distinct``'s order."""
+    def args_for(part):
+        starts = np.zeros(n_opt, np.int32)
+        starts[: part.size] = part
+        return (*head, starts, np.int32(part.size), np.int32(hi))
+
+    n = distinct.size
+    if not PARALLEL_STARTS or n < 2:
+        c, a = _kernel_x64(args_for(distinct))
+        return c[:n], a[:n]
+    if not _POOL:
+        from concurrent.futures import ThreadPoolExecutor
+        _POOL.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="pdftsp-starts"))
+    load = np.zeros(2)
+    side = np.zeros(n, np.int64)
+    for i in range(n):  # ascending starts: longest window first, each to the lighter side
+        side[i] = int(np.argmin(load))
+        load[side[i]] += hi - int(distinct[i]) + 1
+    mine, theirs = np.nonzero(side == 0)[0], np.nonzero(side == 1)[0]
+    future = _POOL[0].submit(_kernel_x64, args_for(distinct[theirs]))
+    c0, a0 = _kernel_x64(args_for(distinct[mine]))
+    c1, a1 = future.result()
+    c = np.empty(n)
+    a = np.empty((n, a0.shape[1]), np.int32)
+    c[mine], a[mine] = c0[: mine.size], a0[: mine.size]
+    c[theirs], a[theirs] = c1[: theirs.size], a1[: theirs.size]
+    return c, a
+
+
 def _schedule_parts(assign, cp, mp, ep, eu, s, r):
     """The parts of F (10) of one schedule, computed as the NumPy oracle does:
     ``max lambda``, ``max phi``, ``sum s``, ``r * #cells``, ``sum e`` (``None`` if empty)."""
@@ -447,19 +493,15 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
     hi = min(int(deadline), n_slots - 1)
     st = np.clip(start, 0, n_slots)
     distinct = np.unique(st[valid]) if valid.any() else np.zeros(0, st.dtype)
-    starts = np.zeros(n_opt, np.int32)
-    starts[: distinct.size] = distinct
     costs = np.full(n_opt, _INF)
     assigns = np.full((n_opt, n_slots), -1, np.int32)
     surplus = np.full(n_opt, -_INF)
     parts: list = [None] * n_opt
     if distinct.size and positive.size:
-        with jax.enable_x64(True):
-            c, a = _select(fronts.nodes, fronts.compute_price, fronts.memory_price,
-                           fronts.energy_price, s, eu, usable, group, np.float64(memory_need), nxt,
-                           padded, np.int32(levels.size - 1), np.int32(positive.max()), starts,
-                           np.int32(distinct.size), np.int32(hi))
-        c, a = np.asarray(c)[: distinct.size], np.asarray(a)[: distinct.size]
+        head = (fronts.nodes, fronts.compute_price, fronts.memory_price, fronts.energy_price, s, eu,
+                usable, group, np.float64(memory_need), nxt, padded, np.int32(levels.size - 1),
+                np.int32(positive.max()))
+        c, a = _run_kernel(head, distinct.astype(np.int32), n_opt, hi)
         where = np.minimum(np.searchsorted(distinct, st), distinct.size - 1)
         costs = np.where(valid, c[where], _INF)
         assigns = np.where(valid[:, None] & np.isfinite(costs)[:, None], a[where], -1).astype(np.int32)

@@ -194,6 +194,26 @@ def test_run_default_is_faithful_and_deterministic():
     np.testing.assert_array_equal(a.payments, b.payments)
 
 
+def test_starts_in_two_threads_decide_the_same(monkeypatch):
+    """``PARALLEL_STARTS``: a task's distinct starts split over two kernel calls, one in a worker
+    thread: the same plans, vendors, payments, every F and the final prices; no recompilation."""
+    inst = generate(seed=3, nodes=12, slots=48, arrival_rate=6.0, vendors=3, gpu_mix="mixed")
+    base = aisched.run("pdftsp", inst)
+    compiles = pf.cache_size()
+    monkeypatch.setattr(fr, "PARALLEL_STARTS", True)
+    calls = []
+    monkeypatch.setattr(fr, "_kernel_x64", lambda args, real=fr._kernel_x64: calls.append(
+        int(args[-2])) or real(args))
+    split = aisched.run("pdftsp", inst)
+    assert len(calls) > inst.num_tasks  # some tasks had two or more distinct starts, split in two
+    for name in ("assignment", "vendor", "surplus"):
+        np.testing.assert_array_equal(split.plan[name].values, base.plan[name].values, err_msg=name)
+    np.testing.assert_array_equal(split.payments, base.payments)
+    for name in ("compute_price", "memory_price"):
+        np.testing.assert_array_equal(split.prices[name].values, base.prices[name].values)
+    assert pf.cache_size() == compiles
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), tasks=st.integers(0, 4), nodes=st.integers(1, 9))
 def test_node_classes_label_as_unique_rows(seed, tasks, nodes):
