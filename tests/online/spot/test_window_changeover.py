@@ -1,4 +1,5 @@
-"""AHAP's window problem (10) with changeover="on": exact against brute force; AHAP and the pool with it on."""
+"""AHAP's window problem (10) with changeover="on": exact against brute force; the jitted split DP, AHAP and
+AHANP kernels equal to the NumPy references; the pool with it on."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from spot_tiny import tiny
 
 import aisched
 from aisched.models.spot import SpotInstance
-from aisched.online.spot import paper_pool, perfect
+from aisched.online.spot import noisy, paper_pool, perfect
+from aisched.online.spot import window_kernel as wk
 from aisched.online.spot import window_reference as wr
 from aisched.online.spot.selection import evaluate_pool
 
@@ -66,7 +70,7 @@ def _switch_market() -> SpotInstance:
 def test_ahap_window_plans_with_the_changeover():
     inst = _switch_market()
     out = aisched.run("ahap", inst, window=2, commitment=1, threshold=0.1)
-    assert out.info["engine"] == "reference"
+    assert out.info["engine"] == "kernel"
     od, sp = out.plan["on_demand"].values, out.plan["spot"].values
     # planning with the restart cost it keeps one spot + one on-demand GPU and finishes by the deadline
     np.testing.assert_array_equal(od[:3], [1, 1, 1])
@@ -87,3 +91,90 @@ def test_pool_runs_with_changeover_on_equal_to_single_runs():
             else:
                 out = aisched.run("ahanp", inst, threshold=p.threshold)
             assert u[k, m] == pytest.approx(out.objective, abs=1e-9), (k, p.name)
+
+
+def _kernel_instance(seed: int, mu: float, intercept: bool) -> SpotInstance:
+    inst = _on(tiny(seed, slots=14, deadline=6, work=float(10 + seed % 15), nmin=1 + seed % 2, nmax=4, mu=mu))
+    if intercept:  # beta > 0 and mu_1 != mu_2: the lattice offset b and the distinct up/down shifts
+        inst = inst.replace(throughput_intercept=0.5, scale_up_efficiency=0.8, scale_down_efficiency=1.0)
+    return inst
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), mu=st.sampled_from([0.8, 0.9, 1.0]), intercept=st.booleans(),
+       window=st.integers(1, 3), data=st.data())
+def test_split_window_kernel_equals_reference(seed, mu, intercept, window, data):
+    """The jitted DP over splits (window_split) == the reference's enumeration: value and plan."""
+    inst = _kernel_instance(seed, mu, intercept)
+    q = wk.work_quantum(inst)
+    pf, af = noisy(0.3, seed=seed).forecast(inst.spot_price, inst.spot_available, inst.deadline, 3)
+    job = wk.job_arrays(inst, pf, af, q, lead=3)
+    t = data.draw(st.integers(0, inst.deadline - 1))
+    z = data.draw(st.integers(0, int(inst.work * 6))) / 10
+    prev = data.draw(st.sampled_from([int(n) for n in inst.gpu_options()]))
+    prev_spot = data.draw(st.integers(0, prev))
+    e, rest = wr.window_terms(inst, t, window)
+    price, avail = pf[t, : e - t + 1], af[t, : e - t + 1]
+    ref_val, ref_o, ref_s = wr.solve_window(inst, price, avail, prev, z, rest, prev_spot)
+    val, o, s = wk.solve_window(job, t, z, prev, window=window, lattice=wk.lattice_size(inst, window, q),
+                                shifts=wk.shifts_of(inst, q), previous_spot=prev_spot, changeover=True)
+    assert val == pytest.approx(ref_val, abs=1e-6)
+    np.testing.assert_array_equal(o[: e - t + 1], ref_o)
+    np.testing.assert_array_equal(s[: e - t + 1], ref_s)
+    assert not (o[e - t + 1:].any() or s[e - t + 1:].any())  # past the deadline: nothing
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), mu=st.sampled_from([0.8, 0.9]), intercept=st.booleans(),
+       window=st.integers(1, 3), averaging=st.sampled_from(["chc", "actual_state"]), guard=st.booleans(),
+       data=st.data())
+def test_ahap_and_ahanp_kernels_equal_references_with_changeover(seed, mu, intercept, window, averaging, guard,
+                                                                 data):
+    inst = _kernel_instance(seed, mu, intercept)
+    commitment = data.draw(st.integers(1, window))
+    threshold = data.draw(st.sampled_from([0.3, 0.6, 0.9]))
+    pred = noisy(0.3, kind="magnitude", dist="heavy", seed=seed)
+    kw = {"window": window, "commitment": commitment, "threshold": threshold, "predictor": pred,
+          "averaging": averaging, "deadline_guard": guard}
+    a = aisched.run("ahap", inst, **kw)
+    b = aisched.run("ahap", inst, engine="reference", **kw)
+    assert a.info["engine"] == "kernel"
+    np.testing.assert_array_equal(a.plan["on_demand"].values, b.plan["on_demand"].values)
+    np.testing.assert_array_equal(a.plan["spot"].values, b.plan["spot"].values)
+    assert a.objective == pytest.approx(b.objective, abs=1e-9)
+    c = aisched.run("ahanp", inst, threshold=threshold)
+    d = aisched.run("ahanp", inst, threshold=threshold, engine="reference")
+    assert c.info["engine"] == "kernel"
+    np.testing.assert_array_equal(c.plan["on_demand"].values, d.plan["on_demand"].values)
+    np.testing.assert_array_equal(c.plan["spot"].values, d.plan["spot"].values)
+
+
+def test_kernels_with_changeover_do_not_recompile_across_jobs():
+    """Kernel outputs (utility, completion) equal the references', one compile for all jobs."""
+    from aisched.models.spot import plan_utility
+    from aisched.online.spot.ahap import finish_plan
+
+    insts = [_on(tiny(s, slots=14, deadline=6, work=15.0, nmax=4, mu=0.8)) for s in range(3)]
+    q = 0.1
+    arrays = []
+    for inst in insts:
+        pf, af = noisy(0.2, seed=1).forecast(inst.spot_price, inst.spot_available, inst.deadline, 5)
+        arrays.append((pf, af, wk.job_arrays(inst, pf, af, q)))
+    G = wk.lattice_size(insts, 2, q)
+    sh = wk.shifts_of(insts[0], q)
+    kw = {"window": 2, "lattice": G, "shifts": sh, "changeover": True}
+    wk.ahap_batch(wk.stack([a[2] for a in arrays[:2]]), np.array([1, 2]), np.array([0.5, 0.7]), **kw)
+    wk.ahanp_batch(wk.stack([a[2] for a in arrays[:2]]), np.array([0.5, 0.7]), changeover=True)
+    before = wk.cache_size()
+    out = wk.ahap_batch(wk.stack([a[2] for a in arrays[1:]]), np.array([2, 1]), np.array([0.9, 0.3]), **kw)
+    nout = wk.ahanp_batch(wk.stack([a[2] for a in arrays[1:]]), np.array([0.9, 0.3]), changeover=True)
+    assert wk.cache_size() == before
+    for j, (inst, (pf, af, _)) in enumerate(zip(insts[1:], arrays[1:])):
+        for m, (v, thr) in enumerate([(2, 0.9), (1, 0.3)]):
+            od, sp, _ = wr.ahap_reference(inst, pf, af, 2, v, thr)
+            u, completion, _, _ = plan_utility(inst, *finish_plan(inst, od, sp))
+            assert out["utility"][j, m] == pytest.approx(u, abs=1e-9)
+            assert out["completion_time"][j, m] == completion + 1  # the paper's 1-based T
+            od, sp = wr.ahanp_reference(inst, thr)
+            u, _, _, _ = plan_utility(inst, *finish_plan(inst, od, sp))
+            assert nout["utility"][j, m] == pytest.approx(u, abs=1e-9)
