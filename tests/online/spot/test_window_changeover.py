@@ -80,17 +80,38 @@ def test_ahap_window_plans_with_the_changeover():
 
 
 def test_pool_runs_with_changeover_on_equal_to_single_runs():
-    jobs = [_on(tiny(s, slots=10, deadline=5, work=8.0, nmax=3, mu=0.8)) for s in range(2)]
-    pool = paper_pool(windows=(1, 2), sigmas=(0.3, 0.9))
-    u, info = evaluate_pool(jobs, pool, perfect(), seed=0)
-    assert info["engine"] == "reference"
-    for k, inst in enumerate(jobs):
+    """The batched pool with the changeover on: bit for bit the vmapped kernel, equal to aisched.run per
+    policy (the kernels, tested against the references above); a second workload compiles nothing."""
+    from aisched.online.spot import pool as pk
+
+    jobs = [_on(tiny(s, slots=10, deadline=5, work=8.0, nmax=3, mu=0.8)) for s in range(3)]
+    pool = paper_pool(windows=(2,), sigmas=(0.3, 0.9))
+    u, info = evaluate_pool(jobs[:2], pool, perfect(), seed=0)
+    assert info["engine"] == "batched" and info["changeover"]
+    u_vmap, _ = evaluate_pool(jobs[:2], pool, perfect(), seed=0, engine="vmap", chunk=2)
+    np.testing.assert_array_equal(u, u_vmap)
+    for k, inst in enumerate(jobs[:2]):
         for m, p in enumerate(pool):
             if p.algorithm == "ahap":
                 out = aisched.run("ahap", inst, window=p.window, commitment=p.commitment, threshold=p.threshold)
             else:
                 out = aisched.run("ahanp", inst, threshold=p.threshold)
+            assert out.info["engine"] == "kernel"
             assert u[k, m] == pytest.approx(out.objective, abs=1e-9), (k, p.name)
+    before = pk.cache_size()
+    evaluate_pool(jobs[1:], pool, perfect(), seed=1)
+    assert pk.cache_size() == before
+
+
+@pytest.mark.slow
+def test_pool_with_changeover_equals_references_and_mixed_workloads_run_them():
+    jobs = [_on(tiny(s, slots=10, deadline=5, work=8.0, nmax=3, mu=0.8)) for s in range(2)]
+    pool = paper_pool(windows=(1, 2, 3), sigmas=(0.3, 0.9))
+    u, _ = evaluate_pool(jobs, pool, perfect(), seed=0, averaging="actual_state", deadline_guard=True)
+    ref, info = evaluate_pool([*jobs, tiny(1, slots=10, deadline=5, work=8.0, nmax=3, mu=0.8)], pool,
+                              perfect(), seed=0, averaging="actual_state", deadline_guard=True)
+    assert info["engine"] == "reference"  # one kernel flag per call: a mixed workload runs the references
+    np.testing.assert_allclose(ref[:2], u, atol=1e-9)
 
 
 def _kernel_instance(seed: int, mu: float, intercept: bool) -> SpotInstance:
@@ -100,10 +121,7 @@ def _kernel_instance(seed: int, mu: float, intercept: bool) -> SpotInstance:
     return inst
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), mu=st.sampled_from([0.8, 0.9, 1.0]), intercept=st.booleans(),
-       window=st.integers(1, 3), data=st.data())
-def test_split_window_kernel_equals_reference(seed, mu, intercept, window, data):
+def _check_split_window(seed, mu, intercept, window, data):
     """The jitted DP over splits (window_split) == the reference's enumeration: value and plan."""
     inst = _kernel_instance(seed, mu, intercept)
     q = wk.work_quantum(inst)
@@ -124,12 +142,21 @@ def test_split_window_kernel_equals_reference(seed, mu, intercept, window, data)
     assert not (o[e - t + 1:].any() or s[e - t + 1:].any())  # past the deadline: nothing
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), mu=st.sampled_from([0.8, 0.9]), intercept=st.booleans(),
-       window=st.integers(1, 3), averaging=st.sampled_from(["chc", "actual_state"]), guard=st.booleans(),
-       data=st.data())
-def test_ahap_and_ahanp_kernels_equal_references_with_changeover(seed, mu, intercept, window, averaging, guard,
-                                                                 data):
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), intercept=st.booleans(), window=st.sampled_from([1, 3]), data=st.data())
+def test_split_window_kernel_equals_reference(seed, intercept, window, data):
+    _check_split_window(seed, 0.8, intercept, window, data)  # four compiled shapes
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), mu=st.sampled_from([0.8, 0.9, 1.0]), intercept=st.booleans(),
+       window=st.integers(1, 3), data=st.data())
+def test_split_window_kernel_equals_reference_every_shape(seed, mu, intercept, window, data):
+    _check_split_window(seed, mu, intercept, window, data)
+
+
+def _check_algorithms(seed, mu, intercept, window, averaging, guard, data):
     inst = _kernel_instance(seed, mu, intercept)
     commitment = data.draw(st.integers(1, window))
     threshold = data.draw(st.sampled_from([0.3, 0.6, 0.9]))
@@ -147,6 +174,22 @@ def test_ahap_and_ahanp_kernels_equal_references_with_changeover(seed, mu, inter
     assert c.info["engine"] == "kernel"
     np.testing.assert_array_equal(c.plan["on_demand"].values, d.plan["on_demand"].values)
     np.testing.assert_array_equal(c.plan["spot"].values, d.plan["spot"].values)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), averaging=st.sampled_from(["chc", "actual_state"]), data=st.data())
+def test_ahap_and_ahanp_kernels_equal_references_with_changeover(seed, averaging, data):
+    _check_algorithms(seed, 0.8, False, 2, averaging, False, data)  # two compiled AHAP kernels
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), mu=st.sampled_from([0.8, 0.9]), intercept=st.booleans(),
+       window=st.integers(1, 3), averaging=st.sampled_from(["chc", "actual_state"]), guard=st.booleans(),
+       data=st.data())
+def test_ahap_and_ahanp_kernels_equal_references_every_option(seed, mu, intercept, window, averaging, guard,
+                                                             data):
+    _check_algorithms(seed, mu, intercept, window, averaging, guard, data)
 
 
 def test_kernels_with_changeover_do_not_recompile_across_jobs():
