@@ -99,12 +99,13 @@ def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: in
         key = (W1, W1 * int(lattice_step), tuple(shifts), shapes, shared_forward, changeover)
         if key in _COMPILED:
             continue
-        if changeover:
+        if shared_forward:
+            wg.solve_grouped(stacked, wb.SOLVER_KEYS, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1),
+                             np.array([W1]), lattice_step=int(lattice_step), shifts=shifts,
+                             prev_spot=np.zeros(1) if changeover else None)
+        elif changeover:
             wb.solve_windows_split(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), np.zeros(1),
                                    window=W1 - 1, lattice=W1 * int(lattice_step), shifts=shifts)
-        elif shared_forward:
-            wg.solve_grouped(stacked, wb.SOLVER_KEYS, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1),
-                             np.array([W1]), lattice_step=int(lattice_step), shifts=shifts)
         else:
             wb.solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
                           lattice=W1 * int(lattice_step), shifts=shifts)
@@ -182,10 +183,11 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
 
     ``changeover``: the jobs' changeover cost is on (``docs/readings.md`` S7):
     lanes and sub-trajectories keep their previous split, the distinct
-    problems are keyed on it too and solved over splits
-    (:func:`~aisched.online.spot.window_batched.solve_windows_split`, one DP per
-    distinct problem; no shared forward pass), the progress by
-    ``split_efficiency``; equal to ``ahap_batch(..., changeover=True)``.
+    problems are keyed on it too and solved over splits (with ``shared_forward``
+    one pass per ``(job, previous split)``, :mod:`~aisched.online.spot.window_groups`;
+    else :func:`~aisched.online.spot.window_batched.solve_windows_split`, one DP per
+    distinct problem), the progress by ``split_efficiency``; equal to
+    ``ahap_batch(..., changeover=True)``.
     """
     window = np.asarray(window, np.int64)
     commitment = np.asarray(commitment, np.int64)
@@ -224,7 +226,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     needed = unique = padded = passes = 0
     window_s = 0.0
     changeover = bool(changeover)
-    shared_forward = bool(shared_forward) and grouped(stacked, shifts) and not changeover
+    shared_forward = bool(shared_forward) and (changeover or grouped(stacked, shifts))
     # every (clipped) length 1..W: compile now, not mid-run
     precompile(stacked, wmax, lattice_step, shifts, shared_forward, changeover)
     for t in range(D):
@@ -256,12 +258,13 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             t0 = time.perf_counter()
             if shared_forward:
                 uo, us, st = wg.solve_grouped(stacked, wb.SOLVER_KEYS, job[rows], t, pz[rows], pprev[rows], usize,
-                                              lattice_step=lattice_step, shifts=shifts)
+                                              lattice_step=lattice_step, shifts=shifts,
+                                              prev_spot=pprev_s[rows] if changeover else None)
                 Wu = uo.shape[1]
                 plan_o[behind, :Wu] = uo[inverse]
                 plan_s[behind] = 0.0
                 plan_s[behind, :Wu] = us[inverse]
-                padded += st["calls"] * wg.PROBLEMS
+                padded += st["calls"] * (wg.SPLIT_PROBLEMS if changeover else wg.PROBLEMS)
                 passes += st["passes"]
             for W1 in ([] if shared_forward else np.unique(usize)):
                 sel = np.flatnonzero(usize == W1)

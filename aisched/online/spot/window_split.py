@@ -44,7 +44,7 @@ import numpy as np
 from aisched.online.spot.window_reference import TIE_BREAK
 
 __all__ = ["NEG", "BIG", "shear", "shear_rows", "split_tie", "split_window_dp", "split_window_prefix",
-           "split_step", "split_back"]
+           "split_step", "split_back", "split_back_lanes"]
 
 NEG = -1e30
 BIG = 1e30
@@ -130,21 +130,38 @@ def split_step(best: jax.Array, key: jax.Array, shifts: tuple[int, ...]) -> jax.
     return jnp.maximum(new, NEG)
 
 
+def split_back_lanes(table: jax.Array, lane: jax.Array, n: jax.Array, s: jax.Array, g: jax.Array,
+                     wq_up: jax.Array, wq_down: jax.Array,
+                     wq_same: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Previous split and lattice column of states ``(n, s, g)`` (a batch ``P``) in tables ``(L, S, S, width)``.
+
+    Problem ``p`` reads ``table[lane[p]]``; ``wq_*`` are ``(P, S)`` (its job's
+    work rows). The first index of the maximum over every previous split.
+    """
+    S, width = table.shape[1], table.shape[3]
+    n_p = np.arange(S)[None, :, None]
+    s_p = np.arange(S)[None, None, :]
+    P = n.shape[0]
+    nn, ss = n[:, None, None], s[:, None, None]
+    up = (nn - ss > n_p - s_p) | (ss > s_p)
+    down = ~up & (nn < n_p)
+    rows = jnp.arange(P)
+    w = jnp.where(up, wq_up[rows, n][:, None, None],
+                  jnp.where(down, wq_down[rows, n][:, None, None], wq_same[rows, n][:, None, None]))
+    gp = g[:, None, None] - w
+    inside = (s_p <= n_p) & (gp >= 0) & (gp < width)
+    val = jnp.where(inside, table[lane[:, None, None], n_p, s_p, jnp.clip(gp, 0, width - 1)], NEG)
+    k = jnp.argmax(val.reshape(P, -1), axis=1)
+    return k // S, k % S, jnp.take_along_axis(gp.reshape(P, -1), k[:, None], axis=1)[:, 0]
+
+
 def split_back(table: jax.Array, n: jax.Array, s: jax.Array, g: jax.Array, wq_up: jax.Array,
                wq_down: jax.Array, wq_same: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
     """Previous split ``(n, s)`` and lattice column at state ``(n, s, g)``: first index of the maximum."""
-    S = table.shape[0]
-    n_p = np.arange(S)[:, None]
-    s_p = np.arange(S)[None, :]
-    o, o_p = n - s, n_p - s_p
-    up = (o > o_p) | (s > s_p)
-    down = ~up & (n < n_p)
-    w = jnp.where(up, wq_up[n], jnp.where(down, wq_down[n], wq_same[n]))
-    gp = g - w
-    inside = (s_p <= n_p) & (gp >= 0) & (gp < table.shape[2])
-    val = jnp.where(inside, table[n_p, s_p, jnp.clip(gp, 0, table.shape[2] - 1)], NEG)
-    k = jnp.argmax(val.reshape(-1))
-    return k // S, k % S, gp.reshape(-1)[k]
+    one = jnp.zeros(1, jnp.int32)
+    pn, ps, pg = split_back_lanes(table[None], one, n[None], s[None], g[None], wq_up[None], wq_down[None],
+                                  wq_same[None])
+    return pn[0], ps[0], pg[0]
 
 
 def split_window_dp(cost: jax.Array, tie: jax.Array, wq_up: jax.Array, wq_down: jax.Array,

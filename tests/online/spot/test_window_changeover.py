@@ -103,6 +103,27 @@ def test_pool_runs_with_changeover_on_equal_to_single_runs():
     assert pk.cache_size() == before
 
 
+@pytest.mark.parametrize("averaging", ["chc", "actual_state"])
+def test_pool_shared_forward_over_splits_equals_one_dp_per_window(averaging):
+    """window_groups' passes over splits (one per job, slot and previous split) == one DP per window."""
+    from aisched.online.spot import pool as pk
+
+    jobs = [_on(tiny(s, slots=12, deadline=6, work=12.0, nmax=4, mu=0.8)) for s in range(3)]
+    pred = noisy(0.3, seed=3)
+    fcs = [pred.forecast(i.spot_price, i.spot_available, i.deadline, 2, seed=k) for k, i in enumerate(jobs)]
+    arrays = wk.stack([wk.job_arrays(i, pf, af, 0.1, lead=2) for i, (pf, af) in zip(jobs, fcs)])
+    pool = [p for p in paper_pool(windows=(1, 2), sigmas=(0.3, 0.9)) if p.algorithm == "ahap"]
+    args = (arrays, np.array([p.window for p in pool]), np.array([p.commitment for p in pool]),
+            np.array([p.threshold for p in pool]))
+    kw = {"lattice_step": wk.lattice_size(jobs, 0, 0.1), "shifts": wk.shifts_of(jobs[0], 0.1), "changeover": True,
+          "averaging": averaging}
+    shared = pk.ahap_pool(*args, shared_forward=True, **kw)
+    alone = pk.ahap_pool(*args, shared_forward=False, **kw)
+    for key in ("on_demand", "spot", "utility", "completion_time", "termination_slots", "windows_solved"):
+        np.testing.assert_array_equal(shared[key], alone[key])
+    assert shared["stats"]["forward_passes"] < alone["stats"]["forward_passes"]
+
+
 @pytest.mark.slow
 def test_pool_with_changeover_equals_references_and_mixed_workloads_run_them():
     jobs = [_on(tiny(s, slots=10, deadline=5, work=8.0, nmax=3, mu=0.8)) for s in range(2)]
