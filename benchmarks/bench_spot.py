@@ -17,9 +17,10 @@
 
 4. ``--changeover on``: the same pool with the changeover cost on every job
    (docs/readings.md S7): AHAP's (10) over (on-demand, spot) splits
-   (:mod:`aisched.online.spot.window_split`), one DP per distinct window (no
-   shared forward pass). ``--changeover both`` runs off and then on in one
-   process on the same jobs and prints the ratio of the pool's times.
+   (:mod:`aisched.online.spot.window_split`), one forward pass per job, slot and
+   previous split (:mod:`aisched.online.spot.window_groups`). ``--changeover
+   both`` runs off and then on in one process on the same jobs and prints the
+   ratios of the pool's times.
 
 Usage: ``python benchmarks/bench_spot.py [--jobs 1000] [--error 0.1] [--compare-vmap 20] [--changeover on]``.
 With fewer jobs than 1000 it also prints the linear extrapolation to 1000
