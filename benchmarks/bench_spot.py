@@ -16,9 +16,11 @@
    defaults; ``--no-offline`` skips it, ``--offline-only`` runs only it).
 
 4. ``--changeover on``: the same pool with the changeover cost on every job
-   (docs/readings.md S7). The kernels have no changeover yet (issue 28, point
-   2), so ``evaluate_pool`` runs the NumPy references per (job, policy): run it
-   with a few ``--jobs`` (the figure printed is extrapolated to 1000 jobs).
+   (docs/readings.md S7): AHAP's (10) over (on-demand, spot) splits
+   (:mod:`aisched.online.spot.window_split`), one forward pass per job, slot and
+   previous split (:mod:`aisched.online.spot.window_groups`). ``--changeover
+   both`` runs off and then on in one process on the same jobs and prints the
+   ratios of the pool's times.
 
 Usage: ``python benchmarks/bench_spot.py [--jobs 1000] [--error 0.1] [--compare-vmap 20] [--changeover on]``.
 With fewer jobs than 1000 it also prints the linear extrapolation to 1000
@@ -55,8 +57,8 @@ def main() -> None:
     ap.add_argument("--offline-seeds", type=int, default=20)
     ap.add_argument("--averaging", choices=("chc", "actual_state"), default="chc",
                     help="AHAP's averaging reading (docs/readings.md S3)")
-    ap.add_argument("--changeover", choices=("off", "on"), default="off",
-                    help="the changeover cost of every job (S7); 'on' runs the NumPy references today")
+    ap.add_argument("--changeover", choices=("off", "on", "both"), default="off",
+                    help="the changeover cost of every job (S7); 'both': off then on, and their ratio")
     ap.add_argument("--save", default=None, metavar="PATH.npy",
                     help="save the utilities (job x policy) to compare runs bit for bit")
     args = ap.parse_args()
@@ -66,17 +68,30 @@ def main() -> None:
     print(f"cores visible: {os.cpu_count()}, JAX devices: {jax.devices()}, load average "
           f"{os.getloadavg()[0]:.1f} (the machine may be shared)")
 
-    jobs = aisched.scenarios.spot.workload(seed=args.seed, jobs=args.jobs, deadline=10)
-    if args.changeover == "on":
-        jobs = [job.replace(changeover="on") for job in jobs]
+    base = aisched.scenarios.spot.workload(seed=args.seed, jobs=args.jobs, deadline=10)
+    times = {}
+    for changeover in (("off", "on") if args.changeover == "both" else (args.changeover,)):
+        jobs = base if changeover == "off" else [job.replace(changeover="on") for job in base]
+        times[changeover] = run_pool(args, jobs, changeover)
+    if len(times) == 2:
+        (on_pool, on_cpu, on_all), (off_pool, off_cpu, off_all) = times["on"], times["off"]
+        print(f"[pool] changeover on / off, one process: pool evaluation {on_pool / off_pool:.1f}x wall "
+              f"({on_pool:.1f} s / {off_pool:.1f} s), {on_cpu / off_cpu:.1f}x CPU; with Algorithm 2 "
+              f"{on_all / off_all:.1f}x ({on_all:.1f} s / {off_all:.1f} s); load average now {os.getloadavg()[0]:.1f}")
+    if not args.no_offline:
+        offline(args.offline_seeds)
+
+
+def run_pool(args: argparse.Namespace, jobs: list, changeover: str) -> tuple[float, float, float]:
+    """Part 1 (and 2) of the module doc on ``jobs``; returns the pool evaluation's wall and CPU seconds
+    and the wall seconds with Algorithm 2."""
     pool = paper_pool()
     pred = noisy(args.error, seed=args.seed)
     K, M = len(jobs), len(pool)
     chunk = min(args.chunk, K)
     warm = jobs[: min(K, 8 if args.engine == "batched" else chunk)]
     t0 = time.perf_counter()
-    if args.changeover == "off":  # the references (changeover on) compile nothing
-        evaluate_pool(warm, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine, averaging=args.averaging)
+    evaluate_pool(warm, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine, averaging=args.averaging)
     compile_s = time.perf_counter() - t0
     before = wk.cache_size() + pk.cache_size()
     t0 = time.perf_counter()
@@ -84,7 +99,7 @@ def main() -> None:
     utilities, info = evaluate_pool(jobs, pool, pred, seed=args.seed, chunk=chunk, engine=args.engine,
                                     averaging=args.averaging)
     if args.save:
-        np.save(args.save, utilities)
+        np.save(args.save.replace(".npy", f"-{changeover}.npy") if args.changeover == "both" else args.save, utilities)
     pool_s = time.perf_counter() - t0
     pool_cpu = time.process_time() - c0
     new_compiles = wk.cache_size() + pk.cache_size() - before
@@ -92,7 +107,7 @@ def main() -> None:
     res = select(jobs, pool, utilities=utilities, seed=args.seed)
     select_s = time.perf_counter() - t0
     engine = info.get("engine", args.engine)
-    print(f"[pool] changeover {args.changeover}, engine {engine!r}: {K} jobs x {M} policies: pool evaluation {pool_s:.1f} s "
+    print(f"[pool] changeover {changeover}, engine {engine!r}: {K} jobs x {M} policies: pool evaluation {pool_s:.1f} s "
           f"(forecasts {info['forecast_s']:.2f} s) + Algorithm 2 {select_s:.3f} s = {pool_s + select_s:.1f} s")
     print(f"[pool] CPU time of the pool evaluation {pool_cpu:.1f} s (less sensitive to other load than wall)")
     print(f"[pool] first call on {len(warm)} jobs (compiles the kernels) {compile_s:.1f} s; "
@@ -123,8 +138,7 @@ def main() -> None:
         print(f"[vmap] engine 'vmap' on {len(sub)} jobs: {vmap_s:.1f} s ({1e3 * vmap_s / (len(sub) * M):.2f} ms "
               f"per policy-job, ~{vmap_s * 1000 / len(sub):.0f} s EXTRAPOLATED to 1000 jobs); "
               f"utilities identical to the batched engine: {same}")
-    if not args.no_offline:
-        offline(args.offline_seeds)
+    return pool_s, pool_cpu, pool_s + select_s
 
 
 def offline(seeds: int) -> None:

@@ -161,8 +161,8 @@ def test_scenario_family_uses_only_its_own_family() -> None:
 
 
 def test_spot_pool_calls_go_one_way() -> None:
-    """selection -> pool -> (window_groups ->) window_batched -> window_kernel: no module calls back up."""
-    order = ["selection", "pool", "window_groups", "window_batched", "window_kernel"]
+    """selection -> pool -> (window_groups ->) window_batched -> window_kernel -> window_split: none calls up."""
+    order = ["selection", "pool", "window_groups", "window_batched", "window_kernel", "window_split"]
     rank = {f"aisched.online.spot.{m}": i for i, m in enumerate(order)}
     up = sorted((a, b) for a, b in GRAPH.edges if a in rank and b in rank and rank[b] <= rank[a])
     assert up == [], f"spot's pool modules call back up: {up}"

@@ -39,12 +39,11 @@ def run(inst: SpotInstance, *, threshold: float = 0.6, engine: str = "kernel",
     if first_slot not in ("behind", "on_schedule"):
         raise InvalidScenarioError("first_slot", f"= {first_slot!r} is not 'behind' or 'on_schedule'")
     started, compiled = time.perf_counter(), wk.compile_seconds()
-    if engine == "kernel" and inst.changeover == "on":  # the kernel has no changeover
-        engine = "reference"
     if engine == "kernel":
         zeros = np.zeros((inst.deadline, 6))
         job = wk.stack([wk.job_arrays(inst, zeros, zeros, 1.0)])
-        out = wk.ahanp_batch(job, np.array([threshold]), first_slot=first_slot)
+        out = wk.ahanp_batch(job, np.array([threshold]), first_slot=first_slot,
+                             changeover=inst.changeover == "on")
         od = out["on_demand"][0, 0].round().astype(np.int64)
         sp = out["spot"][0, 0].round().astype(np.int64)
     else:

@@ -2,7 +2,8 @@
 
 Committed horizon control over a prediction window ``w`` with commitment ``v``
 and a spot price threshold ``sigma``; the windowed problem (10) is solved
-exactly by the lattice DP of :mod:`~aisched.online.spot.window_kernel` (or by
+exactly by the lattice DP of :mod:`~aisched.online.spot.window_kernel` (over
+splits, :mod:`~aisched.online.spot.window_split`, with ``changeover="on"``; or by
 the NumPy reference, ``engine="reference"``, which is also used when the
 work per slot has no decimal quantum). Every choice where the paper is open
 is listed in :mod:`~aisched.online.spot.window_reference`.
@@ -115,15 +116,15 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
             shifts = wk.shifts_of(inst, q)
         except ValueError:  # e.g. a negative intercept: no non-negative lattice shear
             shifts = None
-    # the kernel has no changeover, and its tables grow with the window: a window past the hard
-    # deadline (it sees nothing more) runs on the exact NumPy reference instead
-    use_kernel = shifts is not None and inst.changeover == "off" and int(window) <= inst.num_slots
+    # the kernel's tables grow with the window: a window past the hard deadline (it sees nothing more)
+    # runs on the exact NumPy reference instead; with the changeover on, (10) runs over splits
+    use_kernel = shifts is not None and int(window) <= inst.num_slots
     if use_kernel:
         job = wk.stack([wk.job_arrays(inst, price_fc, avail_fc, q, lead=int(window))])
         out = wk.ahap_batch(job, np.array([commitment]), np.array([threshold]), window=int(window),
                             lattice=wk.lattice_size(inst, int(window), q), shifts=shifts,
                             sigma_rule=sigma_rule, averaging=averaging,
-                            deadline_guard=deadline_guard)
+                            deadline_guard=deadline_guard, changeover=inst.changeover == "on")
         od = out["on_demand"][0, 0].round().astype(np.int64)
         sp = out["spot"][0, 0].round().astype(np.int64)
         solved = int(out["windows_solved"][0, 0])

@@ -86,7 +86,7 @@ def grouped(stacked: dict[str, np.ndarray], shifts: tuple[int, ...]) -> bool:
 
 
 def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: int,
-               shifts: tuple[int, ...], shared_forward: bool = False) -> int:
+               shifts: tuple[int, ...], shared_forward: bool = False, changeover: bool = False) -> int:
     """Compile the batched (10) solver for every window length ``1..window_max + 1`` not yet compiled.
 
     A window cut by the deadline has any length up to ``w + 1``; compiling
@@ -96,12 +96,16 @@ def precompile(stacked: dict[str, np.ndarray], window_max: int, lattice_step: in
     shapes = tuple((k, v.shape[1:]) for k, v in sorted(stacked.items()) if k in wb.SOLVER_KEYS)
     new = 0
     for W1 in range(1, int(window_max) + 2):
-        key = (W1, W1 * int(lattice_step), tuple(shifts), shapes, shared_forward)
+        key = (W1, W1 * int(lattice_step), tuple(shifts), shapes, shared_forward, changeover)
         if key in _COMPILED:
             continue
         if shared_forward:
             wg.solve_grouped(stacked, wb.SOLVER_KEYS, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1),
-                             np.array([W1]), lattice_step=int(lattice_step), shifts=shifts)
+                             np.array([W1]), lattice_step=int(lattice_step), shifts=shifts,
+                             prev_spot=np.zeros(1) if changeover else None)
+        elif changeover:
+            wb.solve_windows_split(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), np.zeros(1),
+                                   window=W1 - 1, lattice=W1 * int(lattice_step), shifts=shifts)
         else:
             wb.solve_windows(stacked, np.zeros(1, np.int64), 0, np.zeros(1), np.zeros(1), window=W1 - 1,
                           lattice=W1 * int(lattice_step), shifts=shifts)
@@ -123,25 +127,35 @@ def _line16(o, s, now_a, now_p, thr, p_o, nmin, nmax, sigma_rule):
     return o2, s2
 
 
-def _guard(t, z, prev, o, s, work, alpha, beta, mu1, mu2, nmax, d):
-    """The kernel's ``_guard`` (the optional deadline guard) in NumPy."""
-    def eff(n, p):
+def _split_eff(o, s, prev_o, prev_s, mu1, mu2, changeover: bool):
+    """The kernel's ``_split_eff`` in NumPy: ``split_efficiency`` (on the totals when off)."""
+    n, p = o + s, prev_o + prev_s
+    if not changeover:
         return np.where(n > p, mu1, np.where(n < p, mu2, 1.0))
+    return np.where((o > prev_o) | (s > prev_s), mu1, np.where(n < p, mu2, 1.0))
 
+
+def _guard(t, z, prev, o, s, work, alpha, beta, mu1, mu2, nmax, d, prev_s=0.0, changeover: bool = False):
+    """The kernel's ``_guard`` (the optional deadline guard) in NumPy."""
     def thr_put(n):
         return np.where(n > 0, alpha * n + beta, 0.0)
 
     n = o + s
     h = thr_put(nmax)
-    rest = np.where(t < d - 1, eff(nmax, n) * h + (d - 2 - t) * h, 0.0)
-    short = z + eff(n, prev) * thr_put(n) + rest < work - TOL
+    if changeover:
+        rest = np.where(t < d - 1, mu1 * h * (d - 1 - t), 0.0)
+    else:
+        rest = np.where(t < d - 1, np.where(nmax > n, mu1, np.where(nmax < n, mu2, 1.0)) * h + (d - 2 - t) * h,
+                        0.0)
+    short = z + _split_eff(o, s, prev - prev_s, prev_s, mu1, mu2, changeover) * thr_put(n) + rest < work - TOL
     return np.where(short, nmax - s, o), s
 
 
 def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np.ndarray,
               threshold: np.ndarray, *, lattice_step: int, shifts: tuple[int, ...],
               clip: bool = True, sigma_rule: str = "every_slot", averaging: str = "chc",
-              deadline_guard: bool = False, shared_forward: bool = True) -> dict[str, Any]:
+              deadline_guard: bool = False, shared_forward: bool = True,
+              changeover: bool = False) -> dict[str, Any]:
     """AHAP for every job of ``stacked`` x every policy ``(window[m], commitment[m], threshold[m])``.
 
     Same outputs as :func:`~aisched.online.spot.window_kernel.ahap_batch`
@@ -166,6 +180,14 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     (:mod:`~aisched.online.spot.window_groups`; same plans, fewer DP cells;
     stats ``forward_passes``); ``False``: one DP per distinct problem
     (:func:`solve_windows`). Falls back to ``False`` when ``mu_1 != mu_2``.
+
+    ``changeover``: the jobs' changeover cost is on (``docs/readings.md`` S7):
+    lanes and sub-trajectories keep their previous split, the distinct
+    problems are keyed on it too and solved over splits (with ``shared_forward``
+    one pass per ``(job, previous split)``, :mod:`~aisched.online.spot.window_groups`;
+    else :func:`~aisched.online.spot.window_batched.solve_windows_split`, one DP per
+    distinct problem), the progress by ``split_efficiency``; equal to
+    ``ahap_batch(..., changeover=True)``.
     """
     window = np.asarray(window, np.int64)
     commitment = np.asarray(commitment, np.int64)
@@ -185,6 +207,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     nmin, nmax, d = lane_sc[:, 6], lane_sc[:, 7], lane_sc[:, 11]
     z = np.zeros(lanes)
     prev = np.zeros(lanes)
+    prev_s = np.zeros(lanes)  # the previous slot's spot share (changeover)
     done = np.zeros(lanes, bool)
     completion = np.full(lanes, -1, np.int64)
     solved = np.zeros(lanes, np.int64)
@@ -197,18 +220,22 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     chc = averaging == "chc"
     sub_z = np.zeros((lanes, R))
     sub_prev = np.zeros((lanes, R))
+    sub_prev_s = np.zeros((lanes, R))
     sub_done = np.zeros((lanes, R), bool)
     lane_ix = np.arange(lanes)
     needed = unique = padded = passes = 0
     window_s = 0.0
-    shared_forward = bool(shared_forward) and grouped(stacked, shifts)
-    precompile(stacked, wmax, lattice_step, shifts, shared_forward)  # every (clipped) length 1..W: compile now, not mid-run
+    changeover = bool(changeover)
+    shared_forward = bool(shared_forward) and (changeover or grouped(stacked, shifts))
+    # every (clipped) length 1..W: compile now, not mid-run
+    precompile(stacked, wmax, lattice_step, shifts, shared_forward, changeover)
     for t in range(D):
         if chc:  # FHC^(r), r = t mod v, re-plans from its own state
             r_now = np.mod(t, com)
             pz, pprev, pdone = sub_z[lane_ix, r_now], sub_prev[lane_ix, r_now], sub_done[lane_ix, r_now]
+            pprev_s = sub_prev_s[lane_ix, r_now]
         else:
-            pz, pprev, pdone = z, prev, np.zeros(lanes, bool)
+            pz, pprev, pprev_s, pdone = z, prev, prev_s, np.zeros(lanes, bool)
         expected = np.minimum(work, work / d * (t + win + 1))
         ahead = pz >= expected - TOL
         p = stacked["price_fc"][job, t, :W]
@@ -222,7 +249,8 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             size = win[behind] + 1
             if clip:
                 size = np.minimum(size, D - t)
-            keys = np.stack([size, job[behind], pz[behind].view(np.int64), pprev[behind].view(np.int64)], 1)
+            keys = np.stack([size, job[behind], pz[behind].view(np.int64), pprev[behind].view(np.int64),
+                             pprev_s[behind].view(np.int64)], 1)
             _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
             inverse = inverse.reshape(-1)
             rows = behind[first]
@@ -230,24 +258,30 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             t0 = time.perf_counter()
             if shared_forward:
                 uo, us, st = wg.solve_grouped(stacked, wb.SOLVER_KEYS, job[rows], t, pz[rows], pprev[rows], usize,
-                                              lattice_step=lattice_step, shifts=shifts)
+                                              lattice_step=lattice_step, shifts=shifts,
+                                              prev_spot=pprev_s[rows] if changeover else None)
                 Wu = uo.shape[1]
                 plan_o[behind, :Wu] = uo[inverse]
                 plan_s[behind] = 0.0
                 plan_s[behind, :Wu] = us[inverse]
-                padded += st["calls"] * wg.PROBLEMS
+                padded += st["calls"] * (wg.SPLIT_PROBLEMS if changeover else wg.PROBLEMS)
                 passes += st["passes"]
             for W1 in ([] if shared_forward else np.unique(usize)):
                 sel = np.flatnonzero(usize == W1)
                 r = rows[sel]
-                uo, us = wb.solve_windows(stacked, job[r], t, pz[r], pprev[r], window=int(W1) - 1,
-                                       lattice=int(W1) * lattice_step, shifts=shifts)
+                if changeover:
+                    uo, us = wb.solve_windows_split(stacked, job[r], t, pz[r], pprev[r], pprev_s[r],
+                                                    window=int(W1) - 1, lattice=int(W1) * lattice_step,
+                                                    shifts=shifts)
+                else:
+                    uo, us = wb.solve_windows(stacked, job[r], t, pz[r], pprev[r], window=int(W1) - 1,
+                                              lattice=int(W1) * lattice_step, shifts=shifts)
                 lane_sel = np.isin(inverse, sel)
                 pos = np.searchsorted(sel, inverse[lane_sel])
                 plan_o[behind[lane_sel], :W1] = uo[pos]
                 plan_s[behind[lane_sel], :W1] = us[pos]
                 plan_s[behind[lane_sel], W1:] = 0.0
-                padded += wb.padded_size(sel.size)
+                padded += -(-sel.size // wb.SPLIT_BATCH) * wb.SPLIT_BATCH if changeover else wb.padded_size(sel.size)
             window_s += time.perf_counter() - t0
             needed += behind.size
             unique += rows.size
@@ -267,7 +301,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
         now_p = stacked["price"][job, t]
         o2, s2 = _line16(o, s, now_a, now_p, thr, p_o, nmin, nmax, sigma_rule)
         if deadline_guard:
-            o2, s2 = _guard(t, z, prev, o2, s2, work, alpha, beta, mu1, mu2, nmax, d)
+            o2, s2 = _guard(t, z, prev, o2, s2, work, alpha, beta, mu1, mu2, nmax, d, prev_s, changeover)
         o2, s2 = np.where(done, 0.0, o2), np.where(done, 0.0, s2)
         if chc:  # each sub-trajectory executes its own plan (line 16 applied)
             col = lambda x: x[:, None]  # noqa: E731
@@ -276,23 +310,27 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
             sn = so + ss
             upd = (weight > 0) & (alive > 0)
             oldp = sub_prev[lane_ix[:, None], res]
-            e2 = np.where(sn > oldp, col(mu1), np.where(sn < oldp, col(mu2), 1.0))
+            olds = sub_prev_s[lane_ix[:, None], res]
+            e2 = _split_eff(so, ss, oldp - olds, olds, col(mu1), col(mu2), changeover)
             nz = sub_z[lane_ix[:, None], res] + e2 * np.where(sn > 0, col(alpha) * sn + col(beta), 0.0)
             li, ki = np.nonzero(upd)
             sub_z[li, res[li, ki]] = nz[li, ki]
             sub_prev[li, res[li, ki]] = sn[li, ki]
+            sub_prev_s[li, res[li, ki]] = ss[li, ki]
             sub_done[li, res[li, ki]] = nz[li, ki] >= work[li] - TOL
         n = o2 + s2
-        eff = np.where(n > prev, mu1, np.where(n < prev, mu2, 1.0))
+        eff = _split_eff(o2, s2, prev - prev_s, prev_s, mu1, mu2, changeover)
         z2 = np.where(done, z, z + eff * np.where(n > 0, alpha * n + beta, 0.0))
         prev = np.where(done, prev, n)
+        prev_s = np.where(done, prev_s, s2)
         finished = ~done & (z2 >= work - TOL)
         completion = np.where(finished, t, completion)
         solved += (~done & ~ahead & ~pdone).astype(np.int64)
         done = done | finished
         z = z2
         od[:, t], sp[:, t] = o2, s2
-    utility, T, k = wb.finish(stacked, job, od, sp, z, prev, done, completion)
+    # the termination's first slot: mu_1 unless N_max already runs (on demand, with the changeover)
+    utility, T, k = wb.finish(stacked, job, od, sp, z, prev - prev_s if changeover else prev, done, completion)
     shape = (K, M)
     return {"on_demand": od.reshape(K, M, D), "spot": sp.reshape(K, M, D),
             "utility": utility.reshape(shape), "completion_time": T.reshape(shape),

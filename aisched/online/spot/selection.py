@@ -120,9 +120,11 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     solves only the needed, distinct windows (10)) or ``"vmap"`` (the kernel
     :func:`~aisched.online.spot.window_kernel.ahap_batch`, vmapped over ``chunk``
     jobs x policies, solving (10) in every slot of every lane). Both give
-    identical results. With ``changeover="on"`` in any job the NumPy references
-    run instead (they plan (10) with the changeover; ``info["engine"]`` is
-    ``"reference"``; a Python loop, for small pools). The returned info has the plans' statistics: the (10)
+    identical results. With ``changeover="on"`` in every job the same engines run
+    with the changeover (AHAP's (10) over splits,
+    :mod:`~aisched.online.spot.window_split`; ``info["changeover"]``); with it
+    on in some jobs only, the NumPy references run instead (``info["engine"]``
+    is ``"reference"``; a Python loop, for small pools). The returned info has the plans' statistics: the (10)
     solves needed (``windows_solved``) and, for "batched", the distinct ones
     (``windows_unique``), the padded ones (``windows_padded``) and the seconds
     in the window solver (``window_s``). ``sigma_rule`` (AHAP) and ``first_slot``
@@ -154,7 +156,8 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
              list(predictor) if isinstance(predictor, (list, tuple)) else [predictor] * len(jobs))
     if len(preds) != len(jobs):
         raise InvalidScenarioError("predictor", f"{len(preds)} predictors for {len(jobs)} jobs")
-    if any(inst.changeover == "on" for inst in jobs):  # the kernels have no changeover: the NumPy references
+    changeover = jobs[0].changeover == "on"
+    if any((inst.changeover == "on") != changeover for inst in jobs):  # mixed: one kernel flag per call
         lead = max([p.window for p in pool if p.algorithm == "ahap"], default=1)
         t0 = time.perf_counter()
         fcs = _forecasts(jobs, preds, lead, seed)
@@ -194,7 +197,7 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
                                np.array([pool[m].threshold for m in ahap]),
                                lattice_step=wk.lattice_size(list(jobs), 0, q), shifts=shifts,
                                sigma_rule=sigma_rule, averaging=averaging,
-                               deadline_guard=deadline_guard)
+                               deadline_guard=deadline_guard, changeover=changeover)
             solved[:, ahap] = out["windows_solved"]
             utility[:, ahap] = out["utility"]
             for key in stats:
@@ -208,22 +211,22 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
         for w, members in groups.items():
             thr = np.array([pool[m].threshold for m in members])
             if w == 0:
-                out = wk.ahanp_batch(batch, thr, first_slot=first_slot)
+                out = wk.ahanp_batch(batch, thr, first_slot=first_slot, changeover=changeover)
             else:
                 com = np.array([pool[m].commitment for m in members])
                 out = wk.ahap_batch(batch, com, thr, window=w, lattice=wk.lattice_size(list(jobs), w, q),
                                     shifts=shifts, sigma_rule=sigma_rule, averaging=averaging,
-                                    deadline_guard=deadline_guard)
+                                    deadline_guard=deadline_guard, changeover=changeover)
                 solved[start:start + n, members] = out["windows_solved"][:n]
             utility[start:start + n, members] = out["utility"][:n]
     t2 = time.perf_counter()
     return utility, {"forecast_s": t1 - t0, "kernel_s": t2 - t1, "windows_solved": int(solved.sum()),
-                     "quantum": q, "engine": engine, **stats}
+                     "quantum": q, "engine": engine, "changeover": changeover, **stats}
 
 
 def _evaluate_reference(jobs: Sequence[SpotInstance], pool: Sequence[Policy], fcs: list, sigma_rule: str,
                         first_slot: str, averaging: str, deadline_guard: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Utilities and (10) solves of every (job, policy) with the NumPy references (``changeover="on"``).
+    """Utilities and (10) solves of every (job, policy) with the NumPy references (changeover on in some jobs).
 
     The references plan the window (10) with the changeover
     (:func:`~aisched.online.spot.window_reference.solve_window`); the utility is

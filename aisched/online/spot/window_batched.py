@@ -24,13 +24,18 @@ import jax.numpy as jnp
 import numpy as np
 
 from aisched.online.spot import window_kernel as wk
+from aisched.online.spot.window_split import split_window_prefix
 
-__all__ = ["BATCH", "FINISH_CHUNK", "SOLVER_KEYS", "cache_size", "finish", "padded_size", "solve_windows"]
+__all__ = ["BATCH", "FINISH_CHUNK", "SOLVER_KEYS", "cache_size", "finish", "padded_size", "solve_windows",
+           "solve_windows_split"]
 
 #: Problems per call of the batched window solver (one compiled kernel per window length). Small on
 #: purpose: a batch's DP tables (16 x 17 x G doubles) stay in cache; per window 8x faster than 256
 #: on the 2-core machine (identical results; benchmarks/bench_spot.py).
 BATCH = 16
+#: Problems per call of the split solver (:func:`solve_windows_split`): a problem's tables are
+#: ``S^2 = 289`` rows of the lattice, so two already leave the cache (16 was ~3x slower per cell).
+SPLIT_BATCH = 2
 #: Lanes per call of :func:`finish` (every call has this shape: one compiled kernel for any run).
 FINISH_CHUNK = 1024
 SOLVER_KEYS = ("counts", "valid", "wq_up", "wq_down", "wq_same", "tie", "price_fc", "avail_fc", "scalars")
@@ -172,6 +177,47 @@ def solve_windows(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np
         return o[:n], s[:n]
 
 
+@partial(jax.jit, static_argnames=("W", "G", "shifts"))
+def _solve_batch_split(jobs, t, z, prev_n, prev_s, *, W: int, G: int, shifts):
+    def one(job, z1, pn, ps):
+        c = wk._unpack(job["scalars"])
+        cost, tie, term = wk._split_inputs(c, job, t, z1, W, G)
+        cn, cs = split_window_prefix(cost, tie, job["wq_up"], job["wq_down"], job["wq_same"],
+                                     pn.astype(jnp.int32), ps.astype(jnp.int32), term, shifts)
+        n, s = job["counts"][cn].astype(float), cs.astype(float)
+        return n - s, s
+
+    return jax.vmap(one)(jobs, z, prev_n, prev_s)
+
+
+def solve_windows_split(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np.ndarray,
+                        prev: np.ndarray, prev_spot: np.ndarray, *, window: int, lattice: int,
+                        shifts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`solve_windows` with the changeover on: (10) over splits from ``(prev - prev_spot, prev_spot)``.
+
+    The DP is :func:`~aisched.online.spot.window_split.split_window_prefix`
+    (the kernel's split DP on the reachable lattice prefix), in batches of
+    exactly :data:`SPLIT_BATCH` problems (one compiled kernel per window length).
+    """
+    job = np.asarray(job, np.int64)
+    n = len(job)
+    size = -(-n // SPLIT_BATCH) * SPLIT_BATCH
+    pad = np.zeros(size, np.int64)
+    pad[:n] = job
+    zz, pn, ps = np.zeros(size), np.zeros(size), np.zeros(size)
+    zz[:n], pn[:n], ps[:n] = z, prev, prev_spot
+    jobs = {k: stacked[k][pad] for k in SOLVER_KEYS}
+    with jax.enable_x64(True):
+        tt = np.int64(t)
+        B = SPLIT_BATCH
+        outs = [_solve_batch_split({k: v[i:i + B] for k, v in jobs.items()}, tt, zz[i:i + B], pn[i:i + B],
+                                   ps[i:i + B], W=window + 1, G=lattice, shifts=tuple(shifts))
+                for i in range(0, size, B)]
+        o = np.concatenate([np.asarray(x[0]) for x in outs])
+        s = np.concatenate([np.asarray(x[1]) for x in outs])
+        return o[:n], s[:n]
+
+
 @jax.jit
 def _finish_batch(scalars, price, od, sp, z, prev, done, completion):
     def one(s, p, *args):
@@ -202,4 +248,4 @@ def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: 
 
 def cache_size() -> int:
     """Compiled entries of the batched solver and the utility (a sweep of equal shape must not grow it)."""
-    return _solve_batch._cache_size() + _finish_batch._cache_size()
+    return _solve_batch._cache_size() + _solve_batch_split._cache_size() + _finish_batch._cache_size()

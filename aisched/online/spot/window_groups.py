@@ -37,13 +37,18 @@ import numpy as np
 
 from aisched.online.spot import window_kernel as wk
 from aisched.online.spot.window_batched import _backtrack, _pointer_step
+from aisched.online.spot.window_split import split_back_lanes, split_step
 
-__all__ = ["LANES", "PROBLEMS", "plan_batches", "solve_grouped", "cache_size"]
+__all__ = ["LANES", "PROBLEMS", "SPLIT_LANES", "SPLIT_PROBLEMS", "plan_batches", "solve_grouped", "cache_size"]
 
 #: Forward passes (groups) per call: small so a batch's DP tables stay in cache (as ``window_batched.BATCH``).
 LANES = 16
 #: Window problems per call (each reads one of the call's forward passes).
 PROBLEMS = 64
+#: Forward passes and problems per call over splits (changeover on): a pass keeps ``S^2 = 289`` rows of
+#: tables for the backtracking, so few passes a call (cache; as ``window_batched.SPLIT_BATCH``).
+SPLIT_LANES = 2
+SPLIT_PROBLEMS = 16
 #: Threads that run a slot's calls (an option, issue 28 point 3): each call runs on one core and they are
 #: independent, so the results are the same for any number. 1 (default): one thread, as before; the gain
 #: of 2 was not shown at 1000 jobs on the loaded 2-core machine (docs/readings.md S9). ``AISCHED_SPOT_THREADS``.
@@ -111,14 +116,71 @@ def _solve_grouped(jobs, t, prev, lane, size, z, *, W: int, G: int, shifts):
     return jnp.where(inside, counts - ns, 0.0), jnp.where(inside, ns, 0.0)
 
 
-def plan_batches(group: np.ndarray, group_size: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+@partial(jax.jit, static_argnames=("W", "G", "shifts"))
+def _solve_grouped_split(jobs, t, prev, prev_s, lane, size, z, *, W: int, G: int, shifts):
+    """:func:`_solve_grouped` over splits (changeover on): passes from ``(prev, prev_s)``, problems as there."""
+    def inputs(job):
+        c = wk._unpack(job["scalars"])
+        return wk._split_inputs(c, job, t, jnp.asarray(0.0), W, G)
+
+    cost, tie, _ = jax.vmap(inputs)(jobs)
+    B, _, S, _ = cost.shape
+    G1 = G + 1
+    per = G // W
+    best = jnp.full((B, S, S, 1), wk.NEG).at[jnp.arange(B), prev.astype(jnp.int32),
+                                             prev_s.astype(jnp.int32), 0].set(0.0)
+    keys = cost + tie
+    step = jax.vmap(lambda b, k: split_step(b, k, shifts))
+    tables, colmax, colarg = [], [], []
+    for i in range(W):
+        width = (i + 1) * per + 1
+        tables.append(best)
+        best = step(jnp.concatenate([best, jnp.full((B, S, S, width - best.shape[3]), wk.NEG)], axis=3),
+                    keys[:, i])
+        flat = best.reshape(B, S * S, width)
+        colmax.append(jnp.max(flat, axis=1))
+        colarg.append(jnp.argmax(flat, axis=1))
+
+    def terminal(scalars, z1, w1):  # the per-problem solver's term (same operations)
+        c = wk._unpack(scalars)
+        e = jnp.minimum(t + w1 - 1, c["d"] - 1)
+        rest = c["work"] / c["d"] * (c["d"] - 1 - e)
+        return wk._vtilde(c, z1 + jnp.arange(G1) * c["q"] + rest)
+
+    term = jax.vmap(terminal)(jobs["scalars"][lane], z, size)
+    P = lane.shape[0]
+    n = s = g = jnp.zeros(P, jnp.int64)
+    wq = [jobs[k][lane] for k in ("wq_up", "wq_down", "wq_same")]
+    chosen_n, chosen_s = [], []
+    for i in reversed(range(W)):
+        width = (i + 1) * per + 1
+        g_i = jnp.argmax(colmax[i][lane] + term[:, :width], axis=1)
+        k_i = jnp.take_along_axis(colarg[i][lane], g_i[:, None], axis=1)[:, 0]
+        start = size == i + 1
+        n, s, g = jnp.where(start, k_i // S, n), jnp.where(start, k_i % S, s), jnp.where(start, g_i, g)
+        active = i < size
+        chosen_n.append(jnp.where(active, n, 0))
+        chosen_s.append(jnp.where(active, s, 0))
+        pn, ps, pg = split_back_lanes(tables[i], lane, n, s, g, *wq)
+        n, s, g = jnp.where(active, pn, n), jnp.where(active, ps, s), jnp.where(active, pg, g)
+    cn = jnp.stack(chosen_n[::-1], axis=1)
+    cs = jnp.stack(chosen_s[::-1], axis=1).astype(float)
+    inside = jnp.arange(W)[None, :] < size[:, None]
+    counts = jnp.take_along_axis(jobs["counts"][lane], cn, axis=1).astype(float)
+    return jnp.where(inside, counts - cs, 0.0), jnp.where(inside, cs, 0.0)
+
+
+def plan_batches(group: np.ndarray, group_size: np.ndarray, lanes_max: int = LANES,
+                 problems_max: int = PROBLEMS) -> tuple[np.ndarray, np.ndarray, int]:
     """Pack problems (sorted by ``group``) into calls of at most ``LANES`` passes and ``PROBLEMS`` problems.
 
     ``group``: the group (forward pass) of each problem, non-decreasing;
     ``group_size``: problems per group. A group of more than ``PROBLEMS``
     problems is split over several passes. Returns ``(call, lane)`` per problem
-    and the number of calls.
+    and the number of calls. ``lanes_max``, ``problems_max``: the limits
+    (:data:`SPLIT_LANES`, :data:`SPLIT_PROBLEMS` over splits).
     """
+    LANES, PROBLEMS = lanes_max, problems_max  # noqa: N806
     call = np.zeros(len(group), np.int64)
     lane = np.zeros(len(group), np.int64)
     c = lanes = probs = i = 0
@@ -134,14 +196,21 @@ def plan_batches(group: np.ndarray, group_size: np.ndarray) -> tuple[np.ndarray,
 
 def solve_grouped(stacked: dict[str, np.ndarray], keys: tuple[str, ...], job: np.ndarray, t: int,
                   z: np.ndarray, prev: np.ndarray, size: np.ndarray, *, lattice_step: int,
-                  shifts: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+                  shifts: tuple[int, ...],
+                  prev_spot: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
     """Exact optima of (10) for problems ``(job[i], t, z[i], prev[i])`` of ``size[i]`` slots.
 
     Returns ``(on_demand, spot)`` of shape ``(n, max(size))`` (zeros past a
     problem's size) and counts: forward passes, calls. ``keys``: the job
     arrays the solver reads. Requires ``mu_1 = mu_2`` (the int8 back-pointers
-    of :func:`~aisched.online.spot.window_batched._pointer_step`).
+    of :func:`~aisched.online.spot.window_batched._pointer_step`). With
+    ``prev_spot`` (changeover on) the problems plan over splits from
+    ``(prev - prev_spot, prev_spot)`` and share a pass per ``(job, prev,
+    prev_spot)`` (:func:`_solve_grouped_split`, any ``mu_1, mu_2``).
     """
+    split = prev_spot is not None
+    lanes_max, problems_max = (SPLIT_LANES, SPLIT_PROBLEMS) if split else (LANES, PROBLEMS)
+    prev_spot = np.zeros(len(job)) if prev_spot is None else prev_spot
     n = len(job)
     Wg = int(size.max()) if n else 0
     out_o = np.zeros((n, Wg))
@@ -149,7 +218,7 @@ def solve_grouped(stacked: dict[str, np.ndarray], keys: tuple[str, ...], job: np
     stats = {"passes": 0, "calls": 0}
     if not n:
         return out_o, out_s, stats
-    gkey = np.stack([job, prev.view(np.int64)], 1)
+    gkey = np.stack([job, prev.view(np.int64), prev_spot.view(np.int64)], 1)
     _, gid = np.unique(gkey, axis=0, return_inverse=True)
     gid = gid.reshape(-1)
     wmax = np.zeros(gid.max() + 1, np.int64)
@@ -160,25 +229,31 @@ def solve_grouped(stacked: dict[str, np.ndarray], keys: tuple[str, ...], job: np
             sel = np.flatnonzero(wmax[gid] == W)
             sel = sel[np.argsort(gid[sel], kind="stable")]
             _, counts = np.unique(gid[sel], return_counts=True)
-            call, lane, ncalls = plan_batches(gid[sel], counts)
+            call, lane, ncalls = plan_batches(gid[sel], counts, lanes_max, problems_max)
             first = np.flatnonzero(np.r_[True, (np.diff(call) != 0) | (np.diff(lane) != 0)])
             stats["passes"] += len(first)
             stats["calls"] += ncalls
-            lane_job = np.zeros((ncalls, LANES), np.int64)
-            lane_prev = np.zeros((ncalls, LANES))
+            lane_job = np.zeros((ncalls, lanes_max), np.int64)
+            lane_prev = np.zeros((ncalls, lanes_max))
+            lane_prev_s = np.zeros((ncalls, lanes_max))
             lane_job[call[first], lane[first]] = job[sel[first]]
             lane_prev[call[first], lane[first]] = prev[sel[first]]
+            lane_prev_s[call[first], lane[first]] = prev_spot[sel[first]]
             bounds = np.searchsorted(call, np.arange(ncalls + 1), side="left")
             slot = np.arange(len(sel)) - bounds[call]
-            p_lane = np.zeros((ncalls, PROBLEMS), np.int64)
-            p_size = np.ones((ncalls, PROBLEMS), np.int64)
-            p_z = np.zeros((ncalls, PROBLEMS))
+            p_lane = np.zeros((ncalls, problems_max), np.int64)
+            p_size = np.ones((ncalls, problems_max), np.int64)
+            p_z = np.zeros((ncalls, problems_max))
             p_lane[call, slot], p_size[call, slot], p_z[call, slot] = lane, size[sel], z[sel]
             tt = np.int64(t)
 
-            def call_one(c, W=W, lane_job=lane_job, lane_prev=lane_prev, p_lane=p_lane, p_size=p_size, p_z=p_z):
+            def call_one(c, W=W, lane_job=lane_job, lane_prev=lane_prev, lane_prev_s=lane_prev_s, p_lane=p_lane,
+                         p_size=p_size, p_z=p_z):
                 jobs = {k: stacked[k][lane_job[c]] for k in keys}
                 with jax.enable_x64(True):  # thread-local: a worker thread sets it itself
+                    if split:
+                        return _solve_grouped_split(jobs, tt, lane_prev[c], lane_prev_s[c], p_lane[c], p_size[c],
+                                                    p_z[c], W=W, G=W * int(lattice_step), shifts=tuple(shifts))
                     return _solve_grouped(jobs, tt, lane_prev[c], p_lane[c], p_size[c], p_z[c], W=W,
                                           G=W * int(lattice_step), shifts=tuple(shifts))
 
@@ -202,4 +277,4 @@ def solve_grouped(stacked: dict[str, np.ndarray], keys: tuple[str, ...], job: np
 
 def cache_size() -> int:
     """Compiled entries of the grouped solver (a sweep of equal shape must not grow it)."""
-    return _solve_grouped._cache_size()
+    return _solve_grouped._cache_size() + _solve_grouped_split._cache_size()

@@ -43,6 +43,8 @@ import numpy as np
 
 from aisched.models.spot import SpotInstance
 from aisched.online.spot.window_reference import TIE_BREAK, TOL
+from aisched.online.spot.window_split import BIG, NEG, split_tie, split_window_dp
+from aisched.online.spot.window_split import shear as _shear
 
 _COMPILE_EVENTS = ("/jax/core/compile/jaxpr_trace_duration", "/jax/core/compile/jaxpr_to_mlir_module_duration",
                    "/jax/core/compile/backend_compile_duration")
@@ -69,8 +71,6 @@ def compile_seconds() -> float:
 __all__ = ["compile_seconds", "work_quantum", "job_arrays", "shifts_of", "options_size", "solve_window", "ahap_batch", "ahanp_batch", "cache_size",
            "lattice_size", "SLOT_OPTIONS"]
 
-NEG = -1e30
-BIG = 1e30
 #: Least static number of count rows (GPU counts 0..16, the paper's N_max <= 16).
 SLOT_OPTIONS = 17
 
@@ -188,20 +188,6 @@ def _vtilde(c: dict, z: jax.Array) -> jax.Array:
 
 
 # ----------------------------------------------------------------- problem (10)
-def _shear(x: jax.Array, a: int, b: int) -> jax.Array:
-    """``y[n, g] = x[n, g - a n - b [n >= 1]]`` (NEG where undefined), by static pads and reshapes."""
-    S, G1 = x.shape
-    if a > 0:
-        pad = (S - 1) * a + a
-        xp = jnp.concatenate([x, jnp.full((S, pad), NEG)], axis=1)
-        R = G1 + pad
-        x = xp.reshape(-1)[: S * (R - a)].reshape(S, R - a)[:, :G1]
-    if b > 0:
-        moved = jnp.concatenate([jnp.full((S - 1, b), NEG), x[1:, : G1 - b]], axis=1)
-        x = jnp.concatenate([x[:1], moved], axis=0)
-    return x
-
-
 def _window_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
     """Exact DP of (10): ``cost, tie`` (W, S), ``wq_*`` (S,), ``term`` (G+1,) -> chosen count per slot.
 
@@ -283,19 +269,62 @@ def _solve_window(c, job, t, z, prev, W: int, G: int, shifts):
     return n - ns, ns, value
 
 
-@partial(jax.jit, static_argnames=("W", "G", "shifts"))
-def _solve_window_jit(job, t, z, prev, *, W: int, G: int, shifts):
+def _split_inputs(c, job, t, z, W: int, G: int):
+    """Costs ``(W, S, S)`` over the splits ``(n, s)``, their tie-break and the terminal table (changeover on).
+
+    Every split of every count is a choice (as
+    :func:`~aisched.online.spot.window_reference.window_splits`): ``s <= min(n,
+    n^avail)``; slots past the deadline allow only ``(0, 0)``.
+    """
+    counts, valid = job["counts"], job["valid"]
+    S = counts.shape[0]
+    d = c["d"]
+    e = jnp.minimum(t + W - 1, d - 1)
+    inside = (t + jnp.arange(W) <= e)[:, None, None]
+    price = job["price_fc"][t, :W][:, None, None]
+    avail = job["avail_fc"][t, :W][:, None, None]
+    n = counts[None, :, None].astype(float)
+    s = jnp.arange(S)[None, None, :].astype(float)
+    cost = s * price + (n - s) * c["p_o"]
+    ok = valid[None, :, None] & (s <= n) & (s <= avail)
+    cost = jnp.where(inside, jnp.where(ok, cost, BIG), jnp.where((n == 0) & (s == 0), 0.0, BIG))
+    rest = c["work"] / d * (d - 1 - e)
+    term = _vtilde(c, z + jnp.arange(G + 1) * c["q"] + rest)
+    return cost, jnp.asarray(split_tie(W, S)), term
+
+
+def _solve_window_split(c, job, t, z, prev_o, prev_s, W: int, G: int, shifts):
+    """(10) with the changeover from the previous split ``(prev_o, prev_s)``: ``(on_demand, spot, value)``."""
+    cost, tie, term = _split_inputs(c, job, t, z, W, G)
+    pn, ps = (prev_o + prev_s).astype(jnp.int32), prev_s.astype(jnp.int32)
+    cn, cs, g_end = split_window_dp(cost, tie, job["wq_up"], job["wq_down"], job["wq_same"], pn, ps, term,
+                                    shifts)
+    value = term[g_end] - jnp.sum(cost[jnp.arange(W), cn, cs])
+    n, s = job["counts"][cn].astype(float), cs.astype(float)
+    return n - s, s, value
+
+
+@partial(jax.jit, static_argnames=("W", "G", "shifts", "changeover"))
+def _solve_window_jit(job, t, z, prev, prev_s, *, W: int, G: int, shifts, changeover: bool = False):
     c = _unpack(job["scalars"])
+    if changeover:
+        return _solve_window_split(c, job, t, z, prev - prev_s, prev_s, W, G, shifts)
     return _solve_window(c, job, t, z, prev, W, G, shifts)
 
 
 def solve_window(job: dict[str, np.ndarray], t: int, progress: float, previous: int, *,
-                 window: int, lattice: int, shifts: tuple[int, ...]) -> tuple[float, np.ndarray, np.ndarray]:
-    """Exact optimum of (10) at slot ``t``: ``(value, on_demand, spot)`` over ``window + 1`` slots."""
+                 window: int, lattice: int, shifts: tuple[int, ...], previous_spot: int = 0,
+                 changeover: bool = False) -> tuple[float, np.ndarray, np.ndarray]:
+    """Exact optimum of (10) at slot ``t``: ``(value, on_demand, spot)`` over ``window + 1`` slots.
+
+    ``changeover``: plan over splits from the previous split ``(previous -
+    previous_spot, previous_spot)`` (:mod:`~aisched.online.spot.window_split`).
+    """
     with jax.enable_x64(True):
         od, sp, val = _solve_window_jit(job, jnp.asarray(t), jnp.asarray(float(progress)),
-                                        jnp.asarray(previous), W=window + 1, G=lattice,
-                                        shifts=tuple(shifts))
+                                        jnp.asarray(float(previous)), jnp.asarray(float(previous_spot)),
+                                        W=window + 1, G=lattice, shifts=tuple(shifts),
+                                        changeover=bool(changeover))
         return float(val), np.asarray(od).round().astype(np.int64), np.asarray(sp).round().astype(np.int64)
 
 
@@ -329,17 +358,29 @@ def _line16(c, job, t, o, s, threshold, sigma_rule: str):
     return o2, s2
 
 
-def _guard(c, t, z, prev, o, s):
+def _split_eff(c, o, s, prev_o, prev_s, changeover: bool):
+    """``mu_t`` of a split after the previous split (``split_efficiency``; (2) on the totals when off)."""
+    if not changeover:
+        return _eff(c, o + s, prev_o + prev_s)
+    return jnp.where((o > prev_o) | (s > prev_s), c["mu1"], jnp.where(o + s < prev_o + prev_s, c["mu2"], 1.0))
+
+
+def _guard(c, t, z, prev, o, s, prev_s=0.0, changeover: bool = False):
     """The optional deadline guard (:func:`~aisched.online.spot.window_reference.deadline_guard`)."""
     n = o + s
     h = _throughput(c, c["nmax"])
-    rest = jnp.where(t < c["d"] - 1, _eff(c, c["nmax"], n) * h + (c["d"] - 2 - t) * h, 0.0)
-    short = z + _eff(c, n, prev) * _throughput(c, n) + rest < c["work"] - TOL
+    if changeover:  # guard_rest: every later slot at mu_1
+        rest = jnp.where(t < c["d"] - 1, c["mu1"] * h * (c["d"] - 1 - t), 0.0)
+    else:
+        rest = jnp.where(t < c["d"] - 1, _eff(c, c["nmax"], n) * h + (c["d"] - 2 - t) * h, 0.0)
+    mu = _split_eff(c, o, s, prev - prev_s, prev_s, changeover)
+    short = z + mu * _throughput(c, n) + rest < c["work"] - TOL
     return jnp.where(short, c["nmax"] - s, o), s
 
 
 def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: bool = False,
-              sigma_rule: str = "every_slot", averaging: str = "chc", guard: bool = False):
+              sigma_rule: str = "every_slot", averaging: str = "chc", guard: bool = False,
+              changeover: bool = False):
     c = _unpack(job["scalars"])
     D = job["price"].shape[0]
     w = W - 1
@@ -348,12 +389,13 @@ def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: b
     chc = averaging == "chc"
 
     def slot(carry, t):
-        z, prev, done, completion, hist_o, hist_s, solved, sub_z, sub_prev, sub_done = carry
+        (z, prev, prev_s, done, completion, hist_o, hist_s, solved, sub_z, sub_prev, sub_prev_s,
+         sub_done) = carry
         if chc:  # FHC^(r), r = t mod v, re-plans from its own state
             r = jnp.mod(t, commitment)
-            pz, pprev, pdone = sub_z[r], sub_prev[r], sub_done[r]
+            pz, pprev, pprev_s, pdone = sub_z[r], sub_prev[r], sub_prev_s[r], sub_done[r]
         else:
-            pz, pprev, pdone = z, prev, jnp.asarray(False)
+            pz, pprev, pprev_s, pdone = z, prev, prev_s, jnp.asarray(False)
         expected = jnp.minimum(c["work"], c["work"] / c["d"] * (t + w + 1))
         ahead = pz >= expected - TOL
         p, a = job["price_fc"][t, :W], job["avail_fc"][t, :W]
@@ -361,6 +403,8 @@ def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: b
         ahead_s = jnp.where(cheap, jnp.minimum(a, c["nmax"]), 0.0)
         if skip_window:  # benchmark only: measures the time outside (10)
             win_o = win_s = jnp.zeros(W)
+        elif changeover:  # (10) over splits from the previous split
+            win_o, win_s, _ = _solve_window_split(c, job, t, pz, pprev - pprev_s, pprev_s, W, G, shifts)
         else:
             win_o, win_s, _ = _solve_window(c, job, t, pz, pprev, W, G, shifts)
         plan_o = jnp.where(ahead | pdone, 0.0, win_o)
@@ -377,53 +421,57 @@ def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: b
         s = _round_half_up(jnp.sum(weight * (alive * hist_s[ks, ks])) / jnp.sum(weight))
         o2, s2 = _line16(c, job, t, o, s, threshold, sigma_rule)
         if guard:
-            o2, s2 = _guard(c, t, z, prev, o2, s2)
+            o2, s2 = _guard(c, t, z, prev, o2, s2, prev_s, changeover)
         o2, s2 = jnp.where(done, 0.0, o2), jnp.where(done, 0.0, s2)
         if chc:  # each sub-trajectory executes its own plan (line 16 applied)
             so, ss = _line16(c, job, t, hist_o[ks, ks], hist_s[ks, ks], threshold, sigma_rule)
             sn = so + ss
             upd = (weight > 0) & (alive > 0)
-            oldp = sub_prev[res]
-            nz = sub_z[res] + _eff(c, sn, oldp) * _throughput(c, sn)
+            oldp, olds = sub_prev[res], sub_prev_s[res]
+            nz = sub_z[res] + _split_eff(c, so, ss, oldp - olds, olds, changeover) * _throughput(c, sn)
             # residues of the valid k are distinct; invalid k write their residue's current value
             tgt = jnp.where(upd, res, R)
             sub_z = jnp.concatenate([sub_z, jnp.zeros(1)]).at[tgt].set(nz)[:R]
             sub_prev = jnp.concatenate([sub_prev, jnp.zeros(1)]).at[tgt].set(sn)[:R]
+            sub_prev_s = jnp.concatenate([sub_prev_s, jnp.zeros(1)]).at[tgt].set(ss)[:R]
             sub_done = jnp.concatenate([sub_done, jnp.zeros(1, bool)]).at[tgt].set(
                 nz >= c["work"] - TOL)[:R]
         n = o2 + s2
-        z2 = jnp.where(done, z, z + _eff(c, n, prev) * _throughput(c, n))
+        z2 = jnp.where(done, z, z + _split_eff(c, o2, s2, prev - prev_s, prev_s, changeover) * _throughput(c, n))
         prev2 = jnp.where(done, prev, n)
+        prev_s2 = jnp.where(done, prev_s, s2)
         finished = (~done) & (z2 >= c["work"] - TOL)
         completion = jnp.where(finished, t, completion)
         solved = solved + ((~done) & (~ahead) & (~pdone)).astype(jnp.int32)
-        return (z2, prev2, done | finished, completion, hist_o, hist_s, solved, sub_z, sub_prev,
-                sub_done), (o2, s2)
+        return (z2, prev2, prev_s2, done | finished, completion, hist_o, hist_s, solved, sub_z, sub_prev,
+                sub_prev_s, sub_done), (o2, s2)
 
     hist = jnp.zeros((R, W))
-    init = (jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(False), jnp.asarray(-1), hist, hist,
-            jnp.asarray(0, jnp.int32), jnp.zeros(R), jnp.zeros(R), jnp.zeros(R, bool))
-    (z, prev, done, completion, _, _, solved, *_), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
-    utility, T, k = _finish(c, job, od, sp, z, prev, done, completion)
+    init = (jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(False), jnp.asarray(-1), hist,
+            hist, jnp.asarray(0, jnp.int32), jnp.zeros(R), jnp.zeros(R), jnp.zeros(R), jnp.zeros(R, bool))
+    (z, prev, prev_s, done, completion, _, _, solved, *_), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
+    # the termination configuration's first slot: mu_1 unless N_max already runs (on demand, with changeover)
+    utility, T, k = _finish(c, job, od, sp, z, prev - prev_s if changeover else prev, done, completion)
     return {"on_demand": od, "spot": sp, "utility": utility, "completion_time": T,
             "termination_slots": k, "windows_solved": solved}
 
 
-_STATIC = ("W", "G", "shifts", "skip_window", "sigma_rule", "averaging", "guard")
+_STATIC = ("W", "G", "shifts", "skip_window", "sigma_rule", "averaging", "guard", "changeover")
 
 
 @partial(jax.jit, static_argnames=_STATIC)
 def _ahap_batch(jobs, commitment, threshold, *, W: int, G: int, shifts, skip_window: bool = False,
-                sigma_rule: str = "every_slot", averaging: str = "chc", guard: bool = False):
-    per_policy = jax.vmap(_ahap_one, in_axes=(None, 0, 0) + (None,) * 7)
-    return jax.vmap(per_policy, in_axes=(0, None, None) + (None,) * 7)(
-        jobs, commitment, threshold, W, G, shifts, skip_window, sigma_rule, averaging, guard)
+                sigma_rule: str = "every_slot", averaging: str = "chc", guard: bool = False,
+                changeover: bool = False):
+    per_policy = jax.vmap(_ahap_one, in_axes=(None, 0, 0) + (None,) * 8)
+    return jax.vmap(per_policy, in_axes=(0, None, None) + (None,) * 8)(
+        jobs, commitment, threshold, W, G, shifts, skip_window, sigma_rule, averaging, guard, changeover)
 
 
 def ahap_batch(jobs: dict[str, np.ndarray], commitment: np.ndarray, threshold: np.ndarray, *,
                window: int, lattice: int, shifts: tuple[int, ...],
                skip_window: bool = False, sigma_rule: str = "every_slot", averaging: str = "chc",
-               deadline_guard: bool = False) -> dict[str, np.ndarray]:
+               deadline_guard: bool = False, changeover: bool = False) -> dict[str, np.ndarray]:
     """AHAP for a batch of jobs (stacked :func:`job_arrays`) x policies ``(commitment, threshold)``.
 
     Every output has leading dims ``(job, policy)``; ``on_demand``/``spot``
@@ -431,23 +479,27 @@ def ahap_batch(jobs: dict[str, np.ndarray], commitment: np.ndarray, threshold: n
     ``termination_slots``). ``skip_window=True`` replaces (10) by an empty plan
     (not AHAP; for the benchmark's time split only). ``sigma_rule``,
     ``averaging``, ``deadline_guard``: see
-    :func:`~aisched.online.spot.window_reference.ahap_reference`.
+    :func:`~aisched.online.spot.window_reference.ahap_reference`. ``changeover``:
+    the jobs' changeover cost is on (S7): (10) over splits
+    (:mod:`~aisched.online.spot.window_split`), the progress by
+    ``split_efficiency``; every job of the batch must have it as given.
     """
     with jax.enable_x64(True):
         out = _ahap_batch(jobs, jnp.asarray(commitment, jnp.int32), jnp.asarray(threshold, float),
                           W=window + 1, G=lattice, shifts=tuple(shifts), skip_window=skip_window,
-                          sigma_rule=sigma_rule, averaging=averaging, guard=bool(deadline_guard))
+                          sigma_rule=sigma_rule, averaging=averaging, guard=bool(deadline_guard),
+                          changeover=bool(changeover))
         return {k: np.asarray(v) for k, v in out.items()}
 
 
 # ----------------------------------------------------------------- Algorithm 3
-def _ahanp_one(job, threshold, first_slot: str = "behind"):
+def _ahanp_one(job, threshold, first_slot: str = "behind", changeover: bool = False):
     c = _unpack(job["scalars"])
     D = job["price"].shape[0]
     avail, price = job["avail"], job["price"]
 
     def slot(carry, t):
-        z, prev, done, completion = carry
+        z, prev, prev_s, done, completion = carry
         expected = c["work"] / c["d"] * t
         first = 1.0 if first_slot == "on_schedule" else 0.0
         z_hat = jnp.where(expected == 0, first, z / jnp.where(expected == 0, 1.0, expected))
@@ -464,33 +516,35 @@ def _ahanp_one(job, threshold, first_slot: str = "behind"):
         n = jnp.where(z_hat >= 1 - 1e-12, ahead_n, behind_n)
         n = jnp.where(done, 0.0, n)
         s = jnp.minimum(now, n)
-        z2 = jnp.where(done, z, z + _eff(c, n, prev) * _throughput(c, n))
+        z2 = jnp.where(done, z, z + _split_eff(c, n - s, s, prev - prev_s, prev_s, changeover) * _throughput(c, n))
         prev2 = jnp.where(done, prev, n)
+        prev_s2 = jnp.where(done, prev_s, s)
         finished = (~done) & (z2 >= c["work"] - TOL)
         completion = jnp.where(finished, t, completion)
-        return (z2, prev2, done | finished, completion), (n - s, s)
+        return (z2, prev2, prev_s2, done | finished, completion), (n - s, s)
 
-    init = (jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(False), jnp.asarray(-1))
-    (z, prev, done, completion), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
-    utility, T, k = _finish(c, job, od, sp, z, prev, done, completion)
+    init = (jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(False), jnp.asarray(-1))
+    (z, prev, prev_s, done, completion), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
+    utility, T, k = _finish(c, job, od, sp, z, prev - prev_s if changeover else prev, done, completion)
     return {"on_demand": od, "spot": sp, "utility": utility, "completion_time": T, "termination_slots": k}
 
 
-@partial(jax.jit, static_argnames=("first_slot",))
-def _ahanp_batch(jobs, threshold, *, first_slot: str = "behind"):
-    per_policy = jax.vmap(_ahanp_one, in_axes=(None, 0, None))
-    return jax.vmap(per_policy, in_axes=(0, None, None))(jobs, threshold, first_slot)
+@partial(jax.jit, static_argnames=("first_slot", "changeover"))
+def _ahanp_batch(jobs, threshold, *, first_slot: str = "behind", changeover: bool = False):
+    per_policy = jax.vmap(_ahanp_one, in_axes=(None, 0, None, None))
+    return jax.vmap(per_policy, in_axes=(0, None, None, None))(jobs, threshold, first_slot, changeover)
 
 
 def ahanp_batch(jobs: dict[str, np.ndarray], threshold: np.ndarray,
-                first_slot: str = "behind") -> dict[str, np.ndarray]:
+                first_slot: str = "behind", changeover: bool = False) -> dict[str, np.ndarray]:
     """AHANP for a batch of jobs x thresholds; outputs ``(job, policy, ...)``.
 
     ``first_slot``: ``"behind"`` or ``"on_schedule"``, the reading of the first
     slot's ``z^ = 0 / 0`` (see :func:`~aisched.online.spot.window_reference.ahanp_reference`).
     """
     with jax.enable_x64(True):
-        out = _ahanp_batch(jobs, jnp.asarray(threshold, float), first_slot=first_slot)
+        out = _ahanp_batch(jobs, jnp.asarray(threshold, float), first_slot=first_slot,
+                           changeover=bool(changeover))
         return {k: np.asarray(v) for k, v in out.items()}
 
 

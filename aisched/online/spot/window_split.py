@@ -1,0 +1,226 @@
+"""The window problem (10) with ``changeover="on"``: an exact lattice DP over ``(count, spot)`` splits.
+
+With the changeover cost (``docs/readings.md`` S7) a slot's efficiency reads
+the previous *split*: ``mu_1`` when the on-demand count or the spot count
+grows (:meth:`~aisched.models.spot.SpotInstance.split_efficiency`), else
+``mu_2`` when the total shrinks, else 1. So the state of the window DP is the
+previous split, and every split of every count is a choice (the NumPy
+reference :func:`~aisched.online.spot.window_reference.solve_window` enumerates
+them with Pareto pruning; this module is the same optimum on the work lattice
+of :mod:`~aisched.online.spot.window_kernel`).
+
+**State grid.** Rows ``(n, s)``: total count ``n = 0..S-1`` and spot share
+``s = 0..S-1`` (``s <= n``; on-demand ``o = n - s``); cells past ``s > n``,
+counts outside ``{0} u [N_min, N_max]`` and spot above the forecast
+availability cost ``+inf`` (``BIG``) and hold ``NEG``. A lattice column ``g`` is
+the progress gained in the window, ``g q``.
+
+**Transition** to ``(o', s')`` from ``(o, s)``:
+
+- *up* (``mu_1``) when ``o' > o`` or ``s' > s``: the previous splits outside
+  the quadrant ``{o >= o', s >= s'}``, i.e. ``{o < o'} u {s < s'}``, so the best
+  of them is ``max(A[o'], B[s'])`` with ``A``, ``B`` the exclusive prefix maxima
+  over ``o`` and over ``s`` of the per-``o`` and per-``s`` maxima;
+- *down* (``mu_2``) when ``o' <= o``, ``s' <= s`` and the total shrinks: the
+  quadrant without the split itself, ``max(Q[o' + 1, s'], Q[o', s' + 1])`` with
+  ``Q`` the 2-D suffix maxima;
+- *same* (1): the split itself.
+
+Each branch's table is shifted along ``g`` by ``mu H(n') / q = a n' + b``
+(static ``a, b`` per branch, as :func:`shear`), the three are maxed and the
+slot's cost and tie-break are subtracted: ``O(S^2 G)`` per slot. The best plan
+is read back from the stored tables (first index of the maximum over every
+previous split, as the count kernel does). Ties: the reference's perturbation
+(``TIE_BREAK`` on the count plus ``1e-3`` of it, at row ``i + 8``, on the spot
+share; :func:`split_tie`).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from aisched.online.spot.window_reference import TIE_BREAK
+
+__all__ = ["NEG", "BIG", "shear", "shear_rows", "split_tie", "split_window_dp", "split_window_prefix",
+           "split_step", "split_back", "split_back_lanes"]
+
+NEG = -1e30
+BIG = 1e30
+
+
+def shear(x: jax.Array, a: int, b: int) -> jax.Array:
+    """``y[n, g] = x[n, g - a n - b [n >= 1]]`` (NEG where undefined), by static pads and reshapes."""
+    S, G1 = x.shape
+    if a > 0:
+        pad = (S - 1) * a + a
+        xp = jnp.concatenate([x, jnp.full((S, pad), NEG)], axis=1)
+        R = G1 + pad
+        x = xp.reshape(-1)[: S * (R - a)].reshape(S, R - a)[:, :G1]
+    if b > 0:
+        moved = jnp.concatenate([jnp.full((S - 1, b), NEG), x[1:, : G1 - b]], axis=1)
+        x = jnp.concatenate([x[:1], moved], axis=0)
+    return x
+
+
+def shear_rows(x: jax.Array, a: int, b: int) -> jax.Array:
+    """:func:`shear` of a ``(n, s, g)`` table: every spot column shifted by its row's count ``n``."""
+    return jax.vmap(lambda y: shear(y, a, b), in_axes=1, out_axes=1)(x)
+
+
+def split_tie(rows: int, size: int) -> np.ndarray:
+    """``(rows, S, S)`` tie-break of split ``(n, s)`` at window offset ``i``, as the reference's window.
+
+    ``TIE_BREAK[i % 16, n % 128] + 1e-3 TIE_BREAK[(i + 8) % 16, s % 128]``
+    (:func:`~aisched.online.spot.window_reference.solve_window` with the changeover).
+    """
+    i = np.arange(rows)[:, None, None]
+    n = np.arange(size)[None, :, None]
+    s = np.arange(size)[None, None, :]
+    return TIE_BREAK[i % 16, n % 128] + 1e-3 * TIE_BREAK[(i + 8) % 16, s % 128]
+
+
+def _indices(S: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Static index grids: on-demand ``o = n - s`` per ``(n, s)`` (``S`` where ``s > n``), and ``(o, s) -> n``."""
+    n = np.arange(S)[:, None]
+    s = np.arange(S)[None, :]
+    o_of_ns = np.where(s <= n, n - s, S)
+    n_of_os = np.where(n + s < S, n + s, S)  # here the row index is o
+    return o_of_ns, n_of_os, np.broadcast_to(s, (S, S))
+
+
+def _cummax(x: jax.Array, axis: int, reverse: bool = False) -> jax.Array:
+    """Inclusive running maximum along a short static axis, unrolled: one pass over ``x``.
+
+    (``associative_scan`` makes ~``2 log2 S`` passes and XLA's ``cummax`` an
+    ``O(S^2)`` ``reduce_window`` on CPU; this step was 2x faster, equal results.)
+    """
+    n = x.shape[axis]
+    parts = [jax.lax.index_in_dim(x, i, axis, keepdims=True) for i in range(n)]
+    out: list = [None] * n
+    acc = None
+    for i in (range(n - 1, -1, -1) if reverse else range(n)):
+        acc = parts[i] if acc is None else jnp.maximum(acc, parts[i])
+        out[i] = acc
+    return jnp.concatenate(out, axis)
+
+
+def split_step(best: jax.Array, key: jax.Array, shifts: tuple[int, ...]) -> jax.Array:
+    """One forward step: ``best`` ``(S, S, G1)`` over the previous split, ``key`` ``(S, S)`` -> new table.
+
+    ``key`` must be ``BIG`` on every cell that is not a split (``s > n``): the
+    branch tables are not masked there, the key sends those cells to ``NEG``.
+    """
+    a_up, b_up, a_down, b_down, a_same, b_same = shifts
+    S, _, G1 = best.shape
+    o_of_ns, n_of_os, s_idx = _indices(S)
+    by_os = jnp.concatenate([best, jnp.full((1, S, G1), NEG)], 0)[n_of_os, s_idx]  # (o, s, g)
+    neg_row = jnp.full((1, G1), NEG)
+    a = jnp.concatenate([neg_row, _cummax(jnp.max(by_os, axis=1), 0)[:-1]], 0)   # best over o < o'
+    b = jnp.concatenate([neg_row, _cummax(jnp.max(by_os, axis=0), 0)[:-1]], 0)   # best over s < s'
+    up = jnp.maximum(jnp.concatenate([a, neg_row], 0)[o_of_ns], b[None, :, :])
+    quad = _cummax(_cummax(by_os, 0, reverse=True), 1, reverse=True)            # best over o >= o', s >= s'
+    quad = jnp.concatenate([jnp.concatenate([quad, jnp.full((S, 1, G1), NEG)], 1),
+                            jnp.full((2, S + 1, G1), NEG)], 0)                 # (o in 0..S+1, s in 0..S)
+    o_next = np.where(o_of_ns < S, o_of_ns + 1, S + 1)
+    down = jnp.maximum(quad[o_next, s_idx], quad[o_of_ns, np.minimum(s_idx + 1, S)])
+    new = jnp.maximum(jnp.maximum(shear_rows(up, a_up, b_up), shear_rows(down, a_down, b_down)),
+                      shear_rows(best, a_same, b_same)) - key[:, :, None]
+    return jnp.maximum(new, NEG)
+
+
+def split_back_lanes(table: jax.Array, lane: jax.Array, n: jax.Array, s: jax.Array, g: jax.Array,
+                     wq_up: jax.Array, wq_down: jax.Array,
+                     wq_same: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Previous split and lattice column of states ``(n, s, g)`` (a batch ``P``) in tables ``(L, S, S, width)``.
+
+    Problem ``p`` reads ``table[lane[p]]``; ``wq_*`` are ``(P, S)`` (its job's
+    work rows). The first index of the maximum over every previous split.
+    """
+    S, width = table.shape[1], table.shape[3]
+    n_p = np.arange(S)[None, :, None]
+    s_p = np.arange(S)[None, None, :]
+    P = n.shape[0]
+    nn, ss = n[:, None, None], s[:, None, None]
+    up = (nn - ss > n_p - s_p) | (ss > s_p)
+    down = ~up & (nn < n_p)
+    rows = jnp.arange(P)
+    w = jnp.where(up, wq_up[rows, n][:, None, None],
+                  jnp.where(down, wq_down[rows, n][:, None, None], wq_same[rows, n][:, None, None]))
+    gp = g[:, None, None] - w
+    inside = (s_p <= n_p) & (gp >= 0) & (gp < width)
+    val = jnp.where(inside, table[lane[:, None, None], n_p, s_p, jnp.clip(gp, 0, width - 1)], NEG)
+    k = jnp.argmax(val.reshape(P, -1), axis=1)
+    return k // S, k % S, jnp.take_along_axis(gp.reshape(P, -1), k[:, None], axis=1)[:, 0]
+
+
+def split_back(table: jax.Array, n: jax.Array, s: jax.Array, g: jax.Array, wq_up: jax.Array,
+               wq_down: jax.Array, wq_same: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Previous split ``(n, s)`` and lattice column at state ``(n, s, g)``: first index of the maximum."""
+    one = jnp.zeros(1, jnp.int32)
+    pn, ps, pg = split_back_lanes(table[None], one, n[None], s[None], g[None], wq_up[None], wq_down[None],
+                                  wq_same[None])
+    return pn[0], ps[0], pg[0]
+
+
+def split_window_dp(cost: jax.Array, tie: jax.Array, wq_up: jax.Array, wq_down: jax.Array,
+                    wq_same: jax.Array, prev_n: jax.Array, prev_s: jax.Array, term: jax.Array,
+                    shifts: tuple[int, ...]) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Exact DP of (10) with the changeover: ``cost, tie`` ``(W, S, S)``, ``term`` ``(G+1,)``.
+
+    Returns the chosen counts ``n`` and spot shares ``s`` per window slot and the
+    final lattice column. ``prev_n, prev_s``: the split of the slot before the window.
+    """
+    W, S, _ = cost.shape
+    G1 = term.shape[0]
+    init = jnp.full((S, S, G1), NEG).at[prev_n, prev_s, 0].set(0.0)
+
+    def step(best, key):
+        return split_step(best, key, shifts), best
+
+    final, tables = jax.lax.scan(step, init, cost + tie)
+    total = final + term[None, None, :]
+    flat = jnp.argmax(total.reshape(-1))
+    n_end, s_end, g_end = flat // (S * G1), (flat // G1) % S, flat % G1
+
+    def back(carry, table):
+        n, s, g = carry
+        pn, ps, pg = split_back(table, n, s, g, wq_up, wq_down, wq_same)
+        return (pn, ps, pg), (n, s)
+
+    _, (chosen_n, chosen_s) = jax.lax.scan(back, (n_end, s_end, g_end), tables, reverse=True)
+    return chosen_n, chosen_s, g_end
+
+
+def split_window_prefix(cost: jax.Array, tie: jax.Array, wq_up: jax.Array, wq_down: jax.Array,
+                        wq_same: jax.Array, prev_n: jax.Array, prev_s: jax.Array, term: jax.Array,
+                        shifts: tuple[int, ...]) -> tuple[jax.Array, jax.Array]:
+    """:func:`split_window_dp` unrolled over the window's slots, on the reachable lattice prefix only.
+
+    After ``i + 1`` slots the progress is at most ``(i + 1) G / W`` lattice steps
+    (``G = W x`` the per-slot maximum, :func:`~aisched.online.spot.window_kernel.lattice_size`),
+    so step ``i`` keeps ``(i + 1) G / W + 1`` columns; the cells beyond hold
+    exactly ``NEG`` in :func:`split_window_dp`, so the values, the argmax and the
+    chosen splits are the same (for the pool's batches, :mod:`~aisched.online.spot.window_batched`).
+    """
+    W, S, _ = cost.shape
+    G1 = term.shape[0]
+    per = (G1 - 1) // W
+    best = jnp.full((S, S, 1), NEG).at[prev_n, prev_s, 0].set(0.0)
+    keys = cost + tie
+    tables = []
+    for i in range(W):
+        width = (i + 1) * per + 1 if i < W - 1 else G1
+        tables.append(best)
+        x = jnp.concatenate([best, jnp.full((S, S, width - best.shape[2]), NEG)], axis=2)
+        best = split_step(x, keys[i], shifts)
+    total = best + term[None, None, :]
+    flat = jnp.argmax(total.reshape(-1))
+    n, s, g = flat // (S * G1), (flat // G1) % S, flat % G1
+    chosen_n, chosen_s = [], []
+    for i in reversed(range(W)):
+        chosen_n.append(n)
+        chosen_s.append(s)
+        n, s, g = split_back(tables[i], n, s, g, wq_up, wq_down, wq_same)
+    return jnp.stack(chosen_n[::-1]), jnp.stack(chosen_s[::-1])
