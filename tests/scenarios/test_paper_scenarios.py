@@ -11,9 +11,14 @@ from aisched.experiments.data import data_file
 from aisched.scenarios.lora.traces import NAMED_TRACES
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.slow) if catalog.get(n).bound and catalog.get(n).family == "lora" else n  # lora bound compilations: ~1 min
-    for n in catalog.names()])
+def _slow(name: str) -> bool:
+    """lora's bound compilations (~1 min); and the copies of a figure on another market or workload
+    (``-synthetic``, ``-legacy``: same algorithms and claims, the generator option tested on its own)."""
+    scenario = catalog.get(name)
+    return (scenario.bound and scenario.family == "lora") or name.endswith(("-synthetic", "-legacy"))
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if _slow(n) else n for n in catalog.names()])
 def test_every_named_scenario_runs_reduced(name: str, tmp_path: Path) -> None:
     scenario = catalog.get(name).reduced()
     traces_used = [scenario.point_params(p).get("trace") for p in range(len(scenario.values))]
