@@ -83,7 +83,7 @@ def test_policies_under_changeover_on_random_markets(seed):
     for name in NAMES:
         assert outcomes[name].verify(inst) == pytest.approx(table.loc[name, "objective"])
         assert table.loc[name, "objective"] <= table.loc["offline", "objective"] + 1e-6
-    assert aisched.run("ahap", inst).info["engine"] == "reference"  # the kernel has no changeover
+    assert aisched.run("ahap", inst).info["engine"] == "kernel"  # the split kernels carry the changeover (S7)
 
 
 def test_changeover_option_validation_and_round_trip():
@@ -94,6 +94,11 @@ def test_changeover_option_validation_and_round_trip():
     assert switching_market().changeover == "off"
     with pytest.raises(InvalidScenarioError, match="flow"):
         build(on, "flow")
-    # the pool runs with it on, on the NumPy references (which plan the window (10) with the changeover)
-    u, info = aisched.online.spot.evaluate_pool([on], aisched.online.spot.paper_pool(windows=(1,), sigmas=(0.5,)))
-    assert info["engine"] == "reference" and u.shape == (1, 2) and np.isfinite(u).all()
+    # with it on in every job the pool runs the jitted engine over splits (S7); with it on in some jobs
+    # only, the NumPy references (which plan the window (10) with the changeover): the same utilities
+    pool = aisched.online.spot.paper_pool(windows=(1,), sigmas=(0.5,))
+    u, info = aisched.online.spot.evaluate_pool([on], pool)
+    assert info["engine"] == "batched" and u.shape == (1, 2) and np.isfinite(u).all()
+    mixed, mixed_info = aisched.online.spot.evaluate_pool([on, switching_market()], pool)
+    assert mixed_info["engine"] == "reference"
+    np.testing.assert_allclose(u[0], mixed[0], rtol=1e-9, atol=1e-9)
