@@ -113,3 +113,12 @@ def test_the_gap_table_splits_each_baselines_gap_with_no_residue() -> None:
         assert cells[0] == pytest.approx(mean["astraea"] - mean[base], abs=0.5)
     assert gap_lines({**definition, "metric": "alpha_variance"}, table) == []
     assert gap_lines(definition, table.drop(columns=["wait_loss"])) == []  # a folder from before the split
+
+
+def test_t4s_lambda_is_astraeas_default() -> None:
+    import inspect
+
+    from aisched.online.tenants import astraea
+    from aisched.scenarios.tenants.breakdown import DEFAULT_LAMBDA
+
+    assert inspect.signature(astraea.run).parameters["lam"].default == DEFAULT_LAMBDA
