@@ -85,13 +85,7 @@ def _solve_grouped(jobs, t, prev, lane, size, z, *, W: int, G: int, shifts):
     pointers, colmax, colarg = _forward(cost, tie, prev_idx, G1, shifts)
     per = G // W
 
-    def terminal(scalars, z1, w1):  # the per-problem solver's term (same operations)
-        c = wk._unpack(scalars)
-        e = jnp.minimum(t + w1 - 1, c["d"] - 1)
-        rest = c["work"] / c["d"] * (c["d"] - 1 - e)
-        return wk._vtilde(c, z1 + jnp.arange(G1) * c["q"] + rest)
-
-    term = jax.vmap(terminal)(jobs["scalars"][lane], z, size)
+    term = _terminal(jobs["scalars"][lane], z, size, t, G1)
     P = lane.shape[0]
     n = jnp.zeros(P, jnp.int64)
     g = jnp.zeros(P, jnp.int64)
@@ -114,6 +108,17 @@ def _solve_grouped(jobs, t, prev, lane, size, z, *, W: int, G: int, shifts):
     counts = jnp.take_along_axis(jobs["counts"][lane], chosen, axis=1).astype(float)
     ns = jnp.take_along_axis(spot[lane], chosen[:, :, None], axis=2)[:, :, 0]
     return jnp.where(inside, counts - ns, 0.0), jnp.where(inside, ns, 0.0)
+
+
+def _terminal(scalars, z, size, t, G1: int):
+    """(problem, G1) each problem's terminal value V~ over the lattice (the per-problem solver's term, same operations)."""
+    def one(scalars1, z1, w1):
+        c = wk._unpack(scalars1)
+        e = jnp.minimum(t + w1 - 1, c["d"] - 1)
+        rest = c["work"] / c["d"] * (c["d"] - 1 - e)
+        return wk._vtilde(c, z1 + jnp.arange(G1) * c["q"] + rest)
+
+    return jax.vmap(one)(scalars, z, size)
 
 
 @partial(jax.jit, static_argnames=("W", "G", "shifts"))
@@ -141,13 +146,7 @@ def _solve_grouped_split(jobs, t, prev, prev_s, lane, size, z, *, W: int, G: int
         colmax.append(jnp.max(flat, axis=1))
         colarg.append(jnp.argmax(flat, axis=1))
 
-    def terminal(scalars, z1, w1):  # the per-problem solver's term (same operations)
-        c = wk._unpack(scalars)
-        e = jnp.minimum(t + w1 - 1, c["d"] - 1)
-        rest = c["work"] / c["d"] * (c["d"] - 1 - e)
-        return wk._vtilde(c, z1 + jnp.arange(G1) * c["q"] + rest)
-
-    term = jax.vmap(terminal)(jobs["scalars"][lane], z, size)
+    term = _terminal(jobs["scalars"][lane], z, size, t, G1)
     P = lane.shape[0]
     n = s = g = jnp.zeros(P, jnp.int64)
     wq = [jobs[k][lane] for k in ("wq_up", "wq_down", "wq_same")]
