@@ -66,13 +66,14 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from aisched.models.lora import LoraInstance
+from aisched.online.lora.titan_running import JCT_FORMS, running_rows, running_start
 from aisched.online.lora.titan_sized import least_completion, milp_highspy, sized_limit
 
-__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "SlotResult", "node_classes", "solve_slot"]
+__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "JCT_FORMS", "SlotResult", "node_classes", "solve_slot"]
 
 OBJECTIVES = ("jct", "welfare")
 FORMULATIONS = ("classes", "nodes")
-BUDGETS = ("limit", "sized")
+BUDGETS = ("limit", "sized", "warm")
 _EPS = 1e-9
 _TRACE = False
 
@@ -387,8 +388,34 @@ def _earliest_finish(instance: LoraInstance, task: int, start: int, compute_room
     return None
 
 
+def _running_stage(prog: _Program, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray, x: np.ndarray,
+                   count: int, jct_form: str, engine: str) -> tuple:
+    """Stage 2 in the running form: the rows of ``A`` on ``y | u`` (its ``C`` columns and
+    their rows dropped), the still-running rows, the count row; (A2, row lb, row ub,
+    col lb, col ub, cost, start or None)."""
+    n, m = prog.tasks.size, prog.n_cells
+    keep = np.asarray((abs(A[:, m + n:]).sum(axis=1) == 0)).ravel()  # rows without a C_i
+    base = A[keep][:, :m + n]
+    block, blb, bub, cost, (z_task, z_slot) = running_rows(
+        prog, prog.instance.arrival[prog.tasks].astype(float), jct_form == "running_work")
+    nz = z_task.size
+    count_row = sp.csr_matrix((np.ones(n), (np.zeros(n, np.int64), m + np.arange(n))), shape=(1, m + n + nz))
+    A2 = sp.vstack([sp.hstack([base, sp.csr_matrix((base.shape[0], nz))]), block, count_row]).tocsr()
+    lb2 = np.concatenate([lb[keep], blb, [count - 0.5]])
+    ub2 = np.concatenate([ub[keep], bub, [np.inf]])
+    col_lb = np.zeros(m + n + nz)
+    col_ub = np.ones(m + n + nz)
+    col_ub[m:m + n] = prog.can_run.astype(float)
+    start = None
+    if engine == "highspy":  # stage 1's plan, integers rounded, z at its least value
+        yu = np.round(x[:m + n])
+        start = np.concatenate([yu, running_start(prog, yu[:m], yu[m:], z_task, z_slot)])
+    return A2, lb2, ub2, col_lb, col_ub, cost, start
+
+
 def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip_gap: float | None,
-                   budget: str = "limit") -> tuple[str, np.ndarray | None, tuple[float, float]]:
+                   budget: str = "limit", jct_form: str = "completion",
+                   ) -> tuple[str, np.ndarray | None, tuple[float, float]]:
     """Solve a class program; (solver status, x, bound) with bound the welfare
     upper bound, or (count upper bound, total JCT lower bound at that count).
 
@@ -398,11 +425,19 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     (:func:`~aisched.online.lora.titan_sized.sized_limit`, at most ``time_limit``) and started from the count
     stage's plan (feasible for it: same rows, the count row holds), so a stop
     at the limit keeps a plan at least as good as that one.
+    ``budget="warm"``: the count stage as ``"limit"`` (SciPy), the JCT stage on
+    ``highspy`` with ``time_limit``, started from the count stage's plan.
+
+    ``jct_form``: how stage 2 writes the JCT (``"completion"``: ``C_i >= t y``;
+    ``"running"``/``"running_work"``: still-running indicators,
+    :mod:`~aisched.online.lora.titan_running`); the same problem, the count stage
+    is built and solved the same way under every form.
     """
     instance, tasks, n, m = prog.instance, prog.tasks, prog.tasks.size, prog.n_cells
     n_cols, A, lb, ub, col_lb, col_ub = prog.matrix(objective, prog.class_compute, prog.class_memory)
     n_int = m + n
-    engine = "highspy" if budget == "sized" else "scipy"
+    engine = "highspy" if budget == "sized" else "scipy"  # the count stage (and welfare)
+    engine2 = "scipy" if budget == "limit" else "highspy"  # the JCT stage
     limit = time_limit
     cost = np.zeros(n_cols)
     if objective == "welfare":
@@ -423,13 +458,18 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     cost2[m + n:] = 1.0
     cost2[m:m + n] = 1.0 - instance.arrival[tasks]
     start = None
-    if engine == "highspy":  # stage 1's plan, integers rounded, C_i at its least value
-        start = np.round(x)
-        start[m + n:] = least_completion(prog.col_task, prog.col_slot, prog.start, prog.fewest,
-                                         start[:m], start[m:m + n])
-    limit2 = limit if budget == "limit" else sized_limit(n_cols, time_limit)
-    st2, x2, _, bnd2 = _milp(cost2, n_int, A2, np.append(lb, count - 0.5), np.append(ub, np.inf),
-                             col_lb, col_ub, limit2, mip_gap, start=start, engine=engine)
+    if jct_form != "completion":  # same stage 2 on still-running indicators (titan_running)
+        A2, lb2, ub2, col_lb, col_ub, cost2, start = _running_stage(prog, A, lb, ub, x, count, jct_form, engine2)
+        n_cols = cost2.size
+    else:
+        lb2, ub2 = np.append(lb, count - 0.5), np.append(ub, np.inf)
+        if engine2 == "highspy":  # stage 1's plan, integers rounded, C_i at its least value
+            start = np.round(x)
+            start[m + n:] = least_completion(prog.col_task, prog.col_slot, prog.start, prog.fewest,
+                                             start[:m], start[m:m + n])
+    limit2 = sized_limit(n_cols, time_limit) if budget == "sized" else limit
+    st2, x2, _, bnd2 = _milp(cost2, n_int, A2, lb2, ub2, col_lb, col_ub, limit2, mip_gap,
+                             start=start, engine=engine2)
     if x2 is None:  # keep stage 1's plan, JCT unproven
         return "time_limit", x, (count_bound, -np.inf)
     return (st2 if st == "optimal" else st), x2, (count_bound, bnd2)
@@ -449,6 +489,7 @@ def solve_slot(
     mip_gap: float | None = 1e-4,
     repair_rounds: int = 2,
     budget: str = "limit",
+    jct_form: str = "completion",
 ) -> SlotResult:
     """Solve one slot's program (see the module docstring).
 
@@ -472,7 +513,13 @@ def solve_slot(
     budget
         ``"limit"`` (each solve ``time_limit``, SciPy) or ``"sized"`` (HiGHS
         via ``highspy``, limits tied to the program's size, warm-started JCT
-        stage; see :func:`_solve_program`). Same program either way.
+        stage; see :func:`_solve_program`) or ``"warm"`` (the count stage as
+        ``"limit"``, the JCT stage on ``highspy`` with ``time_limit`` from the
+        count stage's plan). Same program either way.
+    jct_form
+        ``"completion"`` (default), ``"running"`` or ``"running_work"``: how the
+        JCT stage writes each task's last slot
+        (:mod:`~aisched.online.lora.titan_running`). Same program either way.
 
     Notes
     -----
@@ -503,7 +550,7 @@ def solve_slot(
                 first_bound = (0.0, 0.0)
             break
         rounds += 1
-        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap, budget)
+        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap, budget, jct_form)
         if first_bound is None:
             first_bound = bound
         if x is None:
