@@ -70,7 +70,14 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan, node_usage
-from aisched.online.lora.titan_model import BUDGETS, FORMULATIONS, JCT_FORMS, OBJECTIVES, SlotResult, solve_slot
+from aisched.online.lora.titan_model import (
+    BUDGETS,
+    FORMULATIONS,
+    JCT_FORMS,
+    OBJECTIVES,
+    SlotResult,
+    solve_slot,
+)
 from aisched.outcome import Outcome
 from aisched.registry import register
 from aisched.solvers import check_options

@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from lora_tiny import random_tiny
-from tests.online.lora.test_titan import _brute, _one_slot_tiny, _slot_inputs
 
 import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.online.lora.titan_model import _Program, node_classes, solve_slot
 from aisched.online.lora.titan_running import running_rows, running_start
 from aisched.scenarios.lora import generate
+from tests.online.lora.test_titan import _brute, _one_slot_tiny, _slot_inputs
 
 FORMS = ("running", "running_work")
 
