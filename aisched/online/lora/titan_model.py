@@ -468,7 +468,10 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
             start[m + n:] = least_completion(prog.col_task, prog.col_slot, prog.start, prog.fewest,
                                              start[:m], start[m:m + n])
     limit2 = sized_limit(n_cols, time_limit) if budget == "sized" else limit
-    st2, x2, _, bnd2 = _milp(cost2, n_int, A2, lb2, ub2, col_lb, col_ub, limit2, mip_gap,
+    # running forms: z integer too (0/1 at every optimum anyway), so the JCT is integral on
+    # integer columns and HiGHS rounds its bound up to the next whole slot
+    n_int2 = cost2.size if jct_form != "completion" else n_int
+    st2, x2, _, bnd2 = _milp(cost2, n_int2, A2, lb2, ub2, col_lb, col_ub, limit2, mip_gap,
                              start=start, engine=engine2)
     if x2 is None:  # keep stage 1's plan, JCT unproven
         return "time_limit", x, (count_bound, -np.inf)
