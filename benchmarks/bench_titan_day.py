@@ -1,4 +1,4 @@
-"""Titan's day at the sizes of Figs. 4-9 under two slot budgets, on the same instances (issue 30).
+"""Titan's day at the sizes of Figs. 4-9 under slot budgets and JCT forms, on the same instances (issue 30).
 
 Runs ``titan`` on the day of a figure point (``aisched.scenarios.lora.paper``:
 144 slots, mixed nodes, 3 vendors) with the 20 s slot limit (Fig. 13's form,
