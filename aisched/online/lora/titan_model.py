@@ -53,7 +53,9 @@ Objectives
 only (4)'s constraints, the deadline among them, can keep a task out), then
 (2) with that many tasks, ``min sum_i JCT_i`` where ``JCT_i = C_i - a_i + 1`` and
 ``C_i >= t sum_c y_ict`` is the task's last slot (completion). Two solves; the
-second fixes ``sum_i u_i >= `` the first's count.
+second fixes ``sum_i u_i >= `` the first's count. ``jct_form="running"`` writes the
+second stage with still-running indicators instead (same problem,
+:mod:`aisched.online.lora.titan_running`).
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from aisched.models.lora import LoraInstance
-from aisched.online.lora.titan_running import JCT_FORMS, running_rows, running_start
+from aisched.online.lora.titan_running import JCT_FORMS, running_stage
 from aisched.online.lora.titan_sized import least_completion, milp_highspy, sized_limit
 
 __all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "JCT_FORMS", "SlotResult", "node_classes", "solve_slot"]
@@ -388,31 +390,6 @@ def _earliest_finish(instance: LoraInstance, task: int, start: int, compute_room
     return None
 
 
-def _running_stage(prog: _Program, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray, x: np.ndarray,
-                   count: int, jct_form: str, engine: str) -> tuple:
-    """Stage 2 in the running form: the rows of ``A`` on ``y | u`` (its ``C`` columns and
-    their rows dropped), the still-running rows, the count row; (A2, row lb, row ub,
-    col lb, col ub, cost, start or None)."""
-    n, m = prog.tasks.size, prog.n_cells
-    keep = np.asarray((abs(A[:, m + n:]).sum(axis=1) == 0)).ravel()  # rows without a C_i
-    base = A[keep][:, :m + n]
-    block, blb, bub, cost, (z_task, z_slot) = running_rows(
-        prog, prog.instance.arrival[prog.tasks].astype(float), jct_form == "running_work")
-    nz = z_task.size
-    count_row = sp.csr_matrix((np.ones(n), (np.zeros(n, np.int64), m + np.arange(n))), shape=(1, m + n + nz))
-    A2 = sp.vstack([sp.hstack([base, sp.csr_matrix((base.shape[0], nz))]), block, count_row]).tocsr()
-    lb2 = np.concatenate([lb[keep], blb, [count - 0.5]])
-    ub2 = np.concatenate([ub[keep], bub, [np.inf]])
-    col_lb = np.zeros(m + n + nz)
-    col_ub = np.ones(m + n + nz)
-    col_ub[m:m + n] = prog.can_run.astype(float)
-    start = None
-    if engine == "highspy":  # stage 1's plan, integers rounded, z at its least value
-        yu = np.round(x[:m + n])
-        start = np.concatenate([yu, running_start(prog, yu[:m], yu[m:], z_task, z_slot)])
-    return A2, lb2, ub2, col_lb, col_ub, cost, start
-
-
 def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip_gap: float | None,
                    budget: str = "limit", jct_form: str = "completion",
                    ) -> tuple[str, np.ndarray | None, tuple[float, float]]:
@@ -459,7 +436,7 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     cost2[m:m + n] = 1.0 - instance.arrival[tasks]
     start = None
     if jct_form != "completion":  # same stage 2 on still-running indicators (titan_running)
-        A2, lb2, ub2, col_lb, col_ub, cost2, start = _running_stage(prog, A, lb, ub, x, count, jct_form, engine2)
+        A2, lb2, ub2, col_lb, col_ub, cost2, start = running_stage(prog, A, lb, ub, x, count, jct_form, engine2)
         n_cols = cost2.size
     else:
         lb2, ub2 = np.append(lb, count - 0.5), np.append(ub, np.inf)

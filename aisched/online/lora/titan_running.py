@@ -62,7 +62,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["JCT_FORMS", "running_rows", "running_start"]
+__all__ = ["JCT_FORMS", "running_rows", "running_stage", "running_start"]
 
 #: ``"completion"``: ``C_i >= t y`` (the form of every scenario); ``"running"``: still-running
 #: indicators (integer); ``"running_work"``: the same with the work rows.
@@ -165,3 +165,33 @@ def running_start(prog, y: np.ndarray, u: np.ndarray, z_task: np.ndarray, z_slot
     used = y > 0.5
     np.maximum.at(last, prog.col_task[used], prog.col_slot[used])
     return ((u[z_task] > 0.5) & (z_slot <= last[z_task])).astype(float)
+
+
+def running_stage(prog, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray, x: np.ndarray,
+                  count: int, jct_form: str, engine: str) -> tuple:
+    """Stage 2 in the running form for ``titan_model._solve_program``.
+
+    ``A``, ``lb``, ``ub``: the count stage's rows (completion form); its rows on
+    ``y | u`` are kept (the ``C`` columns and their rows dropped), the still-running
+    rows of :func:`running_rows` and the count row ``sum_i u_i >= count`` added.
+    ``x``: the count stage's solution, the starting point when ``engine`` is
+    ``"highspy"``. Returns (A2, row lb, row ub, col lb, col ub, cost, start or None).
+    """
+    n, m = prog.tasks.size, prog.n_cells
+    keep = np.asarray((abs(A[:, m + n:]).sum(axis=1) == 0)).ravel()  # rows without a C_i
+    base = A[keep][:, :m + n]
+    block, blb, bub, cost, (z_task, z_slot) = running_rows(
+        prog, prog.instance.arrival[prog.tasks].astype(float), jct_form == "running_work")
+    nz = z_task.size
+    count_row = sp.csr_matrix((np.ones(n), (np.zeros(n, np.int64), m + np.arange(n))), shape=(1, m + n + nz))
+    A2 = sp.vstack([sp.hstack([base, sp.csr_matrix((base.shape[0], nz))]), block, count_row]).tocsr()
+    lb2 = np.concatenate([lb[keep], blb, [count - 0.5]])
+    ub2 = np.concatenate([ub[keep], bub, [np.inf]])
+    col_lb = np.zeros(m + n + nz)
+    col_ub = np.ones(m + n + nz)
+    col_ub[m:m + n] = prog.can_run.astype(float)
+    start = None
+    if engine == "highspy":  # stage 1's plan, integers rounded, z at its least value
+        yu = np.round(x[:m + n])
+        start = np.concatenate([yu, running_start(prog, yu[:m], yu[m:], z_task, z_slot)])
+    return A2, lb2, ub2, col_lb, col_ub, cost, start
