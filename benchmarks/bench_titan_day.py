@@ -1,4 +1,4 @@
-"""Titan's day at the sizes of Figs. 4-9 under two slot budgets, on the same instances (issue 30).
+"""Titan's day at the sizes of Figs. 4-9 under slot budgets and JCT forms, on the same instances (issue 30).
 
 Runs ``titan`` on the day of a figure point (``aisched.scenarios.lora.paper``:
 144 slots, mixed nodes, 3 vendors) with the 20 s slot limit (Fig. 13's form,
@@ -9,6 +9,12 @@ and after. With ``--out`` each run is appended as one JSON line.
 Usage::
 
     PYTHONPATH=$PWD python benchmarks/bench_titan_day.py --point fig4-50 --seeds 0 --forms sized limit20
+    PYTHONPATH=$PWD nice -n 10 python benchmarks/bench_titan_day.py --point fig4-50 --slots 12 \
+        --forms limit20 limit5 running20
+
+``--slots N`` keeps the tasks arriving in the first N slots (a cheap proxy of the
+day; the same sub-instance for every form). Per run it also prints the slot
+statuses, the summed slot seconds and the slots over 1 s.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import argparse
 import json
 import os
 import time
+
+import numpy as np
 
 import aisched
 from aisched.scenarios.lora import generate
@@ -31,6 +39,12 @@ FORMS = {
     "limit20": {"slot_time_limit": 20.0, "slot_budget": "limit"},
     "limit5": {"slot_time_limit": 5.0, "slot_budget": "limit"},
     "sized": {"slot_time_limit": 20.0, "slot_budget": "sized"},
+    # issue 30: the JCT stage on still-running indicators (titan_running), same problem
+    "running20": {"slot_time_limit": 20.0, "jct_form": "running"},
+    "running5": {"slot_time_limit": 5.0, "jct_form": "running"},
+    "runwork20": {"slot_time_limit": 20.0, "jct_form": "running_work"},
+    "runwarm20": {"slot_time_limit": 20.0, "jct_form": "running", "slot_budget": "warm"},
+    "runworkwarm20": {"slot_time_limit": 20.0, "jct_form": "running_work", "slot_budget": "warm"},
 }
 
 
@@ -41,10 +55,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--forms", nargs="+", choices=sorted(FORMS), default=["sized", "limit20"])
     parser.add_argument("--out", default=None, help="append one JSON line per run")
     parser.add_argument("--progress", action="store_true", help="print every slot taking over 1 s")
+    parser.add_argument("--slots", type=int, default=None,
+                        help="keep only the tasks arriving in the first N slots (a proxy of the day)")
     args = parser.parse_args(argv)
     for point in args.point:
         for seed in args.seeds:
             inst = generate(seed=seed, **POINTS[point])
+            if args.slots is not None:
+                inst = inst.subset(np.nonzero(inst.arrival < args.slots)[0])
             for form in args.forms:
                 load0 = os.getloadavg()
                 tic, cpu = time.perf_counter(), time.process_time()
@@ -58,6 +76,9 @@ def main(argv: list[str] | None = None) -> None:
                 row = {"point": point, "seed": seed, "form": form, "tasks": inst.num_tasks,
                        "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "welfare": out.objective,
                        "scheduled": out.num_admitted, "statuses": out.info["slot_status_counts"],
+                       "slots": args.slots, "total_jct": out.info["total_jct"],
+                       "slot_s_max": round(max(out.info["slot_seconds"], default=0.0), 1),
+                       "slots_over_1s": int(sum(x > 1.0 for x in out.info["slot_seconds"])),
                        "load_before": [round(x, 2) for x in load0],
                        "load_after": [round(x, 2) for x in os.getloadavg()],
                        "date": time.strftime("%Y-%m-%d %H:%M")}

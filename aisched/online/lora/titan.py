@@ -70,7 +70,14 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan, node_usage
-from aisched.online.lora.titan_model import BUDGETS, FORMULATIONS, OBJECTIVES, SlotResult, solve_slot
+from aisched.online.lora.titan_model import (
+    BUDGETS,
+    FORMULATIONS,
+    JCT_FORMS,
+    OBJECTIVES,
+    SlotResult,
+    solve_slot,
+)
 from aisched.outcome import Outcome
 from aisched.registry import register
 from aisched.solvers import check_options
@@ -81,7 +88,10 @@ _STATUSES = ("optimal", "gap", "heuristic", "empty", "failed")
 
 
 def _check(objective: str, formulation: str, slot_time_limit: float | None, mip_gap: float | None,
-           threads: int | None, repair_rounds: int, solver: str, slot_budget: str = "limit") -> None:
+           threads: int | None, repair_rounds: int, solver: str, slot_budget: str = "limit",
+           jct_form: str = "completion") -> None:
+    if jct_form not in JCT_FORMS:
+        raise InvalidScenarioError("jct_form", f"= {jct_form!r} is not one of {JCT_FORMS}")
     if slot_budget not in BUDGETS:
         raise InvalidScenarioError("slot_budget", f"= {slot_budget!r} is not one of {BUDGETS}")
     if objective not in OBJECTIVES:
@@ -112,6 +122,7 @@ def run(
     threads: int | None = None,
     repair_rounds: int = 2,
     slot_budget: str = "limit",
+    jct_form: str = "completion",
     progress: Callable[[int, SlotResult], None] | None = None,
 ) -> Outcome:
     """Run the per-slot Titan baseline.
@@ -142,8 +153,16 @@ def run(
         HiGHS through ``highspy``, the count stage as ``"limit"``, the JCT stage
         limited to 0.5 s per 1,000 columns, at least 0.5 s, at most
         ``slot_time_limit``, started from the count stage's plan).
+        ``"warm"`` (issue 30): the count stage as ``"limit"``, the JCT stage on
+        ``highspy`` with ``slot_time_limit``, started from the count stage's plan.
         The program (objective, constraints) is the same; only how long a hard
         slot may search differs (docs/readings.md, lora, "Titan's day").
+    jct_form
+        How the JCT stage writes each task's last slot: ``"completion"``
+        (default, ``C_i >= t sum_c y_ict``), ``"running"`` (still-running
+        indicators ``z_it``) or ``"running_work"`` (with work rows), issue 30.
+        The same problem, proved in :mod:`aisched.online.lora.titan_running`;
+        a tie between optimal plans may be broken differently.
     mip_gap
         Relative gap of each solve (1e-4 is Gurobi's default, which the paper
         used).
@@ -166,7 +185,7 @@ def run(
         :class:`~aisched.online.lora.titan_model.SlotResult`), the counts and
         ``total_jct`` (slots, scheduled tasks).
     """
-    _check(objective, formulation, slot_time_limit, mip_gap, threads, repair_rounds, solver, slot_budget)
+    _check(objective, formulation, slot_time_limit, mip_gap, threads, repair_rounds, solver, slot_budget, jct_form)
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     n, T, K = instance.num_tasks, instance.num_slots, instance.num_nodes
@@ -195,7 +214,7 @@ def run(
         res = solve_slot(
             instance, tasks, start[tasks], vendor_cost[tasks], compute_room, memory_room,
             objective=objective, formulation=formulation, time_limit=slot_time_limit,
-            mip_gap=mip_gap, repair_rounds=repair_rounds, budget=slot_budget,
+            mip_gap=mip_gap, repair_rounds=repair_rounds, budget=slot_budget, jct_form=jct_form,
         )
         chosen = np.where(res.admitted[:, None], res.assignment, -1)
         assignment[tasks] = chosen
@@ -230,7 +249,7 @@ def run(
         decision_s=decision_s,
         info={
             "seed": seed, "solver": solver, "objective": objective, "formulation": formulation,
-            "slot_budget": slot_budget,
+            "slot_budget": slot_budget, "jct_form": jct_form,
             "solved_slots": slots, "slot_status": status, "slot_seconds": seconds,
             "slot_bound": bounds, "slot_rounds": rounds, "slot_gap": gaps, "slot_status_counts": counts,
             "slots_not_optimal": sum(v for k, v in counts.items() if k not in ("optimal", "empty")),

@@ -53,7 +53,9 @@ Objectives
 only (4)'s constraints, the deadline among them, can keep a task out), then
 (2) with that many tasks, ``min sum_i JCT_i`` where ``JCT_i = C_i - a_i + 1`` and
 ``C_i >= t sum_c y_ict`` is the task's last slot (completion). Two solves; the
-second fixes ``sum_i u_i >= `` the first's count.
+second fixes ``sum_i u_i >= `` the first's count. ``jct_form="running"`` writes the
+second stage with still-running indicators instead (same problem,
+:mod:`aisched.online.lora.titan_running`).
 """
 
 from __future__ import annotations
@@ -66,13 +68,14 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from aisched.models.lora import LoraInstance
+from aisched.online.lora.titan_running import JCT_FORMS, running_stage
 from aisched.online.lora.titan_sized import least_completion, milp_highspy, sized_limit
 
-__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "SlotResult", "node_classes", "solve_slot"]
+__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "JCT_FORMS", "SlotResult", "node_classes", "solve_slot"]
 
 OBJECTIVES = ("jct", "welfare")
 FORMULATIONS = ("classes", "nodes")
-BUDGETS = ("limit", "sized")
+BUDGETS = ("limit", "sized", "warm")
 _EPS = 1e-9
 _TRACE = False
 
@@ -388,7 +391,8 @@ def _earliest_finish(instance: LoraInstance, task: int, start: int, compute_room
 
 
 def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip_gap: float | None,
-                   budget: str = "limit") -> tuple[str, np.ndarray | None, tuple[float, float]]:
+                   budget: str = "limit", jct_form: str = "completion",
+                   ) -> tuple[str, np.ndarray | None, tuple[float, float]]:
     """Solve a class program; (solver status, x, bound) with bound the welfare
     upper bound, or (count upper bound, total JCT lower bound at that count).
 
@@ -398,11 +402,19 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     (:func:`~aisched.online.lora.titan_sized.sized_limit`, at most ``time_limit``) and started from the count
     stage's plan (feasible for it: same rows, the count row holds), so a stop
     at the limit keeps a plan at least as good as that one.
+    ``budget="warm"``: the count stage as ``"limit"`` (SciPy), the JCT stage on
+    ``highspy`` with ``time_limit``, started from the count stage's plan.
+
+    ``jct_form``: how stage 2 writes the JCT (``"completion"``: ``C_i >= t y``;
+    ``"running"``/``"running_work"``: still-running indicators,
+    :mod:`~aisched.online.lora.titan_running`); the same problem, the count stage
+    is built and solved the same way under every form.
     """
     instance, tasks, n, m = prog.instance, prog.tasks, prog.tasks.size, prog.n_cells
     n_cols, A, lb, ub, col_lb, col_ub = prog.matrix(objective, prog.class_compute, prog.class_memory)
     n_int = m + n
-    engine = "highspy" if budget == "sized" else "scipy"
+    engine = "highspy" if budget == "sized" else "scipy"  # the count stage (and welfare)
+    engine2 = "scipy" if budget == "limit" else "highspy"  # the JCT stage
     limit = time_limit
     cost = np.zeros(n_cols)
     if objective == "welfare":
@@ -423,13 +435,21 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     cost2[m + n:] = 1.0
     cost2[m:m + n] = 1.0 - instance.arrival[tasks]
     start = None
-    if engine == "highspy":  # stage 1's plan, integers rounded, C_i at its least value
-        start = np.round(x)
-        start[m + n:] = least_completion(prog.col_task, prog.col_slot, prog.start, prog.fewest,
-                                         start[:m], start[m:m + n])
-    limit2 = limit if budget == "limit" else sized_limit(n_cols, time_limit)
-    st2, x2, _, bnd2 = _milp(cost2, n_int, A2, np.append(lb, count - 0.5), np.append(ub, np.inf),
-                             col_lb, col_ub, limit2, mip_gap, start=start, engine=engine)
+    if jct_form != "completion":  # same stage 2 on still-running indicators (titan_running)
+        A2, lb2, ub2, col_lb, col_ub, cost2, start = running_stage(prog, A, lb, ub, x, count, jct_form, engine2)
+        n_cols = cost2.size
+    else:
+        lb2, ub2 = np.append(lb, count - 0.5), np.append(ub, np.inf)
+        if engine2 == "highspy":  # stage 1's plan, integers rounded, C_i at its least value
+            start = np.round(x)
+            start[m + n:] = least_completion(prog.col_task, prog.col_slot, prog.start, prog.fewest,
+                                             start[:m], start[m:m + n])
+    limit2 = sized_limit(n_cols, time_limit) if budget == "sized" else limit
+    # running forms: z integer too (0/1 at every optimum anyway), so the JCT is integral on
+    # integer columns and HiGHS rounds its bound up to the next whole slot
+    n_int2 = cost2.size if jct_form != "completion" else n_int
+    st2, x2, _, bnd2 = _milp(cost2, n_int2, A2, lb2, ub2, col_lb, col_ub, limit2, mip_gap,
+                             start=start, engine=engine2)
     if x2 is None:  # keep stage 1's plan, JCT unproven
         return "time_limit", x, (count_bound, -np.inf)
     return (st2 if st == "optimal" else st), x2, (count_bound, bnd2)
@@ -449,6 +469,7 @@ def solve_slot(
     mip_gap: float | None = 1e-4,
     repair_rounds: int = 2,
     budget: str = "limit",
+    jct_form: str = "completion",
 ) -> SlotResult:
     """Solve one slot's program (see the module docstring).
 
@@ -472,7 +493,13 @@ def solve_slot(
     budget
         ``"limit"`` (each solve ``time_limit``, SciPy) or ``"sized"`` (HiGHS
         via ``highspy``, limits tied to the program's size, warm-started JCT
-        stage; see :func:`_solve_program`). Same program either way.
+        stage; see :func:`_solve_program`) or ``"warm"`` (the count stage as
+        ``"limit"``, the JCT stage on ``highspy`` with ``time_limit`` from the
+        count stage's plan). Same program either way.
+    jct_form
+        ``"completion"`` (default), ``"running"`` or ``"running_work"``: how the
+        JCT stage writes each task's last slot
+        (:mod:`~aisched.online.lora.titan_running`). Same program either way.
 
     Notes
     -----
@@ -503,7 +530,7 @@ def solve_slot(
                 first_bound = (0.0, 0.0)
             break
         rounds += 1
-        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap, budget)
+        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap, budget, jct_form)
         if first_bound is None:
             first_bound = bound
         if x is None:
