@@ -20,7 +20,7 @@ run: $(STAMP)          ## compare pdFTSP, Titan, EFT, NTM with the offline optim
 	$(BIN)/aisched compare lora --out $(OUT)
 
 test: $(STAMP)         ## the default (fast) test suite
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=25
 
 test-all: $(STAMP)     ## including tests marked slow
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m ''

@@ -145,6 +145,7 @@ def test_full_paper_pool_on_eight_paper_jobs_identical(pred):
     np.testing.assert_array_equal(u1, u2)
 
 
+@pytest.mark.slow  # the rule itself is checked fast in test_sigma_floor_uses_every_cheap_spot_gpu
 def test_sigma_gives_the_pool_more_than_15_behaviours():
     # section IV-A: "all spot instances priced below sigma are utilized" in every slot, so sigma
     # changes plans in the window branch too; with sigma only in the "ahead" branch the 105 AHAP
@@ -174,18 +175,23 @@ def test_sigma_floor_uses_every_cheap_spot_gpu():
             assert sp[t] == min(int(inst.spot_available[t]), inst.max_gpus)
 
 
-def test_shared_forward_equals_one_dp_per_window():
-    """window_groups (one forward DP per job/slot/previous count) == one DP per distinct window, bit for bit."""
+@pytest.mark.parametrize("windows, averagings", [
+    ((1, 3), ("chc",)),
+    pytest.param((1, 3, 5), ("chc", "actual_state"), marks=pytest.mark.slow),
+])
+def test_shared_forward_equals_one_dp_per_window(windows: tuple[int, ...], averagings: tuple[str, ...]):
+    """window_groups (one forward DP per job/slot/previous count) == one DP per distinct window, bit for bit
+    (the fast case compiles two window lengths under one averaging; the slow one, three under both)."""
     from aisched.online.spot.selection import _forecasts
 
     jobs = aisched.scenarios.spot.workload(seed=3, jobs=6, deadline=10)
-    pool = paper_pool(windows=(1, 3, 5), sigmas=(0.3, 0.7), ahanp=False)
+    pool = paper_pool(windows=windows, sigmas=(0.3, 0.7), ahanp=False)
     q = wk.work_quantum(jobs)
     fcs = _forecasts(jobs, [noisy(0.2, seed=4)] * len(jobs), 5, 0)
     stacked = wk.stack([wk.job_arrays(i, pf, af, q, lead=5, size=17) for i, (pf, af) in zip(jobs, fcs)])
     win, com, thr = _pool_arrays(pool)
     args = dict(lattice_step=wk.lattice_size(jobs, 0, q), shifts=wk.shifts_of(jobs[0], q))
-    for averaging in ("chc", "actual_state"):
+    for averaging in averagings:
         a = pk.ahap_pool(stacked, win, com, thr, averaging=averaging, shared_forward=True, **args)
         b = pk.ahap_pool(stacked, win, com, thr, averaging=averaging, shared_forward=False, **args)
         for key in KEYS:
