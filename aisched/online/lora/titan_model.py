@@ -404,11 +404,7 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     at the limit keeps a plan at least as good as that one.
     ``budget="warm"``: the count stage as ``"limit"`` (SciPy), the JCT stage on
     ``highspy`` with ``time_limit``, started from the count stage's plan.
-
-    ``jct_form``: how stage 2 writes the JCT (``"completion"``: ``C_i >= t y``;
-    ``"running"``/``"running_work"``: still-running indicators,
-    :mod:`~aisched.online.lora.titan_running`); the same problem, the count stage
-    is built and solved the same way under every form.
+    ``jct_form``: how stage 2 writes the JCT (see :func:`solve_slot`).
     """
     instance, tasks, n, m = prog.instance, prog.tasks, prog.tasks.size, prog.n_cells
     n_cols, A, lb, ub, col_lb, col_ub = prog.matrix(objective, prog.class_compute, prog.class_memory)
