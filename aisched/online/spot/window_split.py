@@ -44,7 +44,7 @@ import numpy as np
 from aisched.online.spot.window_reference import TIE_BREAK
 
 __all__ = ["NEG", "BIG", "shear", "shear_rows", "split_tie", "split_window_dp", "split_window_prefix",
-           "split_step", "split_back", "split_back_lanes"]
+           "split_step", "split_top2", "split_back", "split_back_lanes"]
 
 NEG = -1e30
 BIG = 1e30
@@ -64,9 +64,24 @@ def shear(x: jax.Array, a: int, b: int) -> jax.Array:
     return x
 
 
-def shear_rows(x: jax.Array, a: int, b: int) -> jax.Array:
-    """:func:`shear` of a ``(n, s, g)`` table: every spot column shifted by its row's count ``n``."""
-    return jax.vmap(lambda y: shear(y, a, b), in_axes=1, out_axes=1)(x)
+def shear_rows(x: jax.Array, a: int, b: int, width: int | None = None) -> jax.Array:
+    """:func:`shear` of a table ``(n, g, s)``: ``y[n, g, s] = x[n, g - a n - b [n >= 1], s]``, ``g < width``.
+
+    The lattice axis is the middle one, so a count's block ``(g, s)`` is
+    contiguous and the shear is one padded copy (:func:`shear` on the
+    flattened blocks). ``width`` (default: ``x``'s) may widen the lattice
+    (new columns NEG), so the reachable-prefix DP widens and shears in one copy.
+    """
+    S, G1, T = x.shape
+    width = G1 if width is None else int(width)
+    if width > G1:
+        x = jnp.concatenate([x, jnp.full((S, width - G1, T), NEG)], axis=1)
+    if a > 0:
+        x = shear(x.reshape(S, width * T), a * T, 0).reshape(S, width, T)
+    if b > 0:
+        moved = jnp.concatenate([jnp.full((S - 1, b, T), NEG), x[1:, : width - b]], axis=1)
+        x = jnp.concatenate([x[:1], moved], axis=0)
+    return x
 
 
 def split_tie(rows: int, size: int) -> np.ndarray:
@@ -106,16 +121,77 @@ def _cummax(x: jax.Array, axis: int, reverse: bool = False) -> jax.Array:
     return jnp.concatenate(out, axis)
 
 
-def split_step(best: jax.Array, key: jax.Array, shifts: tuple[int, ...]) -> jax.Array:
-    """One forward step: ``best`` ``(S, S, G1)`` over the previous split, ``key`` ``(S, S)`` -> new table.
+def _merge_top2(x, y):
+    """Merge two (best, first index of the best, runner-up) triples: order-free (the smaller index on a tie)."""
+    v1, i1, v2 = x
+    w1, j1, w2 = y
+    left = (v1 > w1) | ((v1 == w1) & (i1 < j1))
+    return (jnp.where(left, v1, w1), jnp.where(left, i1, j1),
+            jnp.where(left, jnp.maximum(v2, w1), jnp.maximum(w2, v1)))
+
+
+def split_top2(best: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """Per lattice column of ``best`` ``(n, g, s)``: the best value over every split, its first flat index
+    ``n S + s`` (``jnp.max`` / ``jnp.argmax`` over the ``(n, s)`` rows, exactly) and the best value over
+    every other split.
+
+    Two variadic reductions (over the spot share, the contiguous axis, then
+    over the count) whose merge keeps the larger value (the smaller index on
+    a tie) and the larger of the two runners-up, so the result does not
+    depend on the reduction order.
+    """
+    S, G1, T = best.shape
+    index = jnp.broadcast_to((np.arange(S)[:, None, None] * T + np.arange(T)[None, None, :]), best.shape)
+    init = (jnp.asarray(-jnp.inf, best.dtype), jnp.asarray(0, index.dtype), jnp.asarray(-jnp.inf, best.dtype))
+    per_count = jax.lax.reduce((best, index, jnp.full_like(best, -jnp.inf)), init, _merge_top2, (2,))
+    return jax.lax.reduce(per_count, init, _merge_top2, (0,))
+
+
+def _changed_equal(top2: tuple[jax.Array, jax.Array, jax.Array], S: int, a: int, b: int,
+                   width: int) -> jax.Array:
+    """The sheared "changed" branch when "up" and "down" shift alike (``mu_1 = mu_2``): ``(n, g, s)``.
+
+    "Up" and "down" together come from every split but the target itself, so
+    their maximum is the best value over every split unless that best is the
+    target, then the runner-up (:func:`split_top2`); the shear depends on the
+    target's count only, so it is applied to the three ``(S, G1)`` rows once.
+    Maxima are exact, so the values equal the general path's bit for bit.
+    """
+    first, top, second = top2
+    G1 = first.shape[0]
+
+    def row(x):
+        return shear_rows(jnp.broadcast_to(x[None, :, None], (S, G1, 1)), a, b, width)[:, :, 0]
+
+    first_sh, second_sh = row(first), row(second)
+    top_sh = row(top.astype(first.dtype))  # NEG where the shear pads: no split index, and first_sh is NEG there
+    target = (np.arange(S)[:, None, None] * S + np.arange(S)[None, None, :]).astype(float)
+    return jnp.where(top_sh[:, :, None] == target, second_sh[:, :, None], first_sh[:, :, None])
+
+
+def split_step(best: jax.Array, key: jax.Array, shifts: tuple[int, ...],
+               top2: tuple[jax.Array, jax.Array, jax.Array] | None = None,
+               width: int | None = None) -> jax.Array:
+    """One forward step: ``best`` ``(n, g, s)`` over the previous split, ``key`` ``(n, s)`` -> new table.
 
     ``key`` must be ``BIG`` on every cell that is not a split (``s > n``): the
     branch tables are not masked there, the key sends those cells to ``NEG``.
+    ``width``: the new table's lattice columns (default: ``best``'s; more
+    widens it, the new columns reached by the shifts only). When "up" and
+    "down" shift alike (``mu_1 = mu_2``, static) the two branches are one
+    (:func:`_changed_equal`, from :func:`split_top2` of ``best``, which may be
+    passed in as ``top2``); else the quadrant construction of the module doc.
     """
     a_up, b_up, a_down, b_down, a_same, b_same = shifts
-    S, _, G1 = best.shape
+    S, G1, _ = best.shape
+    width = G1 if width is None else int(width)
+    same = shear_rows(best, a_same, b_same, width)
+    if (a_up, b_up) == (a_down, b_down):
+        changed = _changed_equal(split_top2(best) if top2 is None else top2, S, a_up, b_up, width)
+        return jnp.maximum(jnp.maximum(changed, same) - key[:, None, :], NEG)
     o_of_ns, n_of_os, s_idx = _indices(S)
-    by_os = jnp.concatenate([best, jnp.full((1, S, G1), NEG)], 0)[n_of_os, s_idx]  # (o, s, g)
+    by_ns = jnp.transpose(best, (0, 2, 1))  # (n, s, g)
+    by_os = jnp.concatenate([by_ns, jnp.full((1, S, G1), NEG)], 0)[n_of_os, s_idx]  # (o, s, g)
     neg_row = jnp.full((1, G1), NEG)
     a = jnp.concatenate([neg_row, _cummax(jnp.max(by_os, axis=1), 0)[:-1]], 0)   # best over o < o'
     b = jnp.concatenate([neg_row, _cummax(jnp.max(by_os, axis=0), 0)[:-1]], 0)   # best over s < s'
@@ -125,20 +201,21 @@ def split_step(best: jax.Array, key: jax.Array, shifts: tuple[int, ...]) -> jax.
                             jnp.full((2, S + 1, G1), NEG)], 0)                 # (o in 0..S+1, s in 0..S)
     o_next = np.where(o_of_ns < S, o_of_ns + 1, S + 1)
     down = jnp.maximum(quad[o_next, s_idx], quad[o_of_ns, np.minimum(s_idx + 1, S)])
-    new = jnp.maximum(jnp.maximum(shear_rows(up, a_up, b_up), shear_rows(down, a_down, b_down)),
-                      shear_rows(best, a_same, b_same)) - key[:, :, None]
+    to_ngs = lambda x: jnp.transpose(x, (0, 2, 1))  # noqa: E731
+    new = jnp.maximum(jnp.maximum(shear_rows(to_ngs(up), a_up, b_up, width),
+                                  shear_rows(to_ngs(down), a_down, b_down, width)), same) - key[:, None, :]
     return jnp.maximum(new, NEG)
 
 
 def split_back_lanes(table: jax.Array, lane: jax.Array, n: jax.Array, s: jax.Array, g: jax.Array,
                      wq_up: jax.Array, wq_down: jax.Array,
                      wq_same: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """Previous split and lattice column of states ``(n, s, g)`` (a batch ``P``) in tables ``(L, S, S, width)``.
+    """Previous split and lattice column of states ``(n, s, g)`` (a batch ``P``) in tables ``(L, S, width, S)``.
 
-    Problem ``p`` reads ``table[lane[p]]``; ``wq_*`` are ``(P, S)`` (its job's
-    work rows). The first index of the maximum over every previous split.
+    Problem ``p`` reads ``table[lane[p]]`` (layout ``(n, g, s)``); ``wq_*`` are
+    ``(P, S)`` (its job's work rows). The first index of the maximum over every previous split.
     """
-    S, width = table.shape[1], table.shape[3]
+    S, width = table.shape[1], table.shape[2]
     n_p = np.arange(S)[None, :, None]
     s_p = np.arange(S)[None, None, :]
     P = n.shape[0]
@@ -150,7 +227,7 @@ def split_back_lanes(table: jax.Array, lane: jax.Array, n: jax.Array, s: jax.Arr
                   jnp.where(down, wq_down[rows, n][:, None, None], wq_same[rows, n][:, None, None]))
     gp = g[:, None, None] - w
     inside = (s_p <= n_p) & (gp >= 0) & (gp < width)
-    val = jnp.where(inside, table[lane[:, None, None], n_p, s_p, jnp.clip(gp, 0, width - 1)], NEG)
+    val = jnp.where(inside, table[lane[:, None, None], n_p, jnp.clip(gp, 0, width - 1), s_p], NEG)
     k = jnp.argmax(val.reshape(P, -1), axis=1)
     return k // S, k % S, jnp.take_along_axis(gp.reshape(P, -1), k[:, None], axis=1)[:, 0]
 
@@ -174,14 +251,14 @@ def split_window_dp(cost: jax.Array, tie: jax.Array, wq_up: jax.Array, wq_down: 
     """
     W, S, _ = cost.shape
     G1 = term.shape[0]
-    init = jnp.full((S, S, G1), NEG).at[prev_n, prev_s, 0].set(0.0)
+    init = jnp.full((S, G1, S), NEG).at[prev_n, 0, prev_s].set(0.0)
 
     def step(best, key):
         return split_step(best, key, shifts), best
 
     final, tables = jax.lax.scan(step, init, cost + tie)
-    total = final + term[None, None, :]
-    flat = jnp.argmax(total.reshape(-1))
+    total = final + term[None, :, None]
+    flat = jnp.argmax(jnp.transpose(total, (0, 2, 1)).reshape(-1))  # first index over (n, s, g), as before
     n_end, s_end, g_end = flat // (S * G1), (flat // G1) % S, flat % G1
 
     def back(carry, table):
@@ -207,16 +284,15 @@ def split_window_prefix(cost: jax.Array, tie: jax.Array, wq_up: jax.Array, wq_do
     W, S, _ = cost.shape
     G1 = term.shape[0]
     per = (G1 - 1) // W
-    best = jnp.full((S, S, 1), NEG).at[prev_n, prev_s, 0].set(0.0)
+    best = jnp.full((S, 1, S), NEG).at[prev_n, 0, prev_s].set(0.0)
     keys = cost + tie
     tables = []
     for i in range(W):
         width = (i + 1) * per + 1 if i < W - 1 else G1
         tables.append(best)
-        x = jnp.concatenate([best, jnp.full((S, S, width - best.shape[2]), NEG)], axis=2)
-        best = split_step(x, keys[i], shifts)
-    total = best + term[None, None, :]
-    flat = jnp.argmax(total.reshape(-1))
+        best = split_step(best, keys[i], shifts, width=width)
+    total = best + term[None, :, None]
+    flat = jnp.argmax(jnp.transpose(total, (0, 2, 1)).reshape(-1))
     n, s, g = flat // (S * G1), (flat // G1) % S, flat % G1
     chosen_n, chosen_s = [], []
     for i in reversed(range(W)):
