@@ -37,7 +37,7 @@ import numpy as np
 
 from aisched.online.spot import window_kernel as wk
 from aisched.online.spot.window_batched import _backtrack, _pointer_step
-from aisched.online.spot.window_split import split_back_lanes, split_step, split_top2
+from aisched.online.spot.window_split import split_back_lanes, split_init, split_step, split_top2
 
 __all__ = ["LANES", "PROBLEMS", "SPLIT_LANES", "SPLIT_PROBLEMS", "plan_batches", "solve_grouped", "cache_size"]
 
@@ -132,8 +132,7 @@ def _solve_grouped_split(jobs, t, prev, prev_s, lane, size, z, *, W: int, G: int
     B, _, S, _ = cost.shape
     G1 = G + 1
     per = G // W
-    best = jnp.full((B, S, 1, S), wk.NEG).at[jnp.arange(B), prev.astype(jnp.int32), 0,
-                                             prev_s.astype(jnp.int32)].set(0.0)  # tables (n, g, s)
+    best = jax.vmap(lambda n, s: split_init(S, n, s))(prev.astype(jnp.int32), prev_s.astype(jnp.int32))
     keys = cost + tie
     top2 = jax.vmap(split_top2)(best)  # best, its first (n, s) index and the runner-up, per column
     tables, colmax, colarg = [], [], []

@@ -5,7 +5,8 @@ and "down" shift alike (``mu_1 = mu_2``), one "changed" branch from the best
 and runner-up over every split (``split_top2``). Both must give the values the
 transition defines, with the table widened in the same step (the pool's
 reachable-prefix DP). Tiny grids (``S = 5``) so the reference can loop over
-every pair of splits.
+every pair of splits. The step runs on folded tables (``fold``: the cells
+``n < H <= s``, never a split, are not stored) and is compared unfolded.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aisched.online.spot.window_split import BIG, NEG, split_step, split_top2
+from aisched.online.spot.window_split import BIG, NEG, fold, split_step, split_top2, unfold
 
-_step = jax.jit(split_step, static_argnames=("shifts", "width"))
-_top2 = jax.jit(split_top2)
+_step = jax.jit(lambda best, key, shifts, width: unfold(split_step(fold(best), key, shifts, width=width)),
+                static_argnames=("shifts", "width"))
+_top2 = jax.jit(lambda best: split_top2(fold(best)))
 
 S, G1 = 5, 12
 SHIFTS = [(2, 0, 2, 0, 3, 0), (1, 1, 1, 1, 2, 1), (2, 1, 3, 0, 3, 1), (0, 0, 1, 2, 2, 0)]
