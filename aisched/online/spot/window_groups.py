@@ -45,8 +45,9 @@ __all__ = ["LANES", "PROBLEMS", "SPLIT_LANES", "SPLIT_PROBLEMS", "plan_batches",
 LANES = 16
 #: Window problems per call (each reads one of the call's forward passes).
 PROBLEMS = 64
-#: Forward passes and problems per call over splits (changeover on): a pass keeps ``S^2 = 289`` rows of
-#: tables for the backtracking, so few passes a call (cache; as ``window_batched.SPLIT_BATCH``).
+#: Forward passes and problems per call over splits (changeover on): a pass keeps 217 rows (``S = 17``,
+#: folded) of tables for the backtracking, so few passes a call (cache; as ``window_batched.SPLIT_BATCH``;
+#: 2 / 16 was faster than 1 / 8, 4 / 32 and 8 / 64 on 10 jobs before the fold, docs/readings.md S7).
 SPLIT_LANES = 2
 SPLIT_PROBLEMS = 16
 #: Threads that run a slot's calls (an option, issue 28 point 3): each call runs on one core and they are

@@ -13,7 +13,10 @@ of :mod:`~aisched.online.spot.window_kernel`).
 ``s = 0..S-1`` (``s <= n``; on-demand ``o = n - s``); cells past ``s > n``,
 counts outside ``{0} u [N_min, N_max]`` and spot above the forecast
 availability cost ``+inf`` (``BIG``) and hold ``NEG``. A lattice column ``g`` is
-the progress gained in the window, ``g q``.
+the progress gained in the window, ``g q``. Tables are laid out ``(n, g, s)``
+(a count's block contiguous, so a shear is one padded copy) and stored
+folded (:func:`fold`): the cells ``n < H <= s`` (``H = ceil(S / 2)``), never a
+split, are not kept.
 
 **Transition** to ``(o', s')`` from ``(o, s)``:
 
@@ -28,7 +31,10 @@ the progress gained in the window, ``g q``.
 
 Each branch's table is shifted along ``g`` by ``mu H(n') / q = a n' + b``
 (static ``a, b`` per branch, as :func:`shear`), the three are maxed and the
-slot's cost and tie-break are subtracted: ``O(S^2 G)`` per slot. The best plan
+slot's cost and tie-break are subtracted: ``O(S^2 G)`` per slot. When "up"
+and "down" shift alike (``mu_1 = mu_2``) they are one branch, the best over
+every other split, from one top-2 reduction (:func:`split_top2`; bit for bit
+the same values). The best plan
 is read back from the stored tables (first index of the maximum over every
 previous split, as the count kernel does). Ties: the reference's perturbation
 (``TIE_BREAK`` on the count plus ``1e-3`` of it, at row ``i + 8``, on the spot
