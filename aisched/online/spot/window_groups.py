@@ -37,7 +37,7 @@ import numpy as np
 
 from aisched.online.spot import window_kernel as wk
 from aisched.online.spot.window_batched import _backtrack, _pointer_step
-from aisched.online.spot.window_split import split_back_lanes, split_step
+from aisched.online.spot.window_split import split_back_lanes, split_init, split_step, split_top2
 
 __all__ = ["LANES", "PROBLEMS", "SPLIT_LANES", "SPLIT_PROBLEMS", "plan_batches", "solve_grouped", "cache_size"]
 
@@ -45,8 +45,9 @@ __all__ = ["LANES", "PROBLEMS", "SPLIT_LANES", "SPLIT_PROBLEMS", "plan_batches",
 LANES = 16
 #: Window problems per call (each reads one of the call's forward passes).
 PROBLEMS = 64
-#: Forward passes and problems per call over splits (changeover on): a pass keeps ``S^2 = 289`` rows of
-#: tables for the backtracking, so few passes a call (cache; as ``window_batched.SPLIT_BATCH``).
+#: Forward passes and problems per call over splits (changeover on): a pass keeps 217 rows (``S = 17``,
+#: folded) of tables for the backtracking, so few passes a call (cache; as ``window_batched.SPLIT_BATCH``;
+#: 2 / 16 was faster than 1 / 8, 4 / 32 and 8 / 64 on 10 jobs before the fold, docs/readings.md S7).
 SPLIT_LANES = 2
 SPLIT_PROBLEMS = 16
 #: Threads that run a slot's calls (an option, issue 28 point 3): each call runs on one core and they are
@@ -132,19 +133,17 @@ def _solve_grouped_split(jobs, t, prev, prev_s, lane, size, z, *, W: int, G: int
     B, _, S, _ = cost.shape
     G1 = G + 1
     per = G // W
-    best = jnp.full((B, S, S, 1), wk.NEG).at[jnp.arange(B), prev.astype(jnp.int32),
-                                             prev_s.astype(jnp.int32), 0].set(0.0)
+    best = jax.vmap(lambda n, s: split_init(S, n, s))(prev.astype(jnp.int32), prev_s.astype(jnp.int32))
     keys = cost + tie
-    step = jax.vmap(lambda b, k: split_step(b, k, shifts))
+    top2 = jax.vmap(split_top2)(best)  # best, its first (n, s) index and the runner-up, per column
     tables, colmax, colarg = [], [], []
     for i in range(W):
         width = (i + 1) * per + 1
         tables.append(best)
-        best = step(jnp.concatenate([best, jnp.full((B, S, S, width - best.shape[3]), wk.NEG)], axis=3),
-                    keys[:, i])
-        flat = best.reshape(B, S * S, width)
-        colmax.append(jnp.max(flat, axis=1))
-        colarg.append(jnp.argmax(flat, axis=1))
+        best = jax.vmap(lambda b, k, t2, width=width: split_step(b, k, shifts, t2, width))(best, keys[:, i], top2)
+        top2 = jax.vmap(split_top2)(best)  # the next step's "changed" branch and this step's column maxima
+        colmax.append(top2[0])
+        colarg.append(top2[1])
 
     term = _terminal(jobs["scalars"][lane], z, size, t, G1)
     P = lane.shape[0]
