@@ -432,7 +432,8 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     cost2[m:m + n] = 1.0 - instance.arrival[tasks]
     start = None
     if jct_form != "completion":  # same stage 2 on still-running indicators (titan_running)
-        A2, lb2, ub2, col_lb, col_ub, cost2, start = running_stage(prog, A, lb, ub, x, count, jct_form, engine2)
+        A2, lb2, ub2, col_lb, col_ub, cost2, start = running_stage(prog, A, lb, ub, col_lb, col_ub, x, count,
+                                                                     jct_form, engine2)
         n_cols = cost2.size
     else:
         lb2, ub2 = np.append(lb, count - 0.5), np.append(ub, np.inf)

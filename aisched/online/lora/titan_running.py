@@ -167,13 +167,15 @@ def running_start(prog, y: np.ndarray, u: np.ndarray, z_task: np.ndarray, z_slot
     return ((u[z_task] > 0.5) & (z_slot <= last[z_task])).astype(float)
 
 
-def running_stage(prog, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray, x: np.ndarray,
-                  count: int, jct_form: str, engine: str) -> tuple:
+def running_stage(prog, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray, col_lb: np.ndarray,
+                  col_ub: np.ndarray, x: np.ndarray, count: int, jct_form: str, engine: str) -> tuple:
     """Stage 2 in the running form for ``titan_model._solve_program``.
 
     ``A``, ``lb``, ``ub``: the count stage's rows (completion form); its rows on
     ``y | u`` are kept (the ``C`` columns and their rows dropped), the still-running
     rows of :func:`running_rows` and the count row ``sum_i u_i >= count`` added.
+    ``col_lb``, ``col_ub``: the count stage's column bounds; those of ``y | u`` are
+    kept and each ``z`` is binary.
     ``x``: the count stage's solution, the starting point when ``engine`` is
     ``"highspy"``. Returns (A2, row lb, row ub, col lb, col ub, cost, start or None).
     """
@@ -187,11 +189,10 @@ def running_stage(prog, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray, x: np.
     A2 = sp.vstack([sp.hstack([base, sp.csr_matrix((base.shape[0], nz))]), block, count_row]).tocsr()
     lb2 = np.concatenate([lb[keep], blb, [count - 0.5]])
     ub2 = np.concatenate([ub[keep], bub, [np.inf]])
-    col_lb = np.zeros(m + n + nz)
-    col_ub = np.ones(m + n + nz)
-    col_ub[m:m + n] = prog.can_run.astype(float)
+    col_lb2 = np.concatenate([col_lb[:m + n], np.zeros(nz)])
+    col_ub2 = np.concatenate([col_ub[:m + n], np.ones(nz)])
     start = None
     if engine == "highspy":  # stage 1's plan, integers rounded, z at its least value
         yu = np.round(x[:m + n])
         start = np.concatenate([yu, running_start(prog, yu[:m], yu[m:], z_task, z_slot)])
-    return A2, lb2, ub2, col_lb, col_ub, cost, start
+    return A2, lb2, ub2, col_lb2, col_ub2, cost, start
