@@ -56,8 +56,8 @@ def test_the_tool_writes_one_line_a_section(tmp_path: Path) -> None:
                         "2026-11-26 (def5678) (date, commits); seeds and sizes as stated beside each figure."}
 
 
-#: Pages written before item 11 (2026-11-23 runs), replaced by the full-size regeneration of issue 25, item 6.
-STALE_PAGES = {"reproduction-lora.md"}
+#: Pages written before item 11 (2026-11-23 runs); none left since lora's full-size regeneration (issue 25, item 6).
+STALE_PAGES: set[str] = set()
 
 
 def test_each_verdict_that_asks_why_links_a_reading_on_the_committed_pages() -> None:
