@@ -16,11 +16,11 @@ node-slots full: every paper-scale day of Figs. 5-9 is capacity-bound; pdFTSP
 before capacity does); memory never binds (peak 0.62 pdFTSP, 0.77 EFT).
 
 Cost. :data:`COST` gives each scenario's measured cost (``aisched scenarios``
-shows it). Every lora scenario at full size with its seeds (3; the paper-scale bound 1)
-took about 116 minutes of wall time on 2 cores, run one sweep after another
-(2 workers; 2026-11-23, load 2-6): Figs. 4-9 are 21 points x 3 seeds of ~2.7
-CPU-minutes a day (Titan 42-324 s, mean 124 s, three quarters of it), so lora
-does NOT fit issue 16's 90-minute budget on 2 cores. What would bring it under:
+shows it). ``aisched reproduce lora --seeds 3`` took 115.7 minutes of wall
+time on 2 cores with nothing else running (2 workers, 2026-11-27, one run from
+scratch): lora does NOT fit issue 16's 90-minute budget on 2 cores. Titan's
+days are most of it: 38-69 s at Fig. 4's sizes, up to 205 s at Fig. 9's long
+deadlines, 177-431 s on Fig. 7's real traces. What would bring it under:
 a faster Titan day (its slots that do not pack hit the time limit), the
 readings' variants on one seed rather than three, or more cores (``--dask``):
 the cells are independent. Fig. 10 re-runs the whole day 36 times per cell (3
@@ -65,30 +65,32 @@ _TITAN = {"titan": {"slot_time_limit": 20.0, "jct_form": "running"}}
 _TITAN_RUNTIME = {"titan": {"slot_time_limit": 20.0}}
 
 
-_DAY_COST = ("one point x seed (a day: 4 algorithms + 3 pdFTSP variants) ~2.7 min of CPU on 2 cores at load 2-6 "
-             "(Titan, running form at 20 s a slot: 25-113 s CPU; pdFTSP 5-28 s; each variant 3-24 s; EFT, NTM <= 1 s)")
+_DAY_COST = ("one point x seed: a day of 4 algorithms + 3 pdFTSP variants (Titan, running form at 20 s a slot: "
+             "38-69 s a day at Fig. 4's sizes, up to 205 s at Fig. 9's long deadlines, 177-431 s on the real "
+             "traces; pdFTSP 14-28 s; each variant 3-24 s; EFT, NTM <= 1 s)")
 
-#: What a full-size run costs (measured 2026-11-23, one `aisched sweep` per scenario, 2 workers on a 2-core
-#: machine at load average 2-6): shown by ``aisched scenarios``, not part of a definition.
+#: What a full-size run costs (measured 2026-11-27: one ``aisched reproduce lora --seeds 3``, 2 workers on a
+#: 2-core machine with nothing else running, load 1.9-3.1; 115.7 min in all, docs/readings.md L8): shown by
+#: ``aisched scenarios``, not part of a definition.
 COST: dict[str, str] = {
-    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds ~15-20 min on 2 workers; plus the certified bound "
-                       "at 50 nodes (the claims' point, issue 25): 67 s a seed at its 60 s limit",
-    "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds 19 min on 2 workers (load 3-5)",
-    "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds 7.3 min on 2 workers",
-    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 12.8 min on 2 workers",
-    "lora/fig8-load": f"{_DAY_COST} (more at 80 a slot); 3 points x 3 seeds 12.0 min on 2 workers; plus the "
-                      "certified bound at 80 a slot (the claims' point, issue 25): 79 s a seed at its 60 s limit",
-    "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds 25 min on 2 workers (load 3-6)",
+    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds 13.5 min on 2 workers, with the certified bound "
+                       "at 50 nodes (the claims' point, issue 25: 60-70 s a seed at its 60 s limit)",
+    "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds 11.3 min on 2 workers",
+    "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds 6.5 min on 2 workers",
+    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 26.9 min on 2 workers (Titan 38 of its 48 CPU-min)",
+    "lora/fig8-load": f"{_DAY_COST} (Titan 93-103 s at 80 a slot); 3 points x 3 seeds 12.1 min on 2 workers, "
+                      "with the certified bound at 80 a slot (the claims' point, issue 25)",
+    "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds 17.5 min on 2 workers",
     "lora/fig10-truthfulness": "37 full re-runs of a 764-task day per cell (default + 2 variants); "
-                               "3 seeds 3.3 min on 2 workers at load ~2 (~132 s a cell at load 14-17)",
+                               "3 seeds 3.9 min on 2 workers",
     "lora/fig11-rationality": "5 pdFTSP runs (default + 4 variants) of a 100-node day per point; "
-                              "3 points x 3 seeds 3.6 min on 2 workers",
-    "lora/fig12-competitive": "MILP up to its 60 s limit + 4 pdFTSP runs per cell; 3 seeds 1.9 min on 2 workers",
-    "lora/fig12-competitive-bound": "bound 300 s (stops between rounds, ~340 s) + pdFTSP ~30 s: 6.4 min a seed",
+                              "3 points x 3 seeds 6.2 min on 2 workers",
+    "lora/fig12-competitive": "MILP up to its 60 s limit + 4 pdFTSP runs per cell; 3 seeds 2.1 min on 2 workers",
+    "lora/fig12-competitive-bound": "bound 300 s (stops between rounds, ~340 s) + pdFTSP ~30 s: 6.4 min a seed; 3 seeds 11.6 min on 2 workers",
     "lora/regime-load": "seed 0 at 16 a slot on 24 slots: pdFTSP 10 s, Titan 9 s, bound 58 s (LP optimal; "
                         "30 s limit here), EFT and NTM < 1 s; 36 slots (70 % of tasks can finish alone at 4 a "
-                        "slot, 50 % on 24) cost more: see the closing note of issue 25",
-    "lora/fig13-runtime": "pdFTSP + Titan (20 s a slot) on 5 tasks a slot; 4 points x 3 seeds 2.4 min on 1 worker",
+                        "slot, 50 % on 24) cost more: see the closing note of issue 25; 3 points x 3 seeds 3.4 min on 2 workers",
+    "lora/fig13-runtime": "pdFTSP + Titan (20 s a slot) on 5 tasks a slot; 4 points x 3 seeds 0.7 min on 2 workers",
 }
 
 
