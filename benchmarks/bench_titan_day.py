@@ -34,6 +34,10 @@ POINTS = {
     "fig4-50": {**_DAY, "nodes": 50},
     "fig8-high": {**_DAY, "nodes": 100, "arrival_rate": 80.0},
     "fig9-loose": {**_DAY, "nodes": 100, "deadline": "loose"},
+    "fig9-uniform": {**_DAY, "nodes": 100, "deadline": "uniform"},
+    "fig7-alibaba": {**_DAY, "nodes": 100, "trace": "alibaba"},
+    "fig7-philly": {**_DAY, "nodes": 100, "trace": "philly"},
+    "fig7-helios": {**_DAY, "nodes": 100, "trace": "helios"},
 }
 FORMS = {
     "limit20": {"slot_time_limit": 20.0, "slot_budget": "limit"},

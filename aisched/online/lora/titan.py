@@ -47,7 +47,11 @@ Slot by slot:
 2. solve the slot's program on the capacity the committed tasks leave
    (:func:`aisched.online.lora.titan_model.solve_slot`: nodes with identical data
    aggregated into classes, then packed back onto nodes, exact when the packing
-   succeeds; ``formulation="nodes"`` solves the node program itself);
+   succeeds; ``formulation="nodes"`` solves the node program itself); when the
+   count stage stops at its limit with fewer tasks than the earliest-finish plan
+   of the slot's tasks in TitanSched's shortest-first order, that plan is
+   committed instead (:mod:`aisched.online.lora.titan_greedy`; status
+   ``heuristic``, ``info`` counts its tasks in ``greedy_tasks`` per slot);
 3. commit the scheduled tasks (no payments).
 
 ``info["slot_status"]`` lists, per slot with arrivals, ``optimal`` (proved

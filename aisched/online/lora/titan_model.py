@@ -26,7 +26,7 @@ coefficients do not depend on which node of a class is used), so
 When a packing fails, the tasks whose cells all packed are kept (their use is
 taken from the rooms) and the class program is solved again for the others
 only (``repair_rounds`` times at most); a task still unpacked then gets an
-earliest-finish placement on nodes (:func:`_earliest_finish`) or is not
+earliest-finish placement on nodes (:func:`~aisched.online.lora.titan_greedy.earliest_finish`) or is not
 scheduled. The first round's bound stays a valid bound on the node program, so
 the slot's status says how far the committed plan may be from the node
 program's optimum: ``optimal`` (the plan meets the first round's bound, within
@@ -68,6 +68,7 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from aisched.models.lora import LoraInstance
+from aisched.online.lora.titan_greedy import earliest_finish, greedy_rows
 from aisched.online.lora.titan_running import JCT_FORMS, running_stage
 from aisched.online.lora.titan_sized import least_completion, milp_highspy, sized_limit
 
@@ -366,32 +367,9 @@ def _pack(prog: _Program, y: np.ndarray, compute_room: np.ndarray, memory_room: 
     return node, failed, packed_work
 
 
-def _earliest_finish(instance: LoraInstance, task: int, start: int, compute_room: np.ndarray,
-                     memory_room: np.ndarray) -> np.ndarray | None:
-    """Place one task slot by slot from ``start`` on the fastest node with room
-    (ties: least room left), until its work is done; ``None`` if it cannot finish
-    by its deadline. Takes its use from the rooms when it succeeds."""
-    s, r = instance.throughput[task], instance.memory_need[task]
-    row = np.full(instance.num_slots, -1, np.int64)
-    done = 0.0
-    for t in range(start, int(instance.deadline[task]) + 1):
-        fits = (s > 0) & (compute_room[:, t] >= s * (1 - _EPS)) & (memory_room[:, t] >= r * (1 - _EPS))
-        if not fits.any():
-            continue
-        score = np.where(fits, s * 1e6 - (compute_room[:, t] - s), -np.inf)
-        k = int(np.argmax(score))
-        row[t] = k
-        done += s[k]
-        if done >= instance.work[task] * (1 - 1e-9):
-            ts = np.nonzero(row >= 0)[0]
-            np.subtract.at(compute_room, (row[ts], ts), s[row[ts]])
-            np.subtract.at(memory_room, (row[ts], ts), r)
-            return row
-    return None
-
-
 def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip_gap: float | None,
                    budget: str = "limit", jct_form: str = "completion",
+                   rooms: tuple[np.ndarray, np.ndarray] | None = None,
                    ) -> tuple[str, np.ndarray | None, tuple[float, float]]:
     """Solve a class program; (solver status, x, bound) with bound the welfare
     upper bound, or (count upper bound, total JCT lower bound at that count).
@@ -405,6 +383,12 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     ``budget="warm"``: the count stage as ``"limit"`` (SciPy), the JCT stage on
     ``highspy`` with ``time_limit``, started from the count stage's plan.
     ``jct_form``: how stage 2 writes the JCT (see :func:`solve_slot`).
+    ``rooms``: the (compute, memory) rooms the program was built on; when stage 1
+    stops at its limit (not proved) with fewer tasks than the earliest-finish plan of
+    :func:`~aisched.online.lora.titan_greedy.greedy_rows` on them, the result is
+    ``("greedy", node rows of that plan, (count bound, -inf))``: the caller commits
+    that node plan as it is (no stage 2, no packing). Slots whose stage 1 is proved
+    optimal are never affected (the plan is feasible, so an optimum has as many tasks).
     """
     instance, tasks, n, m = prog.instance, prog.tasks, prog.tasks.size, prog.n_cells
     n_cols, A, lb, ub, col_lb, col_ub = prog.matrix(objective, prog.class_compute, prog.class_memory)
@@ -420,6 +404,11 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
         return st, x, (-bnd, 0.0)
     cost[m:m + n] = -1.0
     st, x, fun, bnd = _milp(cost, n_int, A, lb, ub, col_lb, col_ub, limit, mip_gap, engine=engine)
+    if st != "optimal" and rooms is not None:  # stopped at the limit: compare the fallback (titan_greedy)
+        rows, placed = greedy_rows(instance, tasks, prog.start, prog.fewest, *rooms)
+        if placed.sum() > (round(-fun) if x is not None else -1):
+            count_bound = float(np.floor(-bnd + 1e-6)) if np.isfinite(bnd) else float(n)
+            return "greedy", rows, (count_bound, -np.inf)
     if x is None:
         return st, None, (np.inf, -np.inf)
     count = int(round(-fun))
@@ -517,6 +506,7 @@ def solve_slot(
     timed_out = False
     rounds = 0
     failed_cells = 0
+    greedy_plan = 0  # tasks of a stage-1 fallback plan (titan_greedy)
     status = "optimal"
     while active.size:
         sub = tasks[active]
@@ -527,9 +517,17 @@ def solve_slot(
                 first_bound = (0.0, 0.0)
             break
         rounds += 1
-        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap, budget, jct_form)
+        st, x, bound = _solve_program(prog, objective, time_limit, mip_gap, budget, jct_form,
+                                      rooms=(compute_room, memory_room))
         if first_bound is None:
             first_bound = bound
+        if st == "greedy":  # the stage-1 solve stopped below the earliest-finish plan: commit that plan
+            placed = x.max(axis=1) >= 0
+            node[active[placed]] = x[placed]
+            admitted[active[placed]] = True
+            greedy_plan = int(placed.sum())
+            active = active[:0]
+            break
         if x is None:
             if rounds == 1:
                 status = "failed"
@@ -556,12 +554,12 @@ def solve_slot(
     greedy = 0
     if active.size and status != "failed":  # still unpacked: earliest-finish placement on nodes
         for j in active:
-            row = _earliest_finish(instance, int(tasks[j]), int(start[j]), compute_room, memory_room)
+            row = earliest_finish(instance, int(tasks[j]), int(start[j]), compute_room, memory_room)
             if row is not None:
                 node[j], admitted[j] = row, True
                 greedy += 1
     out = SlotResult(node, admitted, status, 0.0, 0.0, rounds=rounds)
-    out.detail["greedy_tasks"] = greedy
+    out.detail["greedy_tasks"] = greedy + greedy_plan
     runs = node >= 0
     ii, tt = np.nonzero(runs)
     use, price = instance.energy_factors()
@@ -592,7 +590,7 @@ def solve_slot(
             out.status = "empty"
         elif proved:
             out.status = "optimal"
-        elif rounds > 1:
+        elif rounds > 1 or greedy_plan:
             out.status = "heuristic"
         else:
             out.status = "gap"
