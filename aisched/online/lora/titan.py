@@ -76,6 +76,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan, node_usage
 from aisched.online.lora.titan_model import (
     BUDGETS,
+    COUNT_FALLBACKS,
     FORMULATIONS,
     JCT_FORMS,
     OBJECTIVES,
@@ -93,7 +94,9 @@ _STATUSES = ("optimal", "gap", "heuristic", "empty", "failed")
 
 def _check(objective: str, formulation: str, slot_time_limit: float | None, mip_gap: float | None,
            threads: int | None, repair_rounds: int, solver: str, slot_budget: str = "limit",
-           jct_form: str = "completion") -> None:
+           jct_form: str = "completion", count_fallback: str = "greedy") -> None:
+    if count_fallback not in COUNT_FALLBACKS:
+        raise InvalidScenarioError("count_fallback", f"= {count_fallback!r} is not one of {COUNT_FALLBACKS}")
     if jct_form not in JCT_FORMS:
         raise InvalidScenarioError("jct_form", f"= {jct_form!r} is not one of {JCT_FORMS}")
     if slot_budget not in BUDGETS:
@@ -127,6 +130,7 @@ def run(
     repair_rounds: int = 2,
     slot_budget: str = "limit",
     jct_form: str = "completion",
+    count_fallback: str = "greedy",
     progress: Callable[[int, SlotResult], None] | None = None,
 ) -> Outcome:
     """Run the per-slot Titan baseline.
@@ -167,6 +171,13 @@ def run(
         indicators ``z_it``) or ``"running_work"`` (with work rows), issue 30.
         The same problem, proved in :mod:`aisched.online.lora.titan_running`;
         a tie between optimal plans may be broken differently.
+    count_fallback
+        ``"greedy"`` (default, issue 30): when a slot's count stage stops at its
+        limit with fewer tasks than the earliest-finish plan in TitanSched's
+        shortest-first order, commit that plan
+        (:mod:`~aisched.online.lora.titan_greedy`); ``"none"``: keep the stopped
+        solve's answer (before 2026-11-27; it scheduled none of the 2,317 tasks of
+        a Helios slot). Slots whose count stage is proved are the same either way.
     mip_gap
         Relative gap of each solve (1e-4 is Gurobi's default, which the paper
         used).
@@ -189,7 +200,8 @@ def run(
         :class:`~aisched.online.lora.titan_model.SlotResult`), the counts and
         ``total_jct`` (slots, scheduled tasks).
     """
-    _check(objective, formulation, slot_time_limit, mip_gap, threads, repair_rounds, solver, slot_budget, jct_form)
+    _check(objective, formulation, slot_time_limit, mip_gap, threads, repair_rounds, solver, slot_budget, jct_form,
+           count_fallback)
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     n, T, K = instance.num_tasks, instance.num_slots, instance.num_nodes
@@ -219,6 +231,7 @@ def run(
             instance, tasks, start[tasks], vendor_cost[tasks], compute_room, memory_room,
             objective=objective, formulation=formulation, time_limit=slot_time_limit,
             mip_gap=mip_gap, repair_rounds=repair_rounds, budget=slot_budget, jct_form=jct_form,
+            fallback=count_fallback == "greedy",
         )
         chosen = np.where(res.admitted[:, None], res.assignment, -1)
         assignment[tasks] = chosen
@@ -253,7 +266,7 @@ def run(
         decision_s=decision_s,
         info={
             "seed": seed, "solver": solver, "objective": objective, "formulation": formulation,
-            "slot_budget": slot_budget, "jct_form": jct_form,
+            "slot_budget": slot_budget, "jct_form": jct_form, "count_fallback": count_fallback,
             "solved_slots": slots, "slot_status": status, "slot_seconds": seconds,
             "slot_bound": bounds, "slot_rounds": rounds, "slot_gap": gaps, "slot_status_counts": counts,
             "slots_not_optimal": sum(v for k, v in counts.items() if k not in ("optimal", "empty")),

@@ -9,6 +9,9 @@ then ran 73 s past its 20 s limit without a plan: Titan scheduled none of the sl
 2,317 tasks although its LP bound allows 2,156. That is the solver stopping, not
 Titan's rule ("every submitted job is meant to run").
 
+The module also holds the class plan's packing onto nodes (:func:`pack_cells`, best-fit
+decreasing per class and slot), the other greedy step of a slot's solve.
+
 This module gives the count stage a fallback it is compared with: every task of the
 slot placed earliest-finish (the fastest node with room, slot by slot from its start,
 as :func:`earliest_finish`), in the order TitanSched's own scheduler ranks runnable
@@ -24,11 +27,16 @@ optimal is solved exactly as before.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from aisched.models.lora import LoraInstance
 
-__all__ = ["earliest_finish", "greedy_rows"]
+__all__ = ["COUNT_FALLBACKS", "earliest_finish", "greedy_rows", "pack_cells"]
+
+#: ``titan``'s ``count_fallback``: commit the greedy plan when it beats a stopped count stage, or not.
+COUNT_FALLBACKS = ("greedy", "none")
 
 _EPS = 1e-9
 
@@ -89,3 +97,48 @@ def greedy_rows(instance: LoraInstance, tasks: np.ndarray, start: np.ndarray, fe
         if row is not None:
             rows[j], admitted[j] = row, True
     return rows, admitted
+
+
+def pack_cells(prog: Any, y: np.ndarray, compute_room: np.ndarray, memory_room: np.ndarray,
+          ) -> tuple[np.ndarray, list[tuple[int, int, int]], dict[tuple[int, int], float]]:
+    """Best-fit decreasing of the chosen cells of a class program (``titan_model._Program``)
+    onto nodes, per (class, slot).
+
+    Returns the (task, slot) node array, the cells that did not fit
+    ``(task, class, slot)`` and per failing (class, slot) the work that packed.
+    """
+    n, T = prog.tasks.size, prog.instance.num_slots
+    node = np.full((n, T), -1, dtype=np.int64)
+    chosen = np.nonzero(y > 0.5)[0]
+    failed: list[tuple[int, int, int]] = []
+    packed_work: dict[tuple[int, int], float] = {}
+    order = np.lexsort((-prog.size[chosen], prog.col_slot[chosen], prog.col_class[chosen]))
+    chosen = chosen[order]
+    start = 0
+    while start < chosen.size:
+        c, t = prog.col_class[chosen[start]], prog.col_slot[chosen[start]]
+        stop = start
+        while stop < chosen.size and prog.col_class[chosen[stop]] == c and prog.col_slot[chosen[stop]] == t:
+            stop += 1
+        members = prog.members[c]
+        room_c = compute_room[members, t].astype(float).copy()
+        room_m = memory_room[members, t].astype(float).copy()
+        ok_work = 0.0
+        bad = False
+        for cell in chosen[start:stop]:
+            need_c, need_m = prog.size[cell], prog.memory[cell]
+            fits = (room_c >= need_c * (1 - _EPS)) & (room_m >= need_m * (1 - _EPS))
+            if not fits.any():
+                failed.append((int(prog.col_task[cell]), int(c), int(t)))
+                bad = True
+                continue
+            left = np.where(fits, room_c - need_c, np.inf)
+            b = int(np.argmin(left))
+            room_c[b] -= need_c
+            room_m[b] -= need_m
+            node[prog.col_task[cell], t] = members[b]
+            ok_work += need_c
+        if bad:
+            packed_work[(int(c), int(t))] = ok_work
+        start = stop
+    return node, failed, packed_work

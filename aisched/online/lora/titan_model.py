@@ -68,11 +68,12 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from aisched.models.lora import LoraInstance
-from aisched.online.lora.titan_greedy import earliest_finish, greedy_rows
+from aisched.online.lora.titan_greedy import COUNT_FALLBACKS, earliest_finish, greedy_rows, pack_cells
 from aisched.online.lora.titan_running import JCT_FORMS, running_stage
 from aisched.online.lora.titan_sized import least_completion, milp_highspy, sized_limit
 
-__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "JCT_FORMS", "SlotResult", "node_classes", "solve_slot"]
+__all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "JCT_FORMS", "COUNT_FALLBACKS", "SlotResult", "node_classes",
+           "solve_slot"]
 
 OBJECTIVES = ("jct", "welfare")
 FORMULATIONS = ("classes", "nodes")
@@ -323,50 +324,6 @@ def _milp(cost: np.ndarray, n_int: int, A: sp.csr_matrix, lb: np.ndarray, ub: np
     return status, x, (float(res.fun) if x is not None else np.inf), bound
 
 
-def _pack(prog: _Program, y: np.ndarray, compute_room: np.ndarray, memory_room: np.ndarray,
-          ) -> tuple[np.ndarray, list[tuple[int, int, int]], dict[tuple[int, int], float]]:
-    """Best-fit decreasing of the chosen cells onto nodes, per (class, slot).
-
-    Returns the (task, slot) node array, the cells that did not fit
-    ``(task, class, slot)`` and per failing (class, slot) the work that packed.
-    """
-    n, T = prog.tasks.size, prog.instance.num_slots
-    node = np.full((n, T), -1, dtype=np.int64)
-    chosen = np.nonzero(y > 0.5)[0]
-    failed: list[tuple[int, int, int]] = []
-    packed_work: dict[tuple[int, int], float] = {}
-    order = np.lexsort((-prog.size[chosen], prog.col_slot[chosen], prog.col_class[chosen]))
-    chosen = chosen[order]
-    start = 0
-    while start < chosen.size:
-        c, t = prog.col_class[chosen[start]], prog.col_slot[chosen[start]]
-        stop = start
-        while stop < chosen.size and prog.col_class[chosen[stop]] == c and prog.col_slot[chosen[stop]] == t:
-            stop += 1
-        members = prog.members[c]
-        room_c = compute_room[members, t].astype(float).copy()
-        room_m = memory_room[members, t].astype(float).copy()
-        ok_work = 0.0
-        bad = False
-        for cell in chosen[start:stop]:
-            need_c, need_m = prog.size[cell], prog.memory[cell]
-            fits = (room_c >= need_c * (1 - _EPS)) & (room_m >= need_m * (1 - _EPS))
-            if not fits.any():
-                failed.append((int(prog.col_task[cell]), int(c), int(t)))
-                bad = True
-                continue
-            left = np.where(fits, room_c - need_c, np.inf)
-            b = int(np.argmin(left))
-            room_c[b] -= need_c
-            room_m[b] -= need_m
-            node[prog.col_task[cell], t] = members[b]
-            ok_work += need_c
-        if bad:
-            packed_work[(int(c), int(t))] = ok_work
-        start = stop
-    return node, failed, packed_work
-
-
 def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip_gap: float | None,
                    budget: str = "limit", jct_form: str = "completion",
                    rooms: tuple[np.ndarray, np.ndarray] | None = None,
@@ -456,6 +413,7 @@ def solve_slot(
     repair_rounds: int = 2,
     budget: str = "limit",
     jct_form: str = "completion",
+    fallback: bool = True,
 ) -> SlotResult:
     """Solve one slot's program (see the module docstring).
 
@@ -486,6 +444,8 @@ def solve_slot(
         ``"completion"`` (default), ``"running"`` or ``"running_work"``: how the
         JCT stage writes each task's last slot
         (:mod:`~aisched.online.lora.titan_running`). Same program either way.
+    fallback
+        Compare a stopped count stage with the greedy plan (``count_fallback``).
 
     Notes
     -----
@@ -518,7 +478,7 @@ def solve_slot(
             break
         rounds += 1
         st, x, bound = _solve_program(prog, objective, time_limit, mip_gap, budget, jct_form,
-                                      rooms=(compute_room, memory_room))
+                                      rooms=(compute_room, memory_room) if fallback else None)
         if first_bound is None:
             first_bound = bound
         if st == "greedy":  # the stage-1 solve stopped below the earliest-finish plan: commit that plan
@@ -533,7 +493,7 @@ def solve_slot(
                 status = "failed"
             break
         timed_out |= st != "optimal"
-        sub_node, failed, _ = _pack(prog, x[:prog.n_cells], compute_room, memory_room)
+        sub_node, failed, _ = pack_cells(prog, x[:prog.n_cells], compute_room, memory_room)
         sub_admitted = x[prog.n_cells:prog.n_cells + active.size] > 0.5
         bad = np.zeros(active.size, bool)
         for j, _c, _t in failed:

@@ -99,3 +99,20 @@ def test_day_with_stopped_count_stages_is_verified(monkeypatch):
     # a slot whose greedy plan places nothing keeps the stopped solve's answer ("gap")
     assert set(out.info["slot_status"]) <= {"heuristic", "gap", "empty"} and "heuristic" in out.info["slot_status"]
     assert out.info["slots_optimal"] == 0
+
+
+def test_count_fallback_none_keeps_the_stopped_answer(monkeypatch):
+    _stopped_stage_one(monkeypatch)
+    inst = generate(seed=2, nodes=3, slots=10, arrival_rate=4, vendors=2)
+    with_fallback = aisched.run("titan", inst, jct_form="running")
+    without = aisched.run("titan", inst, jct_form="running", count_fallback="none")
+    assert without.info["count_fallback"] == "none" and with_fallback.info["count_fallback"] == "greedy"
+    assert without.verify(inst) == pytest.approx(without.objective)
+    assert "heuristic" not in without.info["slot_status"]  # nothing committed from the greedy plan
+    assert without.num_admitted < with_fallback.num_admitted
+
+
+def test_bad_count_fallback_names_the_field():
+    inst = generate(seed=2, nodes=3, slots=10, arrival_rate=4, vendors=2)
+    with pytest.raises(aisched.errors.InvalidScenarioError, match="count_fallback"):
+        aisched.run("titan", inst, count_fallback="lp")
