@@ -12,6 +12,7 @@ too short at the start), and the sum is divided among the workers. :class:`EtaBa
 from __future__ import annotations
 
 import statistics
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -42,23 +43,27 @@ class Eta:
         self._left: Counter[str] = Counter()
         self._unknown = 0  # cells announced without a kind (a later sweep of the same bar)
         self._times: dict[str, list[float]] = defaultdict(list)
+        self._lock = threading.RLock()  # reproduce runs two sweeps' threads on one bar
 
     def expect(self, kinds: Iterable[str]) -> None:
         """Announce cells still to run, one kind (e.g. ``"lora/fig8-load:titan"``) each."""
-        for kind in kinds:
-            if self._unknown > 0:
-                self._unknown -= 1
-            self._left[kind] += 1
+        with self._lock:
+            for kind in kinds:
+                if self._unknown > 0:
+                    self._unknown -= 1
+                self._left[kind] += 1
 
     def expect_unknown(self, count: int) -> None:
         """Announce ``count`` cells whose kinds are not known yet (priced at the dearest kind seen)."""
-        self._unknown += max(0, int(count))
+        with self._lock:
+            self._unknown += max(0, int(count))
 
     def finished(self, kind: str, seconds: float) -> None:
         """A cell of ``kind`` finished after ``seconds`` of work."""
-        if self._left[kind] > 0:
-            self._left[kind] -= 1
-        self._times[kind].append(float(seconds))
+        with self._lock:
+            if self._left[kind] > 0:
+                self._left[kind] -= 1
+            self._times[kind].append(float(seconds))
 
     def cost(self, kind: str) -> float | None:
         """The steady work seconds of one cell of ``kind`` (median after warm-up), or None if none finished."""
@@ -70,13 +75,15 @@ class Eta:
 
     def remaining_s(self) -> float | None:
         """Seconds of wall time left, or None before any cell finished."""
-        known = {kind: self.cost(kind) for kind in self._times}
-        seen = [c for c in known.values() if c is not None]
-        if not seen:
-            return None
-        unseen = max(seen)
-        work = sum(n * (unseen if known.get(kind) is None else known[kind]) for kind, n in self._left.items() if n > 0)
-        return (work + self._unknown * unseen) / self.workers
+        with self._lock:
+            known = {kind: self.cost(kind) for kind in self._times}
+            seen = [c for c in known.values() if c is not None]
+            if not seen:
+                return None
+            unseen = max(seen)
+            work = sum(n * (unseen if known.get(kind) is None else known[kind])
+                       for kind, n in self._left.items() if n > 0)
+            return (work + self._unknown * unseen) / self.workers
 
 
 class EtaBar(tqdm):  # type: ignore[misc]
@@ -91,8 +98,9 @@ class EtaBar(tqdm):  # type: ignore[misc]
             self.eta.expect_unknown(int(self.total) - int(self.n))
 
     def update(self, n: float | None = 1) -> bool | None:
-        self.done += int(n or 0)
-        return super().update(n)
+        with self.eta._lock:
+            self.done += int(n or 0)
+            return super().update(n)
 
     @property
     def format_dict(self) -> dict[str, Any]:

@@ -84,12 +84,19 @@ def test_a_folder_of_another_definition_stops_the_run_before_any_cell(tmp_path: 
     assert not sweep.folder(tmp_path, catalog.get(SMALL[0]).reduced()).exists()
 
 
-def test_dask_gives_the_same_table_cell_for_cell(tmp_path: Path) -> None:
-    reproduce.reproduce(["spot"], tmp_path / "serial", reduced=True, names=SMALL, executor="serial",
+@pytest.fixture(scope="module")
+def serial_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SMALL run serially once: the reference of the other executors."""
+    out = tmp_path_factory.mktemp("serial")
+    reproduce.reproduce(["spot"], out, reduced=True, names=SMALL, executor="serial",
                         progress=False, outcomes=False, figures=False)
+    return out
+
+
+def test_dask_gives_the_same_table_cell_for_cell(tmp_path: Path, serial_run: Path) -> None:
     reproduce.reproduce(["spot"], tmp_path / "dask", reduced=True, names=SMALL, executor="dask:local:2",
                         progress=False, outcomes=False, figures=False)
-    pd.testing.assert_frame_equal(_tables(tmp_path / "dask"), _tables(tmp_path / "serial"))
+    pd.testing.assert_frame_equal(_tables(tmp_path / "dask"), _tables(serial_run))
 
 
 def test_cli_reproduce_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -182,3 +189,43 @@ def test_a_regime_scenario_beside_a_run_record_keeps_the_record(tmp_path: Path) 
     page = reproduction.write(tmp_path, tmp_path / "reproduction.md", readings=None, figures=False).read_text()
     assert "genai's regime map: genai/regime-capacity: " in page
     assert "- Run: `aisched reproduce genai --seeds 3` --reduced, finished 2026-11-26T00:00:00+00:00, 1.0 min" in page
+
+
+def test_two_scenarios_in_flight_give_the_same_table_cell_for_cell(tmp_path: Path, serial_run: Path) -> None:
+    # issue 30: on a process pool the next scenario's cells queue behind the current one's
+    reproduce.reproduce(["spot"], tmp_path / "pool", reduced=True, names=SMALL, executor="process", workers=2,
+                        progress=False, outcomes=False, figures=False)
+    pd.testing.assert_frame_equal(_tables(tmp_path / "pool"), _tables(serial_run))
+    (serial,) = reproduce.read_records(serial_run / reproduce.record_name(["spot"], True))
+    (pool,) = reproduce.read_records(tmp_path / "pool" / reproduce.record_name(["spot"], True))
+    assert serial["scenarios_in_flight"] == 1 and pool["scenarios_in_flight"] == reproduce.IN_FLIGHT == 2
+    for record in (serial, pool):
+        assert set(record["wall_s_per_scenario"]) == set(record["work_s_per_scenario"]) == set(SMALL)
+        assert all(w is not None and w > 0 for w in record["work_s_per_scenario"].values())
+
+
+def test_ctrl_c_with_scenarios_in_flight_stops_the_workers_and_runs_nothing_more() -> None:
+    import _thread
+    import threading
+
+    class Runner:
+        stopped = threading.Event()
+
+        def stop(self) -> None:
+            self.stopped.set()
+
+    runner, ran = Runner(), []
+
+    def one(s: object) -> None:
+        ran.append(s)
+        if len(ran) == 1:
+            _thread.interrupt_main()  # Ctrl-C reaches the main thread while it waits
+        assert runner.stopped.wait(10)  # the sweeps in flight end once the workers are stopped
+
+    class Bar:
+        done, planned = 3, 10
+
+    with pytest.raises(sweep.Interrupted) as info:
+        reproduce._overlapped(one, list(range(6)), runner, Bar())
+    assert runner.stopped.is_set() and (info.value.kept, info.value.total) == (3, 10)
+    assert len(ran) <= reproduce.IN_FLIGHT  # the scenarios not started are cancelled
