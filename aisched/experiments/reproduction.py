@@ -162,6 +162,18 @@ def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]]
     return [*lines, ""]
 
 
+def _timing(timing: dict[str, Any], cells: int) -> str:
+    """", N s wall (executor)" of a scenario's last sweep; when that sweep ran only some of
+    the cells (a resumed sweep), how many, so its wall is not read as the whole scenario's."""
+    text = f", {timing['wall_s']:.0f} s wall ({timing.get('executor', '?')})"
+    run = timing.get("cells_run")
+    if run is not None and int(run) == 0 and cells:
+        text = ", every cell kept from an earlier sweep"
+    elif run is not None and int(run) < cells:
+        text = f", the last {int(run)} re-run in {timing['wall_s']:.0f} s wall ({timing.get('executor', '?')})"
+    return text
+
+
 def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "docs/reproduction.md", *,
           readings: str | os.PathLike[str] | None = "docs/readings.md", figures: bool = True) -> Path:
     """Write the reproduction page for the sweeps under ``directory``; returns its path.
@@ -217,7 +229,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         seeds = int(table["seed"].nunique()) if not table.empty else 0
         body += [f"### {definition['name']}", "", definition.get("title", ""), "",
                  f"Size: {_size(definition)}; {seeds} seed(s), {len(table)} cells"
-                 + (f", {timing['wall_s']:.0f} s wall ({timing.get('executor', '?')})" if timing else "")
+                 + (_timing(timing, len(table)) if timing else "")
                  + f". {reading}.", ""]
         checks = []
         by_variant: dict[str, list[ClaimCheck]] = {}

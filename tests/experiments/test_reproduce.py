@@ -229,3 +229,12 @@ def test_ctrl_c_with_scenarios_in_flight_stops_the_workers_and_runs_nothing_more
         reproduce._overlapped(one, list(range(6)), runner, Bar())
     assert runner.stopped.is_set() and (info.value.kept, info.value.total) == (3, 10)
     assert len(ran) <= reproduce.IN_FLIGHT  # the scenarios not started are cancelled
+
+
+def test_size_line_says_when_the_last_sweep_reran_only_some_cells() -> None:
+    full = {"wall_s": 1611.2, "executor": "process", "cells_run": 63}
+    assert reproduction._timing(full, 63) == ", 1611 s wall (process)"
+    resumed = {"wall_s": 436.0, "executor": "process", "cells_run": 9}
+    assert reproduction._timing(resumed, 63) == ", the last 9 re-run in 436 s wall (process)"
+    assert reproduction._timing({"wall_s": 0.1, "cells_run": 0}, 63) == ", every cell kept from an earlier sweep"
+    assert reproduction._timing({"wall_s": 5.0}, 4) == ", 5 s wall (?)"  # older sweep.json: no count

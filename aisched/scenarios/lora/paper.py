@@ -20,7 +20,9 @@ shows it). ``aisched reproduce lora --seeds 3`` took 115.7 minutes of wall
 time on 2 cores with nothing else running (2 workers, 2026-11-27, one run from
 scratch): lora does NOT fit issue 16's 90-minute budget on 2 cores. Titan's
 days are most of it: 38-69 s at Fig. 4's sizes, up to 205 s at Fig. 9's long
-deadlines, 177-431 s on Fig. 7's real traces. What would bring it under:
+deadlines, 177-431 s on Fig. 7's real traces (Helios 70-83 s since Titan's
+count-stage fallback, 2026-11-27; with it and two scenarios in flight the run is
+estimated at about 101 minutes, readings L8). What would bring it under:
 a faster Titan day (its slots that do not pack hit the time limit), the
 readings' variants on one seed rather than three, or more cores (``--dask``):
 the cells are independent. Fig. 10 re-runs the whole day 36 times per cell (3
@@ -66,8 +68,8 @@ _TITAN_RUNTIME = {"titan": {"slot_time_limit": 20.0}}
 
 
 _DAY_COST = ("one point x seed: a day of 4 algorithms + 3 pdFTSP variants (Titan, running form at 20 s a slot: "
-             "38-69 s a day at Fig. 4's sizes, up to 205 s at Fig. 9's long deadlines, 177-431 s on the real "
-             "traces; pdFTSP 14-28 s; each variant 3-24 s; EFT, NTM <= 1 s)")
+             "38-69 s a day at Fig. 4's sizes, up to 205 s at Fig. 9's long deadlines, 177-250 s on the Alibaba "
+             "and Philly traces, 70-83 s on Helios; pdFTSP 14-28 s; each variant 3-24 s; EFT, NTM <= 1 s)")
 
 #: What a full-size run costs (measured 2026-11-27: one ``aisched reproduce lora --seeds 3``, 2 workers on a
 #: 2-core machine with nothing else running, load 1.9-3.1; 115.7 min in all, docs/readings.md L8): shown by
@@ -77,7 +79,8 @@ COST: dict[str, str] = {
                        "at 50 nodes (the claims' point, issue 25: 60-70 s a seed at its 60 s limit)",
     "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds 11.3 min on 2 workers",
     "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds 6.5 min on 2 workers",
-    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 26.9 min on 2 workers (Titan 38 of its 48 CPU-min)",
+    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 26.9 min on 2 workers (Titan 38 of its 48 CPU-min; "
+                        "Helios' Titan days were 341-431 s before the count-stage fallback, 70-83 s after)",
     "lora/fig8-load": f"{_DAY_COST} (Titan 93-103 s at 80 a slot); 3 points x 3 seeds 12.1 min on 2 workers, "
                       "with the certified bound at 80 a slot (the claims' point, issue 25)",
     "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds 17.5 min on 2 workers",
