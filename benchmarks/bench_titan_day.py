@@ -45,6 +45,8 @@ FORMS = {
     "sized": {"slot_time_limit": 20.0, "slot_budget": "sized"},
     # issue 30: the JCT stage on still-running indicators (titan_running), same problem
     "running20": {"slot_time_limit": 20.0, "jct_form": "running"},
+    # the same without the count-stage fallback (titan_greedy): the stopped solve's answer, as before 2026-11-27
+    "running20-nofallback": {"slot_time_limit": 20.0, "jct_form": "running", "count_fallback": "none"},
     "running5": {"slot_time_limit": 5.0, "jct_form": "running"},
     "runwork20": {"slot_time_limit": 20.0, "jct_form": "running_work"},
     "runwarm20": {"slot_time_limit": 20.0, "jct_form": "running", "slot_budget": "warm"},
@@ -80,6 +82,7 @@ def main(argv: list[str] | None = None) -> None:
                 row = {"point": point, "seed": seed, "form": form, "tasks": inst.num_tasks,
                        "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "welfare": out.objective,
                        "scheduled": out.num_admitted, "statuses": out.info["slot_status_counts"],
+                       "fallback_slots": out.info.get("slots_count_fallback"),
                        "slots": args.slots, "total_jct": out.info["total_jct"],
                        "slot_s_max": round(max(out.info["slot_seconds"], default=0.0), 1),
                        "slots_over_1s": int(sum(x > 1.0 for x in out.info["slot_seconds"])),

@@ -51,7 +51,7 @@ Slot by slot:
    count stage stops at its limit with fewer tasks than the earliest-finish plan
    of the slot's tasks in TitanSched's shortest-first order, that plan is
    committed instead (:mod:`aisched.online.lora.titan_greedy`; status
-   ``heuristic``, ``info`` counts its tasks in ``greedy_tasks`` per slot);
+   ``heuristic``; ``info["slots_count_fallback"]`` counts those slots);
 3. commit the scheduled tasks (no payments).
 
 ``info["slot_status"]`` lists, per slot with arrivals, ``optimal`` (proved
@@ -223,6 +223,7 @@ def run(
         (instance.memory_capacity - instance.base_memory)[:, None], (K, T)).astype(float).copy()
     slots, status, seconds, bounds, rounds, gaps = [], [], [], [], [], []
     total_jct = 0.0
+    fallback_slots = 0
     for slot in range(T):
         tasks = np.nonzero(instance.arrival == slot)[0]
         if tasks.size == 0:
@@ -249,6 +250,7 @@ def run(
         rounds.append(res.rounds)
         gaps.append(float(res.detail.get("gap", 0.0)))
         total_jct += res.total_jct
+        fallback_slots += int(res.detail.get("fallback_tasks", 0) > 0)
         if progress is not None:
             progress(slot, res)
     vendor = np.where(admitted & needs, vendor_draw, -1).astype(np.int32)
@@ -274,6 +276,7 @@ def run(
             # scalars, kept by Outcome.to_netcdf (lists are not)
             **{f"slots_{name}": int(counts.get(name, 0)) for name in _STATUSES},
             "slot_gap_max": float(max(gaps, default=0.0)),
+            "slots_count_fallback": fallback_slots,  # slots that committed the count stage's fallback plan
         },
     )
 

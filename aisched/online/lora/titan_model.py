@@ -109,7 +109,8 @@ class SlotResult:
         Class-program solves (1 + packing repairs).
     detail
         ``welfare``, ``total_jct``, ``failed_cells`` (cells that did not pack,
-        all rounds), ``greedy_tasks`` (placed by the fallback), ``jct_bound``,
+        all rounds), ``greedy_tasks`` (placed by a greedy step), ``fallback_tasks``
+        (of those, committed from the count stage's fallback plan), ``jct_bound``,
         ``gap``: relative distance to the bound (welfare; for ``"jct"`` the
         share of the provable task count that is missing, or, with the count
         proved, the total JCT above its lower bound over the total JCT).
@@ -520,6 +521,7 @@ def solve_slot(
                 greedy += 1
     out = SlotResult(node, admitted, status, 0.0, 0.0, rounds=rounds)
     out.detail["greedy_tasks"] = greedy + greedy_plan
+    out.detail["fallback_tasks"] = greedy_plan  # committed from a stopped count stage's fallback plan
     runs = node >= 0
     ii, tt = np.nonzero(runs)
     use, price = instance.energy_factors()

@@ -73,7 +73,7 @@ def test_stopped_count_stage_commits_the_greedy_plan(monkeypatch, seed):
     res = solve_slot(inst, tasks, start, cost, compute, memory, objective="jct", jct_form="running")
     assert calls["count"] == 1  # no stage 2, no repair round
     assert res.status == "heuristic" and res.rounds == 1
-    assert res.count == int(placed.sum()) and res.detail["greedy_tasks"] == res.count
+    assert res.count == int(placed.sum()) and res.detail["greedy_tasks"] == res.detail["fallback_tasks"] == res.count
     assert np.array_equal(res.admitted, placed)
     assert np.array_equal(np.where(res.admitted[:, None], res.assignment, -1), np.where(placed[:, None], rows, -1))
     assert res.bound == tasks.size  # the fake stop gave the trivial bound: every task
@@ -87,6 +87,7 @@ def test_proved_slots_never_call_the_fallback(monkeypatch):
     inst = generate(seed=1, nodes=4, slots=12, arrival_rate=2, vendors=2)
     out = aisched.run("titan", inst, jct_form="running", mip_gap=0.0)
     assert out.info["slots_gap"] == 0  # every count stage proved: the fallback was never needed
+    assert out.info["slots_count_fallback"] == 0
     assert out.verify(inst) == pytest.approx(out.objective)
 
 
@@ -99,6 +100,7 @@ def test_day_with_stopped_count_stages_is_verified(monkeypatch):
     # a slot whose greedy plan places nothing keeps the stopped solve's answer ("gap")
     assert set(out.info["slot_status"]) <= {"heuristic", "gap", "empty"} and "heuristic" in out.info["slot_status"]
     assert out.info["slots_optimal"] == 0
+    assert out.info["slots_count_fallback"] == out.info["slots_heuristic"] > 0
 
 
 def test_count_fallback_none_keeps_the_stopped_answer(monkeypatch):
@@ -109,6 +111,7 @@ def test_count_fallback_none_keeps_the_stopped_answer(monkeypatch):
     assert without.info["count_fallback"] == "none" and with_fallback.info["count_fallback"] == "greedy"
     assert without.verify(inst) == pytest.approx(without.objective)
     assert "heuristic" not in without.info["slot_status"]  # nothing committed from the greedy plan
+    assert without.info["slots_count_fallback"] == 0
     assert without.num_admitted < with_fallback.num_admitted
 
 
