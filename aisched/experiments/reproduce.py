@@ -187,11 +187,15 @@ def _overlapped(one: Callable[[Scenario], None], scenarios: Sequence[Scenario], 
     written) and :class:`~aisched.experiments.sweep.Interrupted` is raised.
     """
     pool = ThreadPoolExecutor(max_workers=IN_FLIGHT, thread_name_prefix="aisched-reproduce")
+    futures: list = []
     try:
-        futures = [pool.submit(one, s) for s in scenarios]
+        for s in scenarios:
+            futures.append(pool.submit(one, s))
         for fut in futures:
             fut.result()
-    except KeyboardInterrupt:  # only this thread sees Ctrl-C: stop the workers, let the sweeps end
+    except KeyboardInterrupt:  # only this thread sees Ctrl-C: cancel what has not started, stop the workers
+        for fut in futures:
+            fut.cancel()
         runner.stop()
         pool.shutdown(wait=True, cancel_futures=True)
         raise Interrupted(getattr(bar, "done", 0), getattr(bar, "planned", None) or 0) from None
