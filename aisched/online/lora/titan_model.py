@@ -364,7 +364,7 @@ def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip
     st, x, fun, bnd = _milp(cost, n_int, A, lb, ub, col_lb, col_ub, limit, mip_gap, engine=engine)
     if st != "optimal" and rooms is not None:  # stopped at the limit: compare the fallback (titan_greedy)
         rows, placed = greedy_rows(instance, tasks, prog.start, prog.fewest, *rooms)
-        if placed.sum() > (round(-fun) if x is not None else -1):
+        if placed.any() and placed.sum() > (round(-fun) if x is not None else 0):  # an empty plan is no fallback
             count_bound = float(np.floor(-bnd + 1e-6)) if np.isfinite(bnd) else float(n)
             return "greedy", rows, (count_bound, -np.inf)
     if x is None:

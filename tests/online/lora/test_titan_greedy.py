@@ -29,7 +29,7 @@ def _slot(seed: int, tasks: int = 12):
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000))
-def test_greedy_plan_is_valid_and_shortest_first(seed):
+def test_greedy_plan_is_valid_and_leaves_the_rooms_as_they_were(seed):
     inst, (tasks, start, _, compute, memory) = _slot(seed)
     label = node_classes(inst, tasks)
     prog = _Program(inst, tasks, start, np.zeros(tasks.size), label, compute, memory)
@@ -119,3 +119,13 @@ def test_bad_count_fallback_names_the_field():
     inst = generate(seed=2, nodes=3, slots=10, arrival_rate=4, vendors=2)
     with pytest.raises(aisched.errors.InvalidScenarioError, match="count_fallback"):
         aisched.run("titan", inst, count_fallback="lp")
+
+
+def test_a_failed_count_stage_with_an_empty_greedy_plan_stays_failed(monkeypatch):
+    # no solution and nothing the greedy plan can place: the slot is "failed", as without the fallback
+    monkeypatch.setattr(titan_model, "_milp", lambda *a, **k: ("failed", None, np.inf, -np.inf))
+    monkeypatch.setattr(titan_model, "greedy_rows",
+                        lambda instance, tasks, *a: (np.full((tasks.size, instance.num_slots), -1), np.zeros(tasks.size, bool)))
+    inst, (tasks, start, cost, compute, memory) = _slot(0)
+    res = solve_slot(inst, tasks, start, cost, compute, memory, objective="jct", jct_form="running")
+    assert res.status == "failed" and res.count == 0 and res.detail["fallback_tasks"] == 0
