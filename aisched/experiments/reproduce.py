@@ -162,6 +162,7 @@ def reproduce(
     record = {
         "families": list(families), "reduced": reduced, "seeds": seeds, "scenarios": [s.name for s in scenarios],
         "cells_total": total, "cells_already_done": initial, "executor": executor, "workers": runner.workers,
+        "worker_dispatch": runner.dispatch,
         "scenarios_in_flight": in_flight, "wall_s": wall, "wall_s_per_scenario": walls,
         "work_s_per_scenario": {s.name: _work(out, s) for s in scenarios},
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),

@@ -54,7 +54,8 @@ from aisched.errors import InvalidScenarioError
 from aisched.experiments import families
 from aisched.experiments.catalog import Scenario
 
-__all__ = ["Cell", "Interrupted", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep"]
+__all__ = ["Cell", "Interrupted", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep",
+           "WORKER_DISPATCHES", "worker_dispatch"]
 
 TABLE_COLUMNS = [
     "scenario", "point", "x", "seed", "algorithm", "objective", "status", "bound", "admitted",
@@ -290,6 +291,8 @@ class Runner:
     workers: int
     stop: Callable[[], None] = lambda: None
     """Stop now (Ctrl-C): end the workers and drop the cells in flight; ``shutdown`` may follow."""
+    dispatch: str | None = None
+    """The workers' JAX dispatch (:data:`WORKER_DISPATCHES`) on a process pool; None elsewhere."""
 
 
 def open_workers(kind: str, workers: int | None) -> int:
@@ -303,8 +306,9 @@ def open_runner(kind: str, workers: int | None = None) -> Runner:
     """A :class:`Runner` for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
     if kind not in ("serial", "process") and not kind.startswith("dask:"):
         raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
+    dispatch = worker_dispatch() if kind == "process" else None
     submit, completed, shutdown, stop = _executor(kind, workers)
-    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers), stop)
+    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers), stop, dispatch)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -323,11 +327,43 @@ class Interrupted(KeyboardInterrupt):
 
 _WORKER = [False]  # whether this process is a pool worker (set by its initializer)
 
+#: How a process-pool worker runs its JAX computations on the CPU: ``"sync"`` (default) on the calling
+#: thread (``jax_cpu_enable_async_dispatch`` off), ``"async"`` handed to JAX's dispatch thread (JAX's own
+#: default). Same compiled programs, same results; only the time differs. A worker runs one cell at a time
+#: beside the other workers, so the hand-off per jitted call (pdFTSP's per-task kernel: one call a task) is
+#: pure cost there: measured 2026-11-27 on this 2-core host, one cell alone, `lora/fig8-load` at 80 tasks a
+#: slot, seed 0, second run in the process: pdFTSP 28.2 -> 19.9 s, its `cell_prices` variant 9.9 -> 6.9 s
+#: (docs/readings.md L8). The user's own process keeps JAX's default (the flag is process-wide).
+#: ``AISCHED_WORKER_DISPATCH`` sets it; read when a pool opens and handed to its workers.
+WORKER_DISPATCHES = ("sync", "async")
 
-def _init_worker() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (it ends the workers), not each worker's traceback."""
+
+def worker_dispatch() -> str:
+    """The dispatch a process pool opened now gives its workers (``AISCHED_WORKER_DISPATCH``, default "sync")."""
+    value = os.environ.get("AISCHED_WORKER_DISPATCH", "sync")
+    if value not in WORKER_DISPATCHES:
+        raise InvalidScenarioError("AISCHED_WORKER_DISPATCH", f"= {value!r}: expected one of {WORKER_DISPATCHES}")
+    return value
+
+
+def _async_dispatch() -> bool:
+    """Whether this process runs JAX's CPU computations on its dispatch thread (what a worker was given)."""
+    import jax
+
+    return bool(jax.config.values["jax_cpu_enable_async_dispatch"])
+
+
+def _init_worker(dispatch: str = "async") -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (it ends the workers), not each worker's traceback.
+
+    ``dispatch`` (:func:`worker_dispatch`) is set before the worker's first JAX computation
+    (JAX reads the flag when it makes its CPU client).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER[0] = True
+    import jax
+
+    jax.config.update("jax_cpu_enable_async_dispatch", dispatch == "async")
     from aisched import registry
 
     registry.load()  # the algorithms and the numerical stack (Pyomo makes a lock at import) ...
@@ -385,7 +421,8 @@ def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future],
         return submit, completed, lambda: None, lambda: None
     if kind == "process":
         pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1,
-                                   mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
+                                   mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
+                                   initargs=(worker_dispatch(),))
         return (lambda cell: pool.submit(run_cell, cell)), futures_completed, \
             (lambda: pool.shutdown(wait=True, cancel_futures=True)), (lambda: _stop_pool(pool))
     if kind.startswith("dask:"):
@@ -483,6 +520,7 @@ def sweep(
         executor = runner.executor
     if executor not in ("serial", "process") and not executor.startswith("dask:"):
         raise InvalidScenarioError("executor", f"{executor!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
+    dispatch = runner.dispatch if runner is not None else (worker_dispatch() if executor == "process" else None)
     done = _prepare(scenario, root, resume)
     todo = [c for c in todo_all if c.key not in done]
     tic = time.perf_counter()
@@ -533,5 +571,6 @@ def sweep(
     _atomic_write_text(root / "sweep.json", json.dumps({
         "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
         "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,
+        "worker_dispatch": dispatch,
     }, indent=1))
     return table

@@ -1,11 +1,13 @@
 """Sweeps: tables, resume after SIGKILL, Dask = process pool = serial, report."""
 
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -176,7 +178,26 @@ def test_dask_local_cluster_gives_the_same_table(serial_table: pd.DataFrame, tmp
 
 def test_process_pool_gives_the_same_table(serial_table: pd.DataFrame, tmp_path: Path) -> None:
     pooled = sweep.sweep(MINI, tmp_path, executor="process", workers=2, progress=False)
-    pd.testing.assert_frame_equal(_stable(serial_table), _stable(pooled))
+    pd.testing.assert_frame_equal(_stable(serial_table), _stable(pooled))  # workers dispatch synchronously
+    assert json.loads((sweep.folder(tmp_path, MINI) / "sweep.json").read_text())["worker_dispatch"] == "sync"
+
+
+@pytest.mark.parametrize("dispatch", ["sync", "async"])
+def test_pool_workers_get_the_dispatch_they_are_given(dispatch: str) -> None:
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), initializer=sweep._init_worker,
+                             initargs=(dispatch,)) as pool:
+        assert pool.submit(sweep._async_dispatch).result() is (dispatch == "async")
+
+
+def test_worker_dispatch_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert sweep.worker_dispatch() == "sync"  # the default
+    monkeypatch.setenv("AISCHED_WORKER_DISPATCH", "async")
+    assert sweep.worker_dispatch() == "async"
+    assert sweep.open_runner("serial").dispatch is None  # the user's own process: JAX's default, untouched
+    monkeypatch.setenv("AISCHED_WORKER_DISPATCH", "threads")
+    with pytest.raises(InvalidScenarioError, match="AISCHED_WORKER_DISPATCH.*'threads'"):
+        sweep.sweep(MINI, tmp_path, executor="process", workers=1, progress=False)
+    assert not (tmp_path / "lora").exists()  # refused before anything was written
 
 
 def test_bad_executor_and_seeds(tmp_path: Path) -> None:
