@@ -137,6 +137,8 @@ def _parser() -> argparse.ArgumentParser:
     rpr.add_argument("--no-progress", action="store_true", help="no progress bar")
     rpr.add_argument("--no-outcomes", action="store_true", help="write only the table rows, no netCDF per cell")
     rpr.add_argument("--no-figures", action="store_true", help="no figures in the report")
+    rpr.add_argument("--no-share", action="store_true",
+                     help="run every cell, also those that repeat another scenario's (same instance and algorithm)")
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
     rep.add_argument("--no-figures", action="store_true")
@@ -402,7 +404,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     path = reproduce.reproduce(
         [args.family], args.out, seeds=args.seeds, reduced=args.reduced, executor=executor,
         workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes,
-        figures=not args.no_figures)
+        figures=not args.no_figures, share=not args.no_share)
     print(next(line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("Claims:")))
     print(f"wrote {path}")
     return 0

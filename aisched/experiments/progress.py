@@ -65,6 +65,12 @@ class Eta:
                 self._left[kind] -= 1
             self._times[kind].append(float(seconds))
 
+    def shared(self, kind: str) -> None:
+        """A cell of ``kind`` took another's result (:mod:`aisched.experiments.sharing`): one fewer left, no time."""
+        with self._lock:
+            if self._left[kind] > 0:
+                self._left[kind] -= 1
+
     def cost(self, kind: str) -> float | None:
         """The steady work seconds of one cell of ``kind`` (median after warm-up), or None if none finished."""
         times = self._times.get(kind)

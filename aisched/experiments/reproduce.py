@@ -31,6 +31,7 @@ from typing import Any
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, report
 from aisched.experiments.scenario import Scenario
+from aisched.experiments.sharing import sharing
 from aisched.experiments.sweep import (
     Interrupted,
     cells,
@@ -98,6 +99,7 @@ def reproduce(
     progress: bool = True,
     outcomes: bool = True,
     figures: bool = True,
+    share: bool = True,
 ) -> Path:
     """Run every named scenario of ``families`` into ``out`` and write the report; returns its path.
 
@@ -120,6 +122,10 @@ def reproduce(
         One progress bar (tqdm, stderr) over every cell of the run, with its ETA.
     outcomes, figures
         Write each cell's netCDF outcome; draw the report's figures.
+    share
+        Run once the cells of different scenarios that are the same computation (same
+        instance, algorithm and parameters; :mod:`aisched.experiments.sharing`): the later
+        ones take its row (``same_as``), at no cost. False: every cell runs.
 
     Raises
     ------
@@ -140,6 +146,8 @@ def reproduce(
     load_start = os.getloadavg() if hasattr(os, "getloadavg") else None
     walls: dict[str, float] = {}
     runner = open_runner(executor, workers)
+    if share:
+        runner = sharing(runner)
     in_flight = IN_FLIGHT if runner.executor == "process" and len(scenarios) > 1 else 1
 
     def one(s: Scenario) -> None:
@@ -165,6 +173,7 @@ def reproduce(
         "worker_dispatch": runner.dispatch,
         "scenarios_in_flight": in_flight, "wall_s": wall, "wall_s_per_scenario": walls,
         "work_s_per_scenario": {s.name: _work(out, s) for s in scenarios},
+        "cells_shared": sum(_work(out, s, "cells_shared") or 0 for s in scenarios),
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": {"platform": platform.platform(), "processor": platform.machine(), "cpus": os.cpu_count()},
         # load averages (1, 5, 15 min) when the run started and ended: a loaded machine runs slower
@@ -204,10 +213,10 @@ def _overlapped(one: Callable[[Scenario], None], scenarios: Sequence[Scenario], 
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _work(out: str | os.PathLike[str], scenario: Scenario) -> float | None:
-    """The summed cell time of ``scenario``'s last sweep (its ``sweep.json``), or None."""
+def _work(out: str | os.PathLike[str], scenario: Scenario, field: str = "work_s") -> float | None:
+    """The summed cell time (or another ``field``) of ``scenario``'s last sweep (its ``sweep.json``), or None."""
     try:
-        return float(json.loads((folder(out, scenario) / "sweep.json").read_text())["work_s"])
+        return float(json.loads((folder(out, scenario) / "sweep.json").read_text())[field])
     except (OSError, KeyError, ValueError):
         return None
 

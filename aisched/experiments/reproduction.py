@@ -171,6 +171,9 @@ def _timing(timing: dict[str, Any], cells: int) -> str:
         text = ", every cell kept from an earlier sweep"
     elif run is not None and int(run) < cells:
         text = f", the last {int(run)} re-run in {timing['wall_s']:.0f} s wall ({timing.get('executor', '?')})"
+    shared = int(timing.get("cells_shared") or 0)
+    if shared:  # experiments.sharing: the same day as another scenario's cell, run once
+        text += f"; {shared} of its cells repeat another scenario's (same day and algorithm) and took that result"
     return text
 
 

@@ -412,10 +412,12 @@ def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future],
 
         def completed(futures: list[Future]) -> Iterator[Future]:
             for fut in futures:
-                try:
-                    fut.set_result(run_cell(pending.pop(fut)))
-                except Exception as exc:  # handed back through the future, as a pool would
-                    fut.set_exception(exc)
+                cell = pending.pop(fut, None)  # None: a future settled elsewhere (experiments.sharing)
+                if cell is not None:
+                    try:
+                        fut.set_result(run_cell(cell))
+                    except Exception as exc:  # handed back through the future, as a pool would
+                        fut.set_exception(exc)
                 yield fut
 
         return submit, completed, lambda: None, lambda: None
@@ -525,6 +527,7 @@ def sweep(
     todo = [c for c in todo_all if c.key not in done]
     tic = time.perf_counter()
     work = write = 0.0
+    shared = 0
     n_workers = runner.workers if runner is not None else open_workers(executor, workers)
     own_bar = bar is None
     if bar is None:
@@ -549,8 +552,13 @@ def sweep(
                 row, outcome = fut.result()
                 writes.append(writer.submit(_timed_write, root, cell, row, outcome if outcomes else None))
                 work += row["work_s"]
-                if eta is not None:
-                    eta.finished(f"{cell.scenario}:{cell.algorithm}", row["work_s"])
+                shared += bool(row.get("same_as"))
+                if eta is not None:  # a shared cell (experiments.sharing) cost nothing: no time to learn from
+                    kind = f"{cell.scenario}:{cell.algorithm}"
+                    if row.get("same_as"):
+                        eta.shared(kind)
+                    else:
+                        eta.finished(kind, row["work_s"])
                 bar.set_postfix_str(f"{cell.x} s{cell.seed} {cell.algorithm}", refresh=False)
                 bar.update(1)
         except KeyboardInterrupt:  # Ctrl-C: end the workers now, keep what finished
@@ -571,6 +579,6 @@ def sweep(
     _atomic_write_text(root / "sweep.json", json.dumps({
         "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
         "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,
-        "worker_dispatch": dispatch,
+        "worker_dispatch": dispatch, "cells_shared": shared,
     }, indent=1))
     return table
