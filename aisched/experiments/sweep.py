@@ -27,6 +27,9 @@ plus ``reference`` (the offline optimum of the cell's (point, seed), or the
 least upper bound -- the solve's at a limit, or the certified ``"bound"``
 cell's when the scenario has ``bound = true``), ``reference_kind``, ``ratio =
 objective / reference`` and ``competitive_ratio = reference / objective``.
+A cell that repeated another scenario's computation in the same run
+(:mod:`aisched.experiments.sharing`, ``aisched reproduce``) has ``same_as``
+naming that cell and ``work_s`` 0.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import multiprocessing
 import os
 import re
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -219,16 +223,24 @@ def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
     return done
 
 
+#: One netCDF write at a time in this process. The HDF5 library under netCDF4 is not built thread-safe:
+#: two sweeps' writer threads (``aisched reproduce`` runs two scenarios at once) writing together crashed
+#: the parent process in libhdf5 (segfault, 2026-11-27, twice in full-size lora runs), losing the run.
+_NETCDF_LOCK = threading.Lock()
+
+
 def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> None:
     path = root / "outcomes" / f"{cell.key}.nc"
     if outcome is None:  # sweep(outcomes=False): the row only
         pass
     elif isinstance(outcome, xr.Dataset):  # a selection cell: written to a temporary name, then renamed
         tmp = path.with_name(f".{path.name}.tmp")
-        outcome.to_netcdf(tmp, engine="netcdf4")
+        with _NETCDF_LOCK:
+            outcome.to_netcdf(tmp, engine="netcdf4")
         os.replace(tmp, path)
     else:
-        outcome.to_netcdf(path)
+        with _NETCDF_LOCK:
+            outcome.to_netcdf(path)
     _atomic_write_text(root / "cells" / f"{cell.key}.json", json.dumps(row, default=_plain))
 
 

@@ -387,3 +387,18 @@ def test_a_bound_met_by_its_verified_plan_is_a_proven_optimum(tmp_path: Path) ->
     table = sweep.load_table(tmp_path).set_index(["point", "algorithm"])
     assert table.loc[(0, "us"), "reference_kind"] == "optimum" and table.loc[(0, "us"), "reference"] == 10.0
     assert table.loc[(1, "us"), "reference_kind"] == "bound" and table.loc[(1, "us"), "reference"] == 12.0
+
+
+def test_netcdf_writes_hold_the_process_lock(tmp_path: Path) -> None:
+    """HDF5 is not thread-safe: every outcome write holds sweep._NETCDF_LOCK (two sweeps write at once)."""
+    held: list[bool] = []
+
+    class Outcome:
+        def to_netcdf(self, path: Path) -> None:
+            held.append(sweep._NETCDF_LOCK.locked())
+
+    cell = sweep.cells(MINI, 1)[0]
+    for sub in ("outcomes", "cells"):
+        (tmp_path / sub).mkdir()
+    sweep._write_cell(tmp_path, cell, {"objective": 1.0}, Outcome())
+    assert held == [True] and not sweep._NETCDF_LOCK.locked()
