@@ -173,7 +173,7 @@ def reproduce(
         "worker_dispatch": runner.dispatch,
         "scenarios_in_flight": in_flight, "wall_s": wall, "wall_s_per_scenario": walls,
         "work_s_per_scenario": {s.name: _work(out, s) for s in scenarios},
-        "cells_shared": sum(_work(out, s, "cells_shared") or 0 for s in scenarios),
+        "cells_shared": int(sum(_work(out, s, "cells_shared") or 0 for s in scenarios)),
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": {"platform": platform.platform(), "processor": platform.machine(), "cpus": os.cpu_count()},
         # load averages (1, 5, 15 min) when the run started and ended: a loaded machine runs slower

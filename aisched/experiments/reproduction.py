@@ -315,8 +315,9 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                  + f", finished {run.get('finished', '?')}, {run.get('wall_s', 0) / 60:.1f} min wall on "
                  f"{machine.get('cpus', '?')} CPUs ({machine.get('platform', '?')}), executor "
                  f"{run.get('executor', '?')} with {run.get('workers', '?')} worker(s); "
-                 f"{run.get('cells_total', '?')} cells ({run.get('cells_already_done', 0)} kept from an earlier run)"
-                 f"{_load(run)}."]
+                 f"{run.get('cells_total', '?')} cells ({run.get('cells_already_done', 0)} kept from an earlier run"
+                 + (f", {int(run['cells_shared'])} repeating another scenario's cell, run once"
+                    if run.get("cells_shared") else "") + f"){_load(run)}."]
     if not runs:  # sweeps run one by one (``aisched sweep``): each scenario's section gives its seeds
         head.append("- No `aisched reproduce` record in this folder: its scenarios were run one by one "
                     "(`aisched sweep`); each section below gives its seeds, cells and wall time.")

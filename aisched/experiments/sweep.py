@@ -225,7 +225,7 @@ def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
 
 #: One netCDF write at a time in this process. The HDF5 library under netCDF4 is not built thread-safe:
 #: two sweeps' writer threads (``aisched reproduce`` runs two scenarios at once) writing together crashed
-#: the parent process in libhdf5 (segfault, 2026-11-27, twice in full-size lora runs), losing the run.
+#: the parent process in libhdf5 (segfault, 2026-11-27, a full-size lora run), losing the run.
 _NETCDF_LOCK = threading.Lock()
 
 

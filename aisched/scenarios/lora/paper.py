@@ -16,16 +16,15 @@ node-slots full: every paper-scale day of Figs. 5-9 is capacity-bound; pdFTSP
 before capacity does); memory never binds (peak 0.62 pdFTSP, 0.77 EFT).
 
 Cost. :data:`COST` gives each scenario's measured cost (``aisched scenarios``
-shows it). ``aisched reproduce lora --seeds 3`` took 115.7 minutes of wall
+shows it). ``aisched reproduce lora --seeds 3`` took 79.3 minutes of wall
 time on 2 cores with nothing else running (2 workers, 2026-11-27, one run from
-scratch): lora does NOT fit issue 16's 90-minute budget on 2 cores. Titan's
-days are most of it: 38-69 s at Fig. 4's sizes, up to 205 s at Fig. 9's long
-deadlines, 177-431 s on Fig. 7's real traces (Helios 70-83 s since Titan's
-count-stage fallback, 2026-11-27; with it and two scenarios in flight the run is
-estimated at about 101 minutes, readings L8). What would bring it under:
-a faster Titan day (its slots that do not pack hit the time limit), the
-readings' variants on one seed rather than three, or more cores (``--dask``):
-the cells are independent. Fig. 10 re-runs the whole day 36 times per cell (3
+scratch, two scenarios in flight, the default day's repeats in Figs. 5, 6, 8, 9
+and 11 taken from the cell that ran first, :mod:`aisched.experiments.sharing`):
+within issue 16's 90-minute budget (115.7 minutes earlier that day, before the shared cells, Titan's
+count-stage fallback and the overlap; readings L8). Titan's days are still most
+of it: up to 225 s on Fig. 7's real traces and 204 s at Fig. 9's long deadlines.
+More cores (``--dask``) shorten it further: the cells are independent.
+Fig. 10 re-runs the whole day 36 times per cell (3
 tasks x 12 bids): at 20 nodes, 10 tasks a slot (1,523 tasks) a cell took 307 s,
 hence its smaller day (10 nodes, 5 tasks a slot: 764 tasks).
 """
@@ -68,32 +67,35 @@ _TITAN_RUNTIME = {"titan": {"slot_time_limit": 20.0}}
 
 
 _DAY_COST = ("one point x seed: a day of 4 algorithms + 3 pdFTSP variants (Titan, running form at 20 s a slot: "
-             "38-69 s a day at Fig. 4's sizes, up to 205 s at Fig. 9's long deadlines, 177-250 s on the Alibaba "
-             "and Philly traces, 70-83 s on Helios; pdFTSP 14-28 s; each variant 3-24 s; EFT, NTM <= 1 s)")
+             "36-66 s a day at Fig. 4's sizes, up to 204 s at Fig. 9's long deadlines, 165-225 s on the Alibaba "
+             "and Philly traces, 69-82 s on Helios; pdFTSP 8-27 s; each variant 4-25 s; EFT, NTM <= 2 s)")
+_SHARED = "; its 21 default-day cells are Fig. 4's (run once, experiments.sharing)"
 
 #: What a full-size run costs (measured 2026-11-27: one ``aisched reproduce lora --seeds 3``, 2 workers on a
-#: 2-core machine with nothing else running, load 1.9-3.1; 115.7 min in all, docs/readings.md L8): shown by
-#: ``aisched scenarios``, not part of a definition.
+#: 2-core machine with nothing else running, load 0.2-2.2; 79.3 min in all, 158 CPU-min of cells, two
+#: scenarios in flight, so each scenario's cost is given in CPU-minutes of its cells; docs/readings.md L8):
+#: shown by ``aisched scenarios``, not part of a definition.
 COST: dict[str, str] = {
-    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds 13.5 min on 2 workers, with the certified bound "
-                       "at 50 nodes (the claims' point, issue 25: 60-70 s a seed at its 60 s limit)",
-    "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds 11.3 min on 2 workers",
-    "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds 6.5 min on 2 workers",
-    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 26.9 min on 2 workers (Titan 38 of its 48 CPU-min; "
-                        "Helios' Titan days were 341-431 s before the count-stage fallback, 70-83 s after)",
-    "lora/fig8-load": f"{_DAY_COST} (Titan 93-103 s at 80 a slot); 3 points x 3 seeds 12.1 min on 2 workers, "
+    "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds 25.4 CPU-min, with the certified bound "
+                       "at 50 nodes (the claims' point, issue 25: 66-74 s a seed at its 60 s limit)",
+    "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds 16.1 CPU-min{_SHARED}",
+    "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds 6.3 CPU-min{_SHARED}",
+    "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 31.1 CPU-min (Titan 23 of them; "
+                        "Helios' Titan days were 341-431 s before the count-stage fallback, 69-82 s after)",
+    "lora/fig8-load": f"{_DAY_COST} (Titan 75-94 s at 80 a slot); 3 points x 3 seeds 15.5 CPU-min{_SHARED}, "
                       "with the certified bound at 80 a slot (the claims' point, issue 25)",
-    "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds 17.5 min on 2 workers",
+    "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds 25.6 CPU-min{_SHARED}",
     "lora/fig10-truthfulness": "37 full re-runs of a 764-task day per cell (default + 2 variants); "
-                               "3 seeds 3.9 min on 2 workers",
+                               "3 seeds 6.0 CPU-min",
     "lora/fig11-rationality": "5 pdFTSP runs (default + 4 variants) of a 100-node day per point; "
-                              "3 points x 3 seeds 6.2 min on 2 workers",
-    "lora/fig12-competitive": "MILP up to its 60 s limit + 4 pdFTSP runs per cell; 3 seeds 2.1 min on 2 workers",
-    "lora/fig12-competitive-bound": "bound 300 s (stops between rounds, ~340 s) + pdFTSP ~30 s: 6.4 min a seed; 3 seeds 11.6 min on 2 workers",
+                              "3 points x 3 seeds 2.3 CPU-min (36 of its 45 cells are Fig. 4's default day, run once)",
+    "lora/fig12-competitive": "MILP up to its 60 s limit + 4 pdFTSP runs per cell; 3 seeds 3.4 CPU-min",
+    "lora/fig12-competitive-bound": "bound 300 s (stops between rounds, ~340 s) + pdFTSP ~30 s: 6.3 CPU-min a seed; "
+                                    "3 seeds 18.8 CPU-min",
     "lora/regime-load": "seed 0 at 16 a slot on 24 slots: pdFTSP 10 s, Titan 9 s, bound 58 s (LP optimal; "
                         "30 s limit here), EFT and NTM < 1 s; 36 slots (70 % of tasks can finish alone at 4 a "
-                        "slot, 50 % on 24) cost more: see the closing note of issue 25; 3 points x 3 seeds 3.4 min on 2 workers",
-    "lora/fig13-runtime": "pdFTSP + Titan (20 s a slot) on 5 tasks a slot; 4 points x 3 seeds 0.7 min on 2 workers",
+                        "slot, 50 % on 24) cost more: see the closing note of issue 25; 3 points x 3 seeds 6.1 CPU-min",
+    "lora/fig13-runtime": "pdFTSP + Titan (20 s a slot) on 5 tasks a slot; 4 points x 3 seeds 1.5 CPU-min",
 }
 
 
