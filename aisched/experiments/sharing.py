@@ -18,7 +18,10 @@ with one result (before, a time-limited algorithm such as Titan could show two
 results for the same day in two figures), and the run's cost counts it once.
 
 Within one run only: a resumed run re-runs a cell whose twin was kept from an
-earlier run. On Dask every cell runs (its ``as_completed`` takes Dask futures
+earlier run. Cost: the parent keeps every cell's result (row and outcome) that a
+later cell could repeat until the run ends, where a sweep kept its own scenario's
+only (lora's full-size outcomes are 2.3 GB as netCDF; the 2026-11-27 run finished
+on 24 GiB, its peak memory not measured). On Dask every cell runs (its ``as_completed`` takes Dask futures
 only). ``reproduce(..., share=False)`` runs every cell as before.
 """
 
