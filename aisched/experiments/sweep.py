@@ -319,7 +319,7 @@ def open_runner(kind: str, workers: int | None = None) -> Runner:
     if kind not in ("serial", "process") and not kind.startswith("dask:"):
         raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
     dispatch = worker_dispatch() if kind == "process" else None
-    submit, completed, shutdown, stop = _executor(kind, workers)
+    submit, completed, shutdown, stop = _executor(kind, workers, dispatch or "sync")
     return Runner(submit, completed, shutdown, kind, open_workers(kind, workers), stop, dispatch)
 
 
@@ -365,7 +365,7 @@ def _async_dispatch() -> bool:
     return bool(jax.config.values["jax_cpu_enable_async_dispatch"])
 
 
-def _init_worker(dispatch: str = "async") -> None:
+def _init_worker(dispatch: str) -> None:
     """Worker initializer: Ctrl-C is the parent's to handle (it ends the workers), not each worker's traceback.
 
     ``dispatch`` (:func:`worker_dispatch`) is set before the worker's first JAX computation
@@ -411,9 +411,10 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future], Callable[[list], Iterator],
-                                                       Callable[[], None], Callable[[], None]]:
-    """(submit, as_completed, shutdown, stop) for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
+def _executor(kind: str, workers: int | None, dispatch: str = "sync",
+              ) -> tuple[Callable[[Cell], Future], Callable[[list], Iterator], Callable[[], None], Callable[[], None]]:
+    """(submit, as_completed, shutdown, stop) for ``kind``: "serial", "process" (its workers get ``dispatch``) or
+    "dask:<address|local:N>"."""
     if kind == "serial":  # runs each cell when the loop reaches it, so every finished cell is written at once
         pending: dict[Future, Cell] = {}
 
@@ -436,7 +437,7 @@ def _executor(kind: str, workers: int | None) -> tuple[Callable[[Cell], Future],
     if kind == "process":
         pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1,
                                    mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
-                                   initargs=(worker_dispatch(),))
+                                   initargs=(dispatch,))
         return (lambda cell: pool.submit(run_cell, cell)), futures_completed, \
             (lambda: pool.shutdown(wait=True, cancel_futures=True)), (lambda: _stop_pool(pool))
     if kind.startswith("dask:"):
@@ -551,7 +552,7 @@ def sweep(
     interrupted = False
     if todo:
         if runner is None:
-            submit, completed, shutdown, stop = _executor(executor, workers)
+            submit, completed, shutdown, stop = _executor(executor, workers, dispatch or "sync")
         else:
             submit, completed, shutdown, stop = runner.submit, runner.completed, (lambda: None), runner.stop
         # one writer thread: the next cell computes while the last one's files are written
