@@ -17,8 +17,9 @@ day's final prices, the dense kernel the fronts replaced and the NumPy oracle.
 Timings scale with the machine's load (the load average is printed); compare
 runs made under the same load.
 
-Usage: ``python benchmarks/bench_pdftsp.py [--quick] [--no-titan] [--compare-kernels]``
-(``--quick``: 50 nodes, Poisson(20), for a smoke run).
+Usage: ``python benchmarks/bench_pdftsp.py [--quick] [--no-titan] [--compare-kernels] [--dispatch sync]``
+(``--quick``: 50 nodes, Poisson(20), for a smoke run; ``--dispatch sync``: JAX's synchronous
+CPU dispatch for the whole run, the setting of aisched's sweep workers, docs/readings.md L2).
 """
 
 from __future__ import annotations
@@ -33,6 +34,19 @@ import numpy as np
 import aisched
 from aisched.online.lora import pdftsp, pdftsp_faithful, pdftsp_fronts, pdftsp_kernel, pdftsp_reference
 from aisched.scenarios.lora import generate
+
+
+def set_dispatch(mode: str) -> None:
+    """JAX's CPU dispatch for this process: ``"async"`` (JAX's default) or ``"sync"``.
+
+    Must run before the first JAX computation (the flag is read when the CPU client is
+    made); ``"sync"`` is what :mod:`aisched.experiments.sweep`'s workers set
+    (``worker_dispatch``). Both selections of a run then share the setting.
+    """
+    import jax
+
+    jax.config.update("jax_cpu_enable_async_dispatch", mode == "async")
+    print(f"JAX CPU dispatch: {mode}")
 
 
 def _peak_rss_gb() -> float:
@@ -134,9 +148,13 @@ def main() -> None:
     parser.add_argument("--titan-slots", type=int, default=2, help="slots of Titan to time at 100 nodes")
     parser.add_argument("--sample", type=int, default=10, help="tasks timed three ways (fronts, dense, NumPy)")
     parser.add_argument("--no-titan", action="store_true", help="skip Titan")
+    parser.add_argument("--dispatch", choices=("async", "sync"), default="async",
+                        help="JAX's CPU dispatch for the whole run: 'async' (JAX's default) or 'sync' "
+                             "(as aisched's sweep workers run, docs/readings.md L2)")
     parser.add_argument("--compare-kernels", action="store_true",
                         help="time the dense kernel and the NumPy oracle on --sample tasks (slow)")
     args = parser.parse_args()
+    set_dispatch(args.dispatch)
     nodes, rate = (50, 20.0) if args.quick else (200, 80.0)
 
     tic = time.perf_counter()
@@ -161,7 +179,8 @@ def main() -> None:
     _day(inst, "pdftsp (cell_prices)", selection="cell_prices")
     cells = _day(inst, "pdftsp (cell_prices) re-run, compiled", selection="cell_prices")
     cpu = {k: o.info["bench_cpu_s"] for k, o in (("plain", again), ("screen", screened), ("cells", cells))}
-    print(f"faithful / cell_prices (compiled days, this run, load {os.getloadavg()[0]:.2f}): wall "
+    print(f"faithful / cell_prices (compiled days, this run, {args.dispatch} dispatch, load "
+          f"{os.getloadavg()[0]:.2f}): wall "
           f"{again.runtime_s / cells.runtime_s:.2f}x without the screen, "
           f"{screened.runtime_s / cells.runtime_s:.2f}x with it; CPU {cpu['plain'] / cpu['cells']:.2f}x "
           f"and {cpu['screen'] / cpu['cells']:.2f}x; peak RSS {_peak_rss_gb():.2f} GB")

@@ -17,7 +17,7 @@ vendors; ``--quick``: 50 nodes, Poisson(20)). After one day to compile, it runs:
 It prints each part with the load average, and the ratios to ``cell_prices``: the
 whole day, and the kernel alone. Timings scale with the load; compare within a run.
 
-Usage: ``python benchmarks/bench_pdftsp_split.py [--quick] [--seed S] [--threads]``
+Usage: ``python benchmarks/bench_pdftsp_split.py [--quick] [--seed S] [--threads] [--dispatch sync]``
 """
 
 from __future__ import annotations
@@ -48,7 +48,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", action="store_true",
                         help="also the default day with a task's starts in two threads")
+    parser.add_argument("--dispatch", choices=("async", "sync"), default="async",
+                        help="JAX's CPU dispatch for the whole run (bench_pdftsp.set_dispatch)")
     args = parser.parse_args()
+    jax.config.update("jax_cpu_enable_async_dispatch", args.dispatch == "async")  # before any computation
+    print(f"JAX CPU dispatch: {args.dispatch}")
     nodes, rate = (50, 20.0) if args.quick else (200, 80.0)
     inst = generate(seed=args.seed, nodes=nodes, slots=144, arrival_rate=rate, vendors=5, gpu_mix="mixed")
     print(f"instance: {inst.num_tasks} tasks, {inst.num_nodes} nodes, {inst.num_slots} slots; "
