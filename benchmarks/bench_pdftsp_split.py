@@ -28,6 +28,7 @@ import time
 
 import jax
 import numpy as np
+from bench_pdftsp import set_dispatch  # the benchmarks' folder is on sys.path when run as a script
 
 import aisched
 from aisched.online.lora import pdftsp_fronts
@@ -51,8 +52,7 @@ def main() -> None:
     parser.add_argument("--dispatch", choices=("async", "sync"), default="async",
                         help="JAX's CPU dispatch for the whole run (bench_pdftsp.set_dispatch)")
     args = parser.parse_args()
-    jax.config.update("jax_cpu_enable_async_dispatch", args.dispatch == "async")  # before any computation
-    print(f"JAX CPU dispatch: {args.dispatch}")
+    set_dispatch(args.dispatch)  # before any computation
     nodes, rate = (50, 20.0) if args.quick else (200, 80.0)
     inst = generate(seed=args.seed, nodes=nodes, slots=144, arrival_rate=rate, vendors=5, gpu_mix="mixed")
     print(f"instance: {inst.num_tasks} tasks, {inst.num_nodes} nodes, {inst.num_slots} slots; "

@@ -67,7 +67,8 @@ class StageTimer:
 
     Wraps ``titan_model._milp`` (the solves), ``titan_model._solve_program`` (one call
     per round: its first solve is the count stage, the second the JCT stage) and the
-    loop's ``solve_slot`` (the slot); :meth:`restore` puts them back.
+    loop's ``solve_slot`` (the slot); :meth:`restore` puts them back. The labels assume
+    Titan's objective ``"jct"`` (two solves a round), which every form of :data:`FORMS` runs.
     """
 
     def __init__(self) -> None:
