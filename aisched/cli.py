@@ -104,10 +104,10 @@ def _parser() -> argparse.ArgumentParser:
                              "bound (default %(default)s)")
         fp.add_argument("--no-offline", action="store_true", help="skip the offline optimum")
         fp.add_argument("--out", type=Path, default=Path("results"),
-                        help="output folder; one holding another comparison needs --overwrite (default "
-                             "%(default)s)")
+                        help="output folder; a re-run of the same comparison replaces its own files there, "
+                             "one holding a different comparison's files needs --overwrite (default %(default)s)")
         fp.add_argument("--overwrite", action="store_true",
-                        help="replace the comparison files an earlier run left in --out")
+                        help="replace the files a different comparison left in --out")
         fp.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     lst = sub.add_parser("scenarios", help="list the named scenarios, one line each")
     lst.add_argument("--family", choices=_COMPARE_FAMILIES, default=None, help="only this family's (default all)")
@@ -261,13 +261,50 @@ def _check_compare_options(args: argparse.Namespace, module: ModuleType) -> list
     return names
 
 
+#: Options that say where and how a comparison is written, not what is compared.
+_WHERE_OPTIONS = frozenset({"out", "overwrite", "no_figures"})
+
+
+def _comparison_key(args: argparse.Namespace) -> dict[str, Any]:
+    """What a comparison is: the family and every option that changes what is computed (not ``--out``)."""
+    key = {name: value for name, value in sorted(vars(args).items()) if name not in _WHERE_OPTIONS}
+    return json.loads(json.dumps(key, default=str))  # as the record reads back (paths as text, tuples as lists)
+
+
+def _recorded_key(out: Path) -> dict[str, Any] | None:
+    """The comparison recorded in ``out``'s :data:`RECORD`; None if there is none (or an older record)."""
+    try:
+        key = json.loads((out / RECORD).read_text(encoding="utf-8")).get("comparison")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return key if isinstance(key, dict) else None
+
+
+def _key_difference(earlier: dict[str, Any], now: dict[str, Any]) -> str:
+    """The options in which two comparisons differ, as ``--name earlier -> now`` (at most three)."""
+    names = sorted(n for n in set(earlier) | set(now) if earlier.get(n) != now.get(n))
+    parts = [f"--{n.replace('_', '-')} {earlier.get(n)!r} there, {now.get(n)!r} here" for n in names[:3]]
+    return "; ".join(parts) + ("; ..." if len(names) > 3 else "")
+
+
 def _check_out_folder(args: argparse.Namespace) -> None:
-    """``--out`` holds no other comparison's files, or ``--overwrite`` is given (after the options are valid)."""
+    """``--out`` holds no other comparison's files, or ``--overwrite`` is given (after the options are valid).
+
+    A re-run of the same comparison (same family and options, recorded in :data:`RECORD`) replaces its own
+    files without ``--overwrite``: ``make run`` works every time.
+    """
     earlier = _earlier_comparison(args.out)
-    if earlier and not args.overwrite:
-        raise InvalidScenarioError(
-            "--out", f"= {str(args.out)!r} holds another comparison's files ({', '.join(p.name for p in earlier[:3])}"
-            f"{', ...' if len(earlier) > 3 else ''}); pass --overwrite to replace them, or choose another folder")
+    if not earlier or args.overwrite:
+        return
+    recorded = _recorded_key(args.out)
+    if recorded == _comparison_key(args):
+        return
+    files = f"{', '.join(p.name for p in earlier[:3])}{', ...' if len(earlier) > 3 else ''}"
+    why = (f"differs in {_key_difference(recorded, _comparison_key(args))}" if recorded is not None
+           else "its options are not recorded")
+    raise InvalidScenarioError(
+        "--out", f"= {str(args.out)!r} holds a different comparison's files ({files}; {why}); pass --overwrite "
+        "to replace them, or choose another folder")
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -310,7 +347,7 @@ def _compare(args: argparse.Namespace) -> int:
               f"{' and the offline optimum' if 'offline' in outcomes else ''} admitted none, so all objectives "
               "are 0 (too few slots for any job to finish by its deadline, or too little capacity?)")
     out: Path = args.out
-    for path in _earlier_comparison(out):  # --overwrite (checked above): no stale file of an earlier run stays
+    for path in _earlier_comparison(out):  # same comparison or --overwrite (checked above): no stale file stays
         path.unlink()
     out.mkdir(parents=True, exist_ok=True)
     inst.to_dataset().to_netcdf(out / f"{family}_instance.nc", engine="netcdf4")
@@ -326,7 +363,8 @@ def _compare(args: argparse.Namespace) -> int:
             written.extend(module.cli_figures(outcomes, table, out))
     from aisched._files import atomic_write_text
 
-    atomic_write_text(out / RECORD, json.dumps({"family": family, "files": written}, indent=1) + "\n")
+    record = {"family": family, "files": written, "comparison": _comparison_key(args)}
+    atomic_write_text(out / RECORD, json.dumps(record, indent=1) + "\n")
     print(f"wrote {', '.join(written)} to {out}/")
     return 0
 

@@ -120,10 +120,26 @@ def test_compare_refuses_another_comparisons_folder_and_overwrite_leaves_no_stal
     capsys.readouterr()
     assert main([*small, "--algorithms", "eft"]) == 2
     err = capsys.readouterr().err
-    assert "--out" in err and "holds another comparison's files" in err and "--overwrite" in err
+    assert "--out" in err and "holds a different comparison's files" in err and "--overwrite" in err
+    assert "--algorithms 'eft,ntm' there, 'eft' here" in err
     assert main([*small, "--algorithms", "eft", "--no-offline", "--no-figures", "--overwrite"]) == 0
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == ["comparison.json", "lora_comparison.csv", "lora_eft.nc", "lora_instance.nc"]
+
+
+def test_the_same_comparison_again_replaces_its_own_files(tmp_path, capsys):
+    small = ["compare", "lora", "--nodes", "2", "--slots", "8", "--tasks", "5", "--seed", "1", "--out", str(tmp_path),
+             "--algorithms", "eft,ntm", "--no-offline"]
+    assert main(small) == 0
+    first = (tmp_path / "lora_comparison.csv").read_text()
+    (tmp_path / "lora_ntm.nc").write_bytes(b"stale")
+    assert main([*small, "--no-figures"]) == 0  # where it is written is not what is compared
+    assert (tmp_path / "lora_comparison.csv").read_text().splitlines()[0] == first.splitlines()[0]
+    assert (tmp_path / "lora_ntm.nc").read_bytes() != b"stale"
+    assert not (tmp_path / "lora_objective.png").exists()  # the first run's figure went with its other files
+    capsys.readouterr()
+    assert main([*small, "--seed", "2"]) == 2  # another seed is another comparison
+    assert "--seed 1 there, 2 here" in capsys.readouterr().err
 
 
 def test_written_files_follow_the_umask(tmp_path):
@@ -185,3 +201,24 @@ def test_ahap_decision_time_leaves_out_compilation():
     assert outcome.decision_s[0] == pytest.approx(outcome.runtime_s - outcome.info["compile_s"])
     again = aisched.run("ahap", inst, window=2)  # compiled already
     assert again.info["compile_s"] < 0.05 and again.decision_s[0] <= again.runtime_s
+
+
+@pytest.mark.slow
+def test_make_run_twice_in_a_row_exits_0(tmp_path):
+    """The README's main command, twice in one folder (a copy of the Makefile on this checkout's stack)."""
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for name in ("Makefile", "pyproject.toml", "constraints.txt"):
+        shutil.copy(root / name, tmp_path / name)
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "aisched").is_file():
+        pytest.fail(f"no aisched script beside {sys.executable}: install the project (make install)")
+    stamp = tmp_path / "stamp"
+    stamp.touch()  # newer than the copies: make installs nothing
+    for run in range(2):
+        proc = subprocess.run(["make", "run", f"BIN={bin_dir}", f"STAMP={stamp}"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, f"run {run + 1}: {proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+    assert (tmp_path / "results" / "lora_comparison.csv").is_file()
