@@ -47,7 +47,7 @@ __version__ = "0.1.0"
 #: The modules whose import registers the built-in algorithms and offline programs.
 registry.load_on_first_use("aisched.models", "aisched.online")
 
-_SUBMODULES = ("api", "cli", "dag", "errors", "experiments", "models", "online", "outcome", "registry",
+_SUBMODULES = ("api", "cli", "dag", "errors", "experiments", "families", "models", "online", "outcome", "registry",
                "scenarios", "solvers")
 _LAZY = {"FAMILIES": "aisched.api", "algorithms": "aisched.api", "bound": "aisched.api",
          "compare": "aisched.api", "offline": "aisched.api", "run": "aisched.api", "Outcome": "aisched.outcome"}
@@ -70,6 +70,7 @@ __all__ = [
     "dag",
     "errors",
     "experiments",
+    "families",
     "models",
     "offline",
     "online",
@@ -87,7 +88,8 @@ def __getattr__(name: str) -> Any:
         value = importlib.import_module(f"aisched.{name}")
     else:
         raise AttributeError(f"module 'aisched' has no attribute {name!r}")
-    globals()[name] = value
+    if name != "FAMILIES":  # read anew each time: a family registered later joins it
+        globals()[name] = value
     return value
 
 
@@ -95,5 +97,5 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))
 
 
-# the families' scenario plug-ins: light modules; each registers with aisched.experiments.families
+# the families' scenario packages: light modules; each registers its record with aisched.families
 from aisched import scenarios  # noqa: E402,F401  (after the lazy names: a plug-in may ask for them)

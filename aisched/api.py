@@ -14,7 +14,7 @@ from typing import Any, Literal, Union
 import numpy as np
 import pandas as pd
 
-from aisched import registry
+from aisched import families, registry
 from aisched.errors import (
     AischedError,
     AlgorithmError,
@@ -26,8 +26,13 @@ from aisched.outcome import Outcome
 
 __all__ = ["algorithms", "bound", "check_params", "run", "offline", "compare", "FAMILIES"]
 
-#: The families aisched implements (some may have no algorithms registered yet).
-FAMILIES = ("lora", "spot", "genai", "tenants")
+
+
+def __getattr__(name: str) -> Any:
+    """``FAMILIES``: the registered families (:func:`aisched.families.names`), read when asked for."""
+    if name == "FAMILIES":
+        return tuple(families.names())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _family_of(instance: Any) -> str:
@@ -41,8 +46,8 @@ def _family_of(instance: Any) -> str:
 
 def algorithms(family: str) -> list[str]:
     """Names of the online algorithms and baselines registered for ``family``."""
-    if family not in FAMILIES:
-        raise UnknownAlgorithmError(f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+    if family not in families.names():
+        raise UnknownAlgorithmError(f"unknown family {family!r} (known: {', '.join(families.names())})")
     return registry.names(family)
 
 
@@ -289,9 +294,9 @@ def compare(
         offline solve proved optimality, "bound" when the reference is an upper
         bound -- the offline solve's at a limit or the certified one -- so the
         ratio is a lower estimate of the true ratio; empty without either), ``admitted``, ``runtime_s``, ``decision_median_s``,
-        ``status``, ``bound``, then the family's resource metrics where it
-        registers them (:func:`aisched.registry.register_metrics`, e.g. compute
-        and memory utilisation). Every outcome is checked with :meth:`Outcome.verify`.
+        ``status``, ``bound``, then the family's own columns (its ``metrics``
+        hook, :class:`aisched.families.FamilyHooks`: the same columns as a sweep
+        cell's, e.g. compute and memory utilisation). Every outcome is checked with :meth:`Outcome.verify`.
     """
     family = _family_of(instance)
     if isinstance(names, str):
@@ -325,7 +330,7 @@ def compare(
         certified = results["bound"].bound
         if not math.isnan(certified) and (math.isnan(reference) or certified < reference):
             reference, kind = certified, "bound"
-    measure = registry.metrics(family)
+    measure = families.hooks(family).metrics if family in families.names() else None
     measured: dict[str, None] = {}  # the family metrics' columns, in first-seen order
     for name, outcome in results.items():  # `run` verified the online ones
         if name in ("offline", "bound") and not math.isnan(outcome.objective):

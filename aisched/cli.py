@@ -10,23 +10,12 @@ local process pool or ``--dask``) and ``aisched report DIR`` writes figures and
 a Markdown report with the papers' claims checked.
 Bad options exit with status 2 and a one-line message.
 
-Each family plugs in through the ``cli`` module its scenario package
-(``aisched.scenarios.<family>.cli``) registers with
-:mod:`aisched.experiments.families`, which provides:
-
-- ``CLI_HELP`` (str) and ``CLI_ALGORITHMS`` (tuple of names compared by default);
-  optionally ``CLI_KNOWN`` (every name ``--algorithms`` accepts, default
-  ``CLI_ALGORITHMS``) and ``CLI_TIME_LIMIT`` (the default ``--time-limit``);
-- the module imports no numerical stack at module level (``aisched --help``
-  reads every family's module and answers within a second);
-- ``add_cli_arguments(parser)``: the generator's options (``--seed`` included);
-- ``instance_from_cli(args) -> Instance``: validated instance from the options;
-- ``describe(instance, args) -> str``: a one-line description of the scenario;
-- optionally ``cli_figures(outcomes, table, out) -> list[str]``: extra figures
-  written to ``out`` (file names returned);
-- optionally ``cli_params(args, names) -> {algorithm: {parameter: value}}``: the
-  algorithms' options given on the command line (checked before any work);
-- for ``select``: ``add_select_arguments(parser)`` and ``run_select(args) -> int``.
+Each family plugs in through its record in :mod:`aisched.families`: the
+record's ``cli()`` loader returns a :class:`~aisched.families.FamilyCli` (the
+options, the instance, a one-line description, extra figures, the algorithms'
+options and, for a family with one, ``aisched select``). The objects are light
+(no numerical stack at import): ``aisched --help`` answers within a second.
+No family is named here.
 """
 
 from __future__ import annotations
@@ -39,15 +28,14 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NoReturn
 
+from aisched import families
 from aisched.errors import AischedError, InvalidScenarioError, UnknownAlgorithmError
+from aisched.families import FamilyCli
 
 __all__ = ["entry", "main"]
 
-_COMPARE_FAMILIES = ("lora", "spot", "genai", "tenants")
-_SELECT_FAMILIES = ("spot",)
 
 
 class _Help(argparse.HelpFormatter):
@@ -73,14 +61,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"aisched: error: {message}\n")
 
 
-def _scenario_module(family: str) -> ModuleType | None:
-    """The family's registered CLI module if it implements the CLI protocol, else None."""
-    from aisched.experiments import families
-
-    if family not in families.names():
-        return None
-    module = families.cli(family)  # the light cli module: the family's plug-in is not built here
-    return module if hasattr(module, "instance_from_cli") else None
+def _family_cli(family: str) -> FamilyCli | None:
+    """The family's ``aisched compare`` protocol, or None for a family without one."""
+    return families.cli(family) if family in families.names() else None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -88,18 +71,17 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     cmp_ = sub.add_parser("compare", help="compare online algorithms with the offline optimum")
     fam = cmp_.add_subparsers(dest="family", required=True, parser_class=_Parser)
-    for family in _COMPARE_FAMILIES:
-        module = _scenario_module(family)
-        if module is None:
-            continue
-        fp = fam.add_parser(family, help=module.CLI_HELP)
-        module.add_cli_arguments(fp)
+    compare_families = [f for f in families.names() if _family_cli(f) is not None]
+    for family in compare_families:
+        module = _family_cli(family)
+        assert module is not None
+        fp = fam.add_parser(family, help=module.help)
+        module.add_arguments(fp)
         fp.add_argument(
-            "--algorithms", default=",".join(module.CLI_ALGORITHMS),
-            help="comma-separated, any of " + ", ".join(getattr(module, "CLI_KNOWN", module.CLI_ALGORITHMS))
-            + " (default %(default)s)",
+            "--algorithms", default=",".join(module.algorithms),
+            help="comma-separated, any of " + ", ".join(module.known_algorithms()) + " (default %(default)s)",
         )
-        fp.add_argument("--time-limit", type=float, default=getattr(module, "CLI_TIME_LIMIT", 60.0),
+        fp.add_argument("--time-limit", type=float, default=module.time_limit,
                         help="offline solve limit, seconds; past it the ratios are to the solver's proven "
                              "bound (default %(default)s)")
         fp.add_argument("--no-offline", action="store_true", help="skip the offline optimum")
@@ -110,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="replace the files a different comparison left in --out")
         fp.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     lst = sub.add_parser("scenarios", help="list the named scenarios, one line each")
-    lst.add_argument("--family", choices=_COMPARE_FAMILIES, default=None, help="only this family's (default all)")
+    lst.add_argument("--family", choices=families.names(), default=None, help="only this family's (default all)")
     lst.add_argument("--long", action="store_true", help="each scenario's full title and measured cost, wrapped")
     swp = sub.add_parser("sweep", help="run a named scenario (or a TOML file): points x seeds x algorithms")
     swp.add_argument("scenario", help="a name from `aisched scenarios` or a path to a .toml file")
@@ -126,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     swp.add_argument("--no-outcomes", action="store_true",
                      help="write only the table rows, no netCDF outcome per cell (faster for ms-sized cells)")
     rpr = sub.add_parser("reproduce", help="every named scenario of a family (or all) at full size, then the report")
-    rpr.add_argument("family", choices=(*_COMPARE_FAMILIES, "all"))
+    rpr.add_argument("family", choices=(*families.names(), "all"))
     rpr.add_argument("--seeds", type=int, default=None, help="seeds per scenario (default: each scenario's)")
     rpr.add_argument("--out", type=Path, default=Path("results"), help="results root (default %(default)s)")
     rpr.add_argument("--reduced", action="store_true", help="the scenarios' small test-size forms")
@@ -155,11 +137,11 @@ def _parser() -> argparse.ArgumentParser:
     fet.add_argument("dataset", help="a name from `aisched data list`, or all")
     fet.add_argument("--mirror", default=None, metavar="URL", help="fetch <URL>/<file> instead of the source")
     fet.add_argument("--cache", type=Path, default=None, help="target folder (default: the user cache)")
-    sel = sub.add_parser("select", help="online policy selection (Algorithm 2 of the spot paper)")
+    sel = sub.add_parser("select", help="online policy selection over a pool of policies (the families that have it)")
     sfam = sel.add_subparsers(dest="family", required=True, parser_class=_Parser)
-    for family in _SELECT_FAMILIES:
-        module = _scenario_module(family)
-        if module is None or not hasattr(module, "run_select"):
+    for family in compare_families:
+        module = _family_cli(family)
+        if module is None or not module.selects:
             continue
         sp = sfam.add_parser(family, help="policy selection over a workload of jobs")
         module.add_select_arguments(sp)
@@ -197,13 +179,15 @@ def _check_run_options(args: argparse.Namespace) -> None:
             raise InvalidScenarioError("--dask", f"= {args.dask!r}: expected a scheduler address or local:N, N >= 1")
 
 
-#: The objective's name per family, for the table and the figures' axis (the papers' words).
-OBJECTIVE_LABEL = {"lora": "social welfare", "spot": "utility", "genai": "profit", "tenants": "total revenue"}
-
 #: The record a comparison leaves in its folder: which files it wrote (``--overwrite`` removes them).
 RECORD = "comparison.json"
 #: File names an earlier comparison (before :data:`RECORD` existed) left, for ``--overwrite``.
-_COMPARISON_FILE = re.compile(r"^(lora|spot|genai|tenants)_[A-Za-z0-9_.@-]+\.(nc|csv|png)$")
+_COMPARISON_FILE = re.compile(r"^[A-Za-z0-9]+_[A-Za-z0-9_.@-]+\.(nc|csv|png)$")
+
+
+def _is_comparison_file(name: str) -> bool:
+    """A file name an earlier ``compare`` of a registered family wrote (``<family>_<what>.nc``)."""
+    return bool(_COMPARISON_FILE.match(name)) and name.split("_", 1)[0] in families.names()
 
 
 def _fmt_table(table) -> str:  # type: ignore[no-untyped-def]
@@ -242,13 +226,13 @@ def _earlier_comparison(out: Path) -> list[Path]:
         except (OSError, ValueError, AttributeError):
             listed = []
         return [record, *(out / name for name in listed if (out / name).is_file() and "/" not in name)]
-    return sorted(p for p in out.iterdir() if p.is_file() and _COMPARISON_FILE.match(p.name))
+    return sorted(p for p in out.iterdir() if p.is_file() and _is_comparison_file(p.name))
 
 
-def _check_compare_options(args: argparse.Namespace, module: ModuleType) -> list[str]:
+def _check_compare_options(args: argparse.Namespace, module: FamilyCli) -> list[str]:
     """Every ``compare`` option a parser cannot check, before the numerical stack loads; the names."""
     names = [n.strip() for n in args.algorithms.split(",") if n.strip()]
-    known = getattr(module, "CLI_KNOWN", module.CLI_ALGORITHMS)
+    known = module.known_algorithms()
     for name in names:
         if name not in known:
             raise UnknownAlgorithmError(f"unknown algorithm {name!r} for --algorithms (known: {', '.join(known)})")
@@ -309,8 +293,8 @@ def _check_out_folder(args: argparse.Namespace) -> None:
 
 def _compare(args: argparse.Namespace) -> int:
     family: str = args.family
-    module = _scenario_module(family)
-    assert module is not None  # argparse only offers implemented families
+    module = _family_cli(family)
+    assert module is not None  # argparse only offers families with a command line
     names = _check_compare_options(args, module)
 
     import aisched
@@ -318,11 +302,11 @@ def _compare(args: argparse.Namespace) -> int:
     from aisched.experiments import figures
 
     # the family's algorithm options, for the algorithms compared, checked before any work
-    params = module.cli_params(args, names) if hasattr(module, "cli_params") else {}
+    params = module.params(args, names)
     params = {name: opts for name, opts in params.items() if name in names}
     for name, given in params.items():
         check_params(family, name, given)
-    inst = module.instance_from_cli(args)
+    inst = module.instance(args)
     _check_out_folder(args)  # before any solve; after the generator's checks of the options
     print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
@@ -343,7 +327,7 @@ def _compare(args: argparse.Namespace) -> int:
             )
     idle = bool((table["objective"].fillna(0) == 0).all() and (table["admitted"] == 0).all())
     if idle:
-        print(f"note: no {'job' if family != 'lora' else 'task'} could run: every algorithm"
+        print(f"note: no {families.record(family).item} could run: every algorithm"
               f"{' and the offline optimum' if 'offline' in outcomes else ''} admitted none, so all objectives "
               "are 0 (too few slots for any job to finish by its deadline, or too little capacity?)")
     out: Path = args.out
@@ -357,10 +341,9 @@ def _compare(args: argparse.Namespace) -> int:
     written = [f"{family}_instance.nc", *(f"{family}_{n}.nc" for n in outcomes), f"{family}_comparison.csv"]
     if not args.no_figures and not idle:
         figures.welfare_bars(table, out / f"{family}_objective.png", family=family,
-                             title=f"{family}: {OBJECTIVE_LABEL.get(family, 'objective')} by algorithm")
+                             title=f"{family}: {families.record(family).objective.name} by algorithm")
         written.append(f"{family}_objective.png")
-        if hasattr(module, "cli_figures"):
-            written.extend(module.cli_figures(outcomes, table, out))
+        written.extend(module.figures(outcomes, table, out))
     from aisched._files import atomic_write_text
 
     record = {"family": family, "files": written, "comparison": _comparison_key(args)}
@@ -487,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "reproduce":
             return _reproduce(args)
         if args.command == "select":
-            module = _scenario_module(args.family)
+            module = _family_cli(args.family)
             assert module is not None
             return int(module.run_select(args))
     except AischedError as exc:

@@ -1,7 +1,9 @@
 """The algorithm registry: names -> run functions, per family.
 
 Online algorithms and baselines register themselves with :func:`register`;
-each family's offline solve registers with :func:`register_offline`. The
+each family's offline solve registers with :func:`register_offline`. Tables are keyed
+by the family names of :mod:`aisched.families` (a family's result columns are its
+``metrics`` hook there, not registered here). The
 public :func:`aisched.run`, :func:`aisched.offline` and
 :func:`aisched.algorithms` read this table. This module imports nothing else
 from aisched but errors, so any layer may register.
@@ -25,13 +27,12 @@ from typing import Any, TypeVar
 from aisched.errors import AischedWarning, UnknownAlgorithmError
 
 __all__ = ["default_names", "load", "load_on_first_use", "register", "register_bound", "register_offline",
-           "register_metrics", "lookup", "lookup_bound", "lookup_offline", "metrics", "names"]
+           "lookup", "lookup_bound", "lookup_offline", "names"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _ONLINE: dict[str, dict[str, Callable[..., Any]]] = {}
 _OFFLINE: dict[str, Callable[..., Any]] = {}
-_METRICS: dict[str, Callable[..., Any]] = {}
 _BOUNDS: dict[str, Callable[..., Any]] = {}
 _READY: dict[str, set[str]] = {}
 _PENDING: list[str] = []  # modules that register the built-in algorithms, imported on first look-up
@@ -138,27 +139,6 @@ def lookup_offline(family: str) -> Callable[..., Any]:
     if family not in _OFFLINE:
         raise UnknownAlgorithmError(f"no offline program registered for family {family!r}")
     return _OFFLINE[family]
-
-
-def register_metrics(family: str) -> Callable[[F], F]:
-    """Decorator: register ``fn(instance, outcome) -> dict[str, float]``, the family's resource metrics.
-
-    :func:`aisched.compare` adds them as columns and every sweep cell as table
-    columns (e.g. compute and memory utilisation, so a reader sees whether
-    capacity binds).
-    """
-
-    def deco(fn: F) -> F:
-        _METRICS[family] = fn
-        return fn
-
-    return deco
-
-
-def metrics(family: str) -> Callable[..., Any] | None:
-    """The family's registered resource metrics, or None."""
-    _load()
-    return _METRICS.get(family)
 
 
 def register_bound(family: str) -> Callable[[F], F]:

@@ -175,11 +175,14 @@ def test_scenario_params_are_checked_when_the_scenario_is_made():
     assert "expected an integer" in str(info.value)
 
 
-def test_family_resource_metrics_become_compare_columns(monkeypatch):
-    from aisched import registry
+def test_family_metrics_become_compare_columns(monkeypatch):
+    import dataclasses
 
-    monkeypatch.setitem(registry._METRICS, "lora", lambda inst, out: {"tasks_seen": float(inst.num_tasks),
-                                                                      "admitted_share": float(out.admitted.mean())})
+    from aisched import families
+
+    hooks = dataclasses.replace(families.hooks("lora"), metrics=lambda inst, out: {
+        "tasks_seen": float(inst.num_tasks), "admitted_share": float(out.admitted.mean())})
+    monkeypatch.setitem(families._HOOKS, "lora", hooks)
     inst = random_tiny(3, tasks=3)
     table = aisched.compare(inst, ["eft", "ntm"], offline=False)
     assert list(table.columns[-2:]) == ["tasks_seen", "admitted_share"]

@@ -58,7 +58,7 @@ def test_importing_the_cli_loads_no_numerical_stack():
         "print(sorted(m for m in ('jax', 'pyomo', 'xarray', 'pandas') if m in sys.modules))\n"
         "from aisched.experiments import catalog\n"
         "catalog.names()\n"  # the catalogue loads the families' plug-ins
-        "from aisched.experiments import families\n"
+        "from aisched import families\n"
         "print(families.names())\n")
     assert proc.returncode == 0, proc.stderr
     loaded, registered = proc.stdout.splitlines()
@@ -89,8 +89,8 @@ def test_family_cli_constants_match_the_registry_and_the_models():
     from aisched.scenarios.tenants import defaults as tenants
 
     for family in aisched.FAMILIES:
-        module = aisched.experiments.families.cli(family)
-        assert list(getattr(module, "CLI_KNOWN", module.CLI_ALGORITHMS)) == aisched.algorithms(family), family
+        module = aisched.families.cli(family)
+        assert list(module.known_algorithms()) == aisched.algorithms(family), family
     assert genai.ALPHA_READINGS == comdos.ALPHA_READINGS and genai.SELECTIONS == comdos.SELECTIONS
     assert genai.OPTION_EVALS == comdos.OPTION_EVALS and genai.ADMISSIONS == baselines.ADMISSIONS
     assert genai.COMMUNICATIONS == baselines.COMMUNICATIONS and genai.ON_FULL == baselines.ON_FULL

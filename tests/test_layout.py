@@ -17,7 +17,8 @@ import networkx as nx
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "aisched"
-FAMILIES = ("lora", "spot", "genai", "tenants")
+#: The built-in families: the packages under ``aisched/scenarios`` (each registers its record).
+FAMILIES = tuple(sorted(p.name for p in (PACKAGE / "scenarios").iterdir() if (p / "__init__.py").is_file()))
 
 
 def _module_files() -> dict[str, Path]:
@@ -172,3 +173,38 @@ def test_no_module_over_600_lines() -> None:
     long = sorted((p.relative_to(PACKAGE.parent).as_posix(), n) for p in PACKAGE.rglob("*.py")
                   if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600)
     assert long == [], f"modules over 600 lines: {long}"
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """ids of the docstring nodes of a module, its classes and functions."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def family_literals(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each string in ``source``'s code (not a docstring) that names a built-in family:
+    the name itself, or a scenario name ``<family>/...``."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree)
+    return sorted((node.lineno, node.value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip
+                  and any(node.value == f or node.value.startswith(f + "/") for f in FAMILIES))
+
+
+def test_shared_code_names_no_family() -> None:
+    """The API, the command line and the experiment machinery read the family registry (aisched.families)."""
+    shared = [PACKAGE / "api.py", PACKAGE / "cli.py", PACKAGE / "families.py", PACKAGE / "registry.py",
+              *sorted((PACKAGE / "experiments").glob("*.py"))]
+    named = {p.relative_to(PACKAGE.parent).as_posix(): hits for p in shared
+             if (hits := family_literals(p.read_text(encoding="utf-8")))}
+    assert named == {}, f"shared code names a family (read aisched.families instead): {named}"
+
+
+def test_the_family_literal_rule_can_fail() -> None:
+    assert family_literals('"""About lora."""\nX = ("lora", "genai/fig4-slots", "lorax", "other")\n') == [
+        (2, "genai/fig4-slots"), (2, "lora")]

@@ -3,7 +3,7 @@
 :func:`names` lists the registered scenarios, :func:`get` returns one by
 name (or reads a TOML file by path, see :func:`aisched.experiments.scenario.load`),
 :func:`register` adds a user's. The papers' figures
-(each family hands them to :mod:`aisched.experiments.families`) are registered on first use.
+(each family's ``scenarios`` hook in :mod:`aisched.families`) are registered on first use.
 The scenario types themselves live in :mod:`aisched.experiments.scenario` and
 are re-exported here.
 """
@@ -16,12 +16,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from aisched import families
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import families
 from aisched.experiments.scenario import (
     CLAIM_KINDS,
-    FAMILY_METRICS,
-    KINDS,
     METRICS,
     Claim,
     Scenario,
@@ -31,8 +29,6 @@ from aisched.experiments.scenario import (
 
 __all__ = [
     "CLAIM_KINDS",
-    "FAMILY_METRICS",
-    "KINDS",
     "METRICS",
     "Claim",
     "Scenario",
@@ -40,41 +36,21 @@ __all__ = [
     "get",
     "load",
     "names",
+    "paper_scenario_names",
     "register",
     "scenario_from",
 ]
 
 _REGISTRY: dict[str, Scenario] = {}
 
-#: The papers' scenario names by family, known without building them (building imports every
-#: family's stack, seconds): an unknown name is refused at once (issue 29, item 2: an argument
-#: error answers within 1 s). ``tests/experiments/test_catalog.py`` checks it against the families'
-#: own lists.
-PAPER_SCENARIO_NAMES: dict[str, tuple[str, ...]] = {
-    "genai": (
-        "fig4-slots", "fig4-slots-legacy", "fig5-edges", "fig5-edges-legacy", "fig6-capacity",
-        "fig6-capacity-legacy", "fig7-workload", "fig7-workload-legacy", "fig8-weights", "fig8-weights-legacy",
-        "fig9-competitive", "fig9-competitive-scale", "regime-capacity"
-    ),
-    "lora": (
-        "fig4-scale", "fig5-vendors", "fig6-capacity", "fig7-traces", "fig8-load", "fig9-deadlines",
-        "fig10-truthfulness", "fig11-rationality", "fig12-competitive", "fig12-competitive-bound",
-        "fig13-runtime", "regime-load"
-    ),
-    "spot": (
-        "fig1-throughput", "fig2-traces", "fig3-forecast", "fig5-deadline", "fig5-deadline-synthetic",
-        "fig6-bandwidth", "fig6-bandwidth-synthetic", "fig7-availability", "fig7-availability-synthetic",
-        "fig8-price", "fig8-price-synthetic", "fig9-selection", "fig10-phases", "regime-availability"
-    ),
-    "tenants": (
-        "fig4a-jobs-linear", "fig4a-jobs-linear-consecutive", "fig4b-servers-linear", "fig4c-jobs-convex",
-        "fig4d-servers-convex", "fig5-ratio-scale", "fig5a-ratio-jobs", "fig5b-ratio-servers",
-        "fig6-ratio-schedulers", "fig7-fairness", "fig8-fairness-variance",
-        "fig8-fairness-variance-consecutive", "fig9-runtime-jobs", "fig10-runtime-servers", "fig11-theta",
-        "fig12-admission", "fig13-makespan", "fig13-utilisation", "regime-servers",
-        "table2-users-alpha-variance", "table2-users-revenue-per-job"
-    ),
-}
+
+def paper_scenario_names() -> list[str]:
+    """Every family's paper scenarios as ``<family>/<name>``, known without building them.
+
+    Each family's record lists them (:attr:`aisched.families.FamilyRecord.paper_scenarios`); building
+    them imports every family's stack (seconds), so an unknown name is refused at once from this list.
+    """
+    return [f"{family}/{short}" for family in families.names() for short in families.record(family).paper_scenarios]
 
 
 def register(scenario: Scenario, *, replace_existing: bool = False) -> Scenario:
@@ -96,11 +72,11 @@ def names(family: str | None = None) -> list[str]:
 def get(name: str) -> Scenario:
     """The registered scenario ``name``, or the scenario in the TOML file at path ``name``.
 
-    A name that is neither a paper figure (:data:`PAPER_SCENARIO_NAMES`), nor registered, nor a
+    A name that is neither a paper figure (:func:`paper_scenario_names`), nor registered, nor a
     TOML file is refused before the papers' scenarios are built.
     """
     is_path = name.endswith(".toml") or os.path.sep in name and Path(name).is_file()
-    paper = [f"{family}/{short}" for family, shorts in PAPER_SCENARIO_NAMES.items() for short in shorts]
+    paper = paper_scenario_names()
     if not is_path and name not in _REGISTRY and name not in paper:
         raise _unknown(name, [*paper, *_REGISTRY])
     _load_paper_scenarios()
@@ -118,16 +94,17 @@ def _unknown(name: str, known: list[str]) -> InvalidScenarioError:
     return InvalidScenarioError("scenario", f"unknown scenario {name!r}{hint}")
 
 
-_PAPER_LOADED: list[bool] = []
+#: The families whose paper scenarios are registered (each loaded on first use; one registered later
+#: joins on the next look-up).
+_PAPER_LOADED: list[str] = []
 
 
 def _load_paper_scenarios() -> None:
-    """Register the papers' figures once (built lazily: validating them imports every family)."""
-    if not _PAPER_LOADED:
-        _PAPER_LOADED.append(True)
-        for scenario in _paper_scenarios():
-            register(scenario)
-
+    """Register each family's paper figures once (built lazily: validating them imports the family)."""
+    new = [name for name in families.names() if name not in _PAPER_LOADED]
+    _PAPER_LOADED.extend(new)  # before registering: register() calls back here
+    for scenario in _paper_scenarios(new) if new else []:
+        register(scenario)
 
 
 def scenario_from(names_or_paths: Sequence[str]) -> list[Scenario]:
@@ -135,11 +112,12 @@ def scenario_from(names_or_paths: Sequence[str]) -> list[Scenario]:
     return [get(n) for n in names_or_paths]
 
 
-def _paper_scenarios() -> list[Scenario]:
-    """Every registered family's paper figures as validated :class:`Scenario` objects, families in order."""
+def _paper_scenarios(names: Sequence[str] | None = None) -> list[Scenario]:
+    """The paper figures of ``names`` (default: every registered family) as validated :class:`Scenario`
+    objects, families in order."""
     found: list[Scenario] = []
-    for name in families.names():
-        add_scenarios = families.get(name).scenarios
+    for name in families.names() if names is None else names:
+        add_scenarios = families.hooks(name).scenarios
         if add_scenarios is not None:
             add_scenarios(found.append)
     return found

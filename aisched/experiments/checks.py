@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from aisched.experiments import families
+from aisched import families
 from aisched.experiments.catalog import METRICS, Claim
 from aisched.experiments.diagnostics import idle
 from aisched.experiments.verdicts import VERDICTS, direction, headroom, paired
@@ -362,7 +362,7 @@ def mark_idle(definition: dict[str, Any], table: pd.DataFrame, checks: list[Clai
     idle_at = idle(definition, table)
     if not idle_at:
         return checks
-    proposed = families.get(definition["family"]).proposed
+    proposed = families.record(definition["family"]).proposed
     labels = [str(x) for x in definition.get("labels", [])]
     out = []
     for chk in checks:

@@ -3,14 +3,14 @@
 A claim is a statement about a regime: pdFTSP's prices matter where capacity
 binds, ComDOS's where memory is scarce, Astraea's where jobs share other
 tenants' resources and pay, AHAP's where spot GPUs are used. Each family
-registers the cell columns that say so (:class:`aisched.experiments.families.Diagnostic`)
+registers the cell columns that say so (:class:`aisched.families.Diagnostic`)
 and its proposed algorithm; every sweep cell records them. This module turns
 them into the report's lines:
 
 - :func:`diagnostics_lines`: a table beside each figure's, per point the mean over
   seeds of each diagnostic for every algorithm of the scenario that has them (the
   proposed algorithm first), and which points were idle;
-- :func:`notes_lines`: the family's own lines after them (``Family.notes``);
+- :func:`notes_lines`: the family's own lines after them (``FamilyHooks.notes``);
 - :func:`aisched.experiments.checks.mark_idle`: a claim about the proposed algorithm whose points include an
   idle one gets the mark in its verdict ("mechanism idle at 50: ..."), so a
   verdict there reads as what it is. The mark never changes the verdict.
@@ -22,27 +22,50 @@ from typing import Any
 
 import pandas as pd
 
-from aisched.experiments import families
+from aisched import families
+from aisched.families import Diagnostic
 
-__all__ = ["diagnostics_lines", "idle", "notes_lines"]
+__all__ = ["diagnostics_lines", "idle", "idle_points", "notes_lines"]
 
 
 def idle(definition: dict[str, Any], table: pd.DataFrame) -> dict[str, str]:
     """x label -> reason, for the points where the family's proposed algorithm's mechanism was idle."""
     if definition.get("family") not in families.names():  # a hand-made definition: no family, no diagnostics
         return {}
-    family = families.get(definition["family"])
-    if family.proposed not in definition.get("algorithms", []):
+    proposed = families.record(definition["family"]).proposed
+    if proposed not in definition.get("algorithms", []):
         return {}
-    return families.idle_points(family, table)
+    return idle_points(proposed, families.hooks(definition["family"]).diagnostics, table)
+
+
+def idle_points(algorithm: str, diagnostics: tuple[Diagnostic, ...], table: pd.DataFrame) -> dict[str, str]:
+    """Points (x labels) where ``algorithm``'s mechanism was idle, each with the deciding values.
+
+    A point is idle when every cell of ``algorithm`` there has each deciding diagnostic
+    (``acts_above`` set) at or below its value (:class:`~aisched.families.Diagnostic`); a point
+    whose cells lack every deciding column is not judged (absent from the result).
+    """
+    deciding = [d for d in diagnostics if d.acts_above is not None and d.column in table.columns]
+    if not algorithm or not deciding or "algorithm" not in table.columns:
+        return {}
+    rows = table[table["algorithm"] == algorithm]
+    out: dict[str, str] = {}
+    for x, at in rows.groupby(rows["x"].astype(str), sort=False):
+        values = {d: at[d.column].astype(float) for d in deciding}
+        if all(v.isna().all() for v in values.values()):
+            continue
+        if all(bool((v.fillna(-float("inf")) <= float(d.acts_above)).all()) for d, v in values.items()):
+            parts = [f"{d.label} {d.text(float(v.max()))}" for d, v in values.items()]
+            out[str(x)] = ", ".join(parts) + f" (largest over {len(at)} seed(s))"
+    return out
 
 
 def diagnostics_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[str]:
     """Markdown: the mechanism diagnostics per point (mean over seeds), the idle points marked."""
     if definition.get("family") not in families.names():
         return []
-    family = families.get(definition["family"])
-    shown = [d for d in family.diagnostics if d.column in table.columns and table[d.column].notna().any()]
+    family, hooks = families.record(definition["family"]), families.hooks(definition["family"])
+    shown = [d for d in hooks.diagnostics if d.column in table.columns and table[d.column].notna().any()]
     if not shown:
         return []
     algorithms = [a for a in definition.get("algorithms", []) if a in set(table["algorithm"])]
@@ -68,8 +91,8 @@ def diagnostics_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[s
 
 
 def notes_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[str]:
-    """Markdown: the family's own lines about a figure (``Family.notes``), empty when it has none."""
+    """Markdown: the family's own lines about a figure (``FamilyHooks.notes``), empty when it has none."""
     if definition.get("family") not in families.names() or table.empty:
         return []
-    notes = families.get(definition["family"]).notes
+    notes = families.hooks(definition["family"]).notes
     return list(notes(definition, table)) if notes is not None else []

@@ -83,11 +83,11 @@ def label(name: str, *, family: str | None = None, labels: Mapping[str, str] | N
 def _family_labels(family: str | None) -> Mapping[str, str]:
     if family is None:
         return {}
-    from aisched.experiments import families
+    from aisched import families
 
     if family not in families.names():
         return {}
-    return families.get(family).labels
+    return families.hooks(family).labels
 
 
 _COST_NOTE = re.compile(r"\s*[\[(]cost:[^\])]*[\])]", re.IGNORECASE)

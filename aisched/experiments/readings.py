@@ -8,6 +8,11 @@ claim names the keys that explain its verdict in :attr:`Claim.why
 verdict that fails, is untestable on the workload or inconclusive, so a reader
 goes from "fails" to the reading or finding behind it in one click.
 
+A family's section may hold a findings section, a ``###`` heading whose key ends
+in ``-findings`` (``### S-findings. ...``): its bullets are measured statements
+about the paper that the reproduction page prints in its summary
+(:attr:`ReadingIndex.findings`).
+
 The anchors are GitHub's: the heading in lower case, characters other than
 letters, digits, ``-``, ``_`` and spaces dropped, spaces turned into ``-``.
 """
@@ -19,14 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from aisched import families as family_registry
 from aisched.errors import InvalidScenarioError
 
 __all__ = ["EXPLAINED_STATUSES", "ReadingIndex", "check_reading_keys", "heading_key", "reading_keys", "slug"]
 
 #: The verdicts that get a "why" link: the ones a reader asks "why?" of.
 EXPLAINED_STATUSES = ("fails", "untestable", "inconclusive")
-
-_FAMILIES = ("lora", "spot", "genai", "tenants")
 
 
 def slug(heading: str) -> str:
@@ -54,11 +58,14 @@ class ReadingIndex:
         key -> (family, anchor) of each keyed ``###`` section.
     families
         family -> anchor of its ``## <family> ...`` section.
+    findings
+        family -> the bullets of its findings section (``### X-findings. ...``), one text each.
     """
 
     link_base: str = ""
     sections: dict[str, tuple[str, str]] = field(default_factory=dict)
     families: dict[str, str] = field(default_factory=dict)
+    findings: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path | None, link_base: str = "") -> ReadingIndex:
@@ -67,16 +74,24 @@ class ReadingIndex:
         if path is None or not path.is_file():
             return index
         family = ""
+        registered = family_registry.names()
+        in_findings = False
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("## "):
                 word = line[3:].split()[0] if line[3:].split() else ""
-                family = word if word in _FAMILIES else ""
+                family = word if word in registered else ""
+                in_findings = False
                 if family:
                     index.families[family] = slug(line[3:])
             elif line.startswith("### "):
                 key = heading_key(line[4:])
+                in_findings = bool(family and key and key.endswith("-findings"))
                 if key is not None and key not in index.sections:
                     index.sections[key] = (family, slug(line[4:]))
+            elif in_findings and line.startswith("- "):
+                index.findings.setdefault(family, []).append(line[2:].strip())
+            elif in_findings and line.startswith("  ") and line.strip() and index.findings.get(family):
+                index.findings[family][-1] += " " + line.strip()  # a bullet's continuation line
         return index
 
     def family_link(self, family: str) -> str:

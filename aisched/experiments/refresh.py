@@ -26,7 +26,7 @@ from typing import Any
 
 from aisched._files import atomic_write_text
 from aisched.errors import AischedError, InvalidScenarioError
-from aisched.experiments import families
+from aisched import families
 
 __all__ = ["Refreshed", "refresh_metrics"]
 
@@ -59,7 +59,6 @@ def refresh_metrics(top: str | os.PathLike[str]) -> Refreshed:
         generator or the data changed since the sweep ran); nothing of that
         folder's later cells is rewritten.
     """
-    from aisched import registry
     from aisched.experiments.sweep import _plain, load_table
     from aisched.outcome import Outcome
 
@@ -74,8 +73,7 @@ def refresh_metrics(top: str | os.PathLike[str]) -> Refreshed:
         if definition.get("kind", "compare") != "compare" or family not in families.names():
             kept += len(list((root / "cells").glob("*.json")))
             continue
-        plugin = families.get(family)
-        resource_metrics = registry.metrics(family)
+        hooks = families.hooks(family)
         instances: dict[tuple[int, int], Any] = {}
         for path in sorted((root / "cells").glob("*.json")):
             row = json.loads(path.read_text(encoding="utf-8"))
@@ -87,7 +85,7 @@ def refresh_metrics(top: str | os.PathLike[str]) -> Refreshed:
             key = (int(row["point"]), int(row["seed"]))
             if key not in instances:
                 instances.clear()  # cells run point by point: one instance at a time
-                instances[key] = plugin.generate(seed=key[1], **_generator_params(definition, key[0]))
+                instances[key] = hooks.generate(seed=key[1], **_generator_params(definition, key[0]))
             instance = instances[key]
             outcome = Outcome.from_netcdf(stored)
             try:
@@ -97,10 +95,8 @@ def refresh_metrics(top: str | os.PathLike[str]) -> Refreshed:
                     f"{path}: the stored plan does not verify on the instance regenerated from "
                     f"{root / 'scenario.json'} (point {key[0]}, seed {key[1]}): {exc}; the generator or its "
                     "data changed since the sweep ran, so rerun it instead") from None
-            if plugin.cell_metrics is not None:
-                row.update({k: _plain(v) for k, v in plugin.cell_metrics(instance, outcome).items()})
-            if resource_metrics is not None:
-                row.update({k: _plain(v) for k, v in resource_metrics(instance, outcome).items()})
+            if hooks.metrics is not None:
+                row.update({k: _plain(v) for k, v in hooks.metrics(instance, outcome).items()})
             atomic_write_text(path, json.dumps(row, default=_plain))
             done += 1
         atomic_write_text(root / "table.csv", load_table(root).to_csv(index=False))

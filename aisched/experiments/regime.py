@@ -11,7 +11,7 @@ baseline - 1`` for a positive baseline, with the spread of the per-seed values) 
 where the claim's direction holds, decided as every comparison claim is: on the
 paired per-seed differences (:func:`aisched.experiments.verdicts.paired`; "above"
 where the 95 % t interval is above 0). The region is given with the family's
-first deciding mechanism diagnostic (:class:`aisched.experiments.families.Diagnostic`)
+first deciding mechanism diagnostic (:class:`aisched.families.Diagnostic`)
 at each point, the largest mean over seeds of any algorithm there (how scarce the
 workload is: a primal-dual algorithm may keep its own use below capacity where a
 greedy baseline fills it), so it reads "pdftsp above eft at arrival_rate 8, 32 (node-slots at
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from aisched.experiments import families
+from aisched import families
 from aisched.experiments.scenario import METRICS
 from aisched.experiments.verdicts import direction, headroom, paired
 
@@ -42,7 +42,7 @@ def proposed_runs(definition: dict[str, Any]) -> list[str]:
     A variant that changes the proposed algorithm's options (an improvement beside the paper, or
     another reading) gets its own map against the same baselines and reference (issue 26, point 4).
     """
-    proposed = families.get(definition["family"]).proposed
+    proposed = families.record(definition["family"]).proposed
     if not proposed or proposed not in definition.get("algorithms", []):
         return []
     return [proposed, *(f"{proposed}@{v}" for v, by in definition.get("variants", {}).items() if proposed in by)]
@@ -82,7 +82,7 @@ def regime_points(definition: dict[str, Any], table: pd.DataFrame, proposed: str
     ``proposed``: the run compared with the baselines, one of :func:`proposed_runs` (default: the
     family's proposed algorithm under the default readings).
     """
-    family = families.get(definition["family"])
+    family, hooks = families.record(definition["family"]), families.hooks(definition["family"])
     runs = proposed_runs(definition)
     metric = definition["metric"]
     proposed = proposed or (runs[0] if runs else None)
@@ -91,7 +91,7 @@ def regime_points(definition: dict[str, Any], table: pd.DataFrame, proposed: str
     higher = METRICS[metric]
     names = table["algorithm"].astype(str)
     rows = table[~names.str.contains("@", regex=False) | (names == proposed)]
-    deciding = next((d for d in family.diagnostics if d.acts_above is not None and d.column in rows.columns), None)
+    deciding = next((d for d in hooks.diagnostics if d.acts_above is not None and d.column in rows.columns), None)
     baselines = [a for a in definition["algorithms"] if a != family.proposed]
     out = []
     for x in [str(v) for v in definition.get("labels", [])]:
@@ -118,8 +118,8 @@ def regime_points(definition: dict[str, Any], table: pd.DataFrame, proposed: str
 
 def region_text(definition: dict[str, Any], points: list[RegimePoint], baseline: str) -> str:
     """One sentence: where the proposed algorithm is above ``baseline`` along the knob."""
-    family = families.get(definition["family"])
-    deciding = next((d for d in family.diagnostics if d.acts_above is not None), None)
+    family, hooks = families.record(definition["family"]), families.hooks(definition["family"])
+    deciding = next((d for d in hooks.diagnostics if d.acts_above is not None), None)
     mine = [p for p in points if p.baseline == baseline]
     above = [p for p in mine if p.verdict == "better"]
     knob = definition["x"]
@@ -143,8 +143,8 @@ def region_text(definition: dict[str, Any], points: list[RegimePoint], baseline:
 
 def regime_summary(definition: dict[str, Any], points: list[RegimePoint]) -> str:
     """One sentence for a page's summary: where the proposed algorithm is above each baseline along the knob."""
-    family = families.get(definition["family"])
-    deciding = next((d for d in family.diagnostics if d.acts_above is not None), None)
+    family, hooks = families.record(definition["family"]), families.hooks(definition["family"])
+    deciding = next((d for d in hooks.diagnostics if d.acts_above is not None), None)
     knob = definition["x"]
     xs = list(dict.fromkeys(p.x for p in points))
     above = {b: [p.x for p in points if p.baseline == b and p.verdict == "better"]
@@ -205,7 +205,7 @@ def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -
     xs = list(dict.fromkeys(p.x for p in points))
     fig, axes = plt.subplots(1, len(baselines), figsize=(3.0 * len(baselines) + 0.6, 3.2), squeeze=False,
                              sharey=False)
-    proposed = families.get(definition["family"]).proposed
+    proposed = families.record(definition["family"]).proposed
     for ax, b in zip(axes[0], baselines):
         pos = np.arange(len(xs))
         first = {p.x: p for p in points if p.baseline == b}

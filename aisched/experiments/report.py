@@ -33,7 +33,7 @@ from typing import Any
 import pandas as pd
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import families
+from aisched import families
 from aisched.experiments.catalog import METRICS, Claim
 from aisched.experiments.checks import RATIO_METRICS, ClaimCheck, check_claims, summarise, variant_checks
 from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
@@ -43,10 +43,6 @@ from aisched.experiments.verdicts import counts_text, new_counts
 
 __all__ = ["REDUCED_LABEL", "RATIO_METRICS", "ClaimCheck", "check_claims", "mean_table", "measured_text",
            "not_in_run_lines", "reduced_heading", "reference_lines", "report", "summarise", "variant_checks", "verdict_text"]
-
-#: Which algorithm's prices to draw, per family (primal-dual or posted-price families).
-PRICED = {"lora": "pdftsp", "genai": "comdos", "tenants": "astraea"}
-
 
 def _figure(root: Path, definition: dict[str, Any], summary: pd.DataFrame) -> list[Path]:
     """``figure.png`` and ``figure.svg``: the metric along x in the report's one style (:func:`~aisched.experiments.figures.metric_figure`)."""
@@ -59,7 +55,8 @@ def _heatmap(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Pat
     from aisched.experiments.figures import price_heatmap
     from aisched.outcome import Outcome
 
-    name = PRICED.get(definition["family"])
+    record = families.record(definition["family"]) if definition["family"] in families.names() else None
+    name = record.proposed if record is not None and record.prices else None  # its (node, slot) prices
     rows = table[(table["algorithm"] == name)] if name else table.iloc[0:0]
     if rows.empty:
         return None
@@ -78,7 +75,7 @@ def _extra_figures(root: Path, definition: dict[str, Any], table: pd.DataFrame) 
     """The scenario's ``figures``, drawn by the family's registered ``figures``."""
     from aisched.experiments.regime import regime_figure
 
-    available = {**families.get(definition["family"]).figures, "regime": regime_figure}
+    available = {**families.hooks(definition["family"]).figures, "regime": regime_figure}
     paths = []
     for name in definition.get("figures", []):
         if name not in available:

@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from aisched import families as family_registry
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, report
 from aisched.experiments.scenario import Scenario
@@ -44,7 +45,6 @@ from aisched.experiments.sweep import (
 
 __all__ = ["plan", "read_records", "record_name", "reproduce"]
 
-FAMILIES = ("lora", "spot", "genai", "tenants")
 #: Scenarios whose sweeps share the process pool at once (issue 30): the next one's cells queue
 #: behind the current one's, so its last cells do not leave a worker idle. 1 for "serial" and Dask.
 IN_FLIGHT = 2
@@ -73,10 +73,11 @@ def plan(families: Sequence[str], *, reduced: bool = False, names: Sequence[str]
     InvalidScenarioError
         An unknown family, or a name that is not a scenario of the families.
     """
-    chosen = list(FAMILIES) if list(families) == ["all"] else list(families)
+    registered = family_registry.names()
+    chosen = registered if list(families) == ["all"] else list(families)
     for i, family in enumerate(chosen):
-        if family not in FAMILIES:
-            raise InvalidScenarioError(f"families[{i}]", f"{family!r} is not one of {[*FAMILIES, 'all']}")
+        if family not in registered:
+            raise InvalidScenarioError(f"families[{i}]", f"{family!r} is not one of {[*registered, 'all']}")
     available = [n for family in chosen for n in catalog.names(family)]
     if names is not None:
         for i, name in enumerate(names):

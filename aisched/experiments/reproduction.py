@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, families
+from aisched.experiments import catalog
 from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.page_figures import scenario_svg
 from aisched.experiments.readings import ReadingIndex
@@ -145,7 +145,8 @@ def _budget(runs: list[dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
-def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]]) -> list[str]:
+def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]],
+             findings: dict[str, list[str]]) -> list[str]:
     """The section on top: per family the five verdict counts and what its regime map found."""
     lines = ["## Summary", "",
              "| family | claims | hold | fail | untestable on our workload | inconclusive at the seeds run | "
@@ -157,8 +158,7 @@ def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]]
     for family in by_family:
         found = regimes.get(family)
         lines.append(f"- {family}'s regime map: " + (" ".join(found) if found else "not in this run."))
-        if family in families.names():
-            lines += [f"- {family}, finding: {text}" for text in families.get(family).findings]
+        lines += [f"- {family}, finding: {text}" for text in findings.get(family, [])]
     return [*lines, ""]
 
 
@@ -322,7 +322,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         head.append("- No `aisched reproduce` record in this folder: its scenarios were run one by one "
                     "(`aisched sweep`); each section below gives its seeds, cells and wall time.")
     head.append("")
-    head += _summary(by_family, regimes)
+    head += _summary(by_family, regimes, index.findings)
     head += [f"Claims: {sum(counts.values())} in all: {counts_text(counts)}."
              + (f" Under the scenarios' variants (other readings, listed under each claim): "
                 f"{counts_text(variant_counts)}." if sum(variant_counts.values()) else ""), ""]

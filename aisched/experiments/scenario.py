@@ -25,14 +25,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from aisched import families
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.readings import check_reading_keys, reading_keys
 
 __all__ = [
     "CLAIM_KINDS",
     "Add",
-    "FAMILY_METRICS",
-    "KINDS",
+    "COMMON_FIGURES",
+    "COMMON_METRICS",
+    "kinds",
     "METRICS",
     "Claim",
     "Scenario",
@@ -42,40 +44,50 @@ __all__ = [
 ]
 
 
-#: Metrics a scenario may plot: a column of the sweep's table, and whether higher is better.
-METRICS: dict[str, bool] = {
+#: Metrics every scenario may plot: a column of the sweep's table, and whether higher is better.
+COMMON_METRICS: dict[str, bool] = {
     "objective": True,            # the paper's objective (welfare, utility, profit, revenue)
     "ratio": True,                # objective / offline optimum (or bound)
     "competitive_ratio": False,   # offline optimum (or bound) / objective (>= 1, the papers' CR)
     "admitted": True,             # admitted jobs
     "runtime_s": False,           # wall time of the whole run
     "decision_median_s": False,   # median seconds per job decision
-    # family metrics, from the family's registered ``cell_metrics(instance, outcome)``
-    "alpha_variance": False,      # tenants: variance of the revenue-fairness ratios alpha_u (Fig. 8)
-    "min_surplus": True,          # tenants: least ideal revenue - resource cost of a job that paid (Fig. 12)
-    "misreport_gain": False,      # lora: largest utility gain of a misreport / true value (full re-runs, Fig. 10)
-    "payment_to_bid": False,      # lora: largest payment / bid of an admitted task (Fig. 11; <= 1 is IR)
-    "gpu_util_peak": True,        # tenants: largest share of all GPUs (workers) busy in one slot (Fig. 13)
-    "makespan": False,            # tenants: slots until the last admitted job completes (Fig. 13)
-    "revenue_per_job": True,      # tenants: total revenue (3) / admitted jobs (Table 2)
-    # policy selection (kind "selection", spot Figs. 9-10); objective = mean realised utility per job
-    "best_fixed": True,           # mean utility per job of the best fixed policy in hindsight
-    "regret": False,              # regret of Algorithm 2 (normalised utilities), vs the bound sqrt(2 K ln M)
-    "regret_to_bound": False,     # regret / sqrt(2 K ln M) of the run's own K and M: <= 1 is Theorem 2
 }
 
-#: Metrics that only one family computes.
-FAMILY_METRICS: dict[str, str] = {"alpha_variance": "tenants", "min_surplus": "tenants", "gpu_util_peak": "tenants",
-                                  "makespan": "tenants", "revenue_per_job": "tenants",
-                                  "misreport_gain": "lora", "payment_to_bid": "lora",
-                                  "best_fixed": "spot", "regret": "spot", "regret_to_bound": "spot"}
 
-#: Scenario kinds: what a cell runs.
-KINDS: dict[str, str] = {
-    "compare": "an algorithm (or the offline program) on the generated instance of (point, seed)",
-    "selection": "online policy selection over a policy pool (the 'algorithm' names the pool) on a "
-                 "generated workload; spot only (Algorithm 2, Figs. 9-10)",
-}
+class _Metrics(Mapping[str, bool]):
+    """:data:`COMMON_METRICS` and every registered family's ``metric_columns``, read when asked."""
+
+    def _table(self) -> dict[str, bool]:
+        return {**COMMON_METRICS, **families.metric_directions()}
+
+    def __getitem__(self, name: str) -> bool:
+        return self._table()[name]
+
+    def __iter__(self) -> Any:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
+#: Metrics a scenario may plot (common and the families' own), and whether higher is better.
+METRICS: Mapping[str, bool] = _Metrics()
+
+#: Report figures every family has, drawn by the machinery itself: ``"regime"``
+#: (:mod:`aisched.experiments.regime`, the regime map of a scarcity knob).
+COMMON_FIGURES: tuple[str, ...] = ("regime",)
+
+#: The scenario kind every family has: what its cell runs. Other kinds are a family's own
+#: (:attr:`aisched.families.FamilyHooks.kinds`, e.g. a policy-selection kind).
+COMPARE_KIND = "an algorithm (or the offline program) on the generated instance of (point, seed)"
+
+
+def kinds(family: str) -> dict[str, str]:
+    """The scenario kinds of ``family`` (``"compare"`` and its own), each with what a cell runs."""
+    own = families.hooks(family).kinds if family in families.names() else {}
+    return {"compare": COMPARE_KIND, **{name: kind.description for name, kind in own.items()}}
+
 
 #: Claim kinds and what they assert (``m(a, p)``: mean metric of algorithm ``a`` at point ``p``).
 CLAIM_KINDS: dict[str, str] = {
@@ -180,14 +192,14 @@ class Scenario:
     claims
         The paper's statements about the figure.
     kind
-        One of :data:`KINDS` (default "compare").
+        ``"compare"`` (default) or one of the family's own kinds (:func:`kinds`).
     x_target
         "generator" (default): ``x`` is a generator parameter; "algorithms": ``x``
         is a keyword parameter of every compared algorithm (e.g. Astraea's
         ``theta_scale`` in tenants Fig. 11), the instance is the same at every point.
     figures
-        Extra figures of the report, names from the family's registered ``figures`` (:mod:`aisched.experiments.families`)
-        (e.g. "alpha_per_user", "policy_weights") or :data:`~aisched.experiments.families.COMMON_FIGURES`
+        Extra figures of the report, names from the family's registered ``figures`` (:class:`aisched.families.FamilyHooks`)
+        (e.g. "alpha_per_user", "policy_weights") or :data:`COMMON_FIGURES`
         ("regime": the regime map of :mod:`aisched.experiments.regime`, with its region statement).
     variants
         Readings to compare: ``{variant: {algorithm: {parameter: value}}}``, e.g.
@@ -300,25 +312,23 @@ class Scenario:
 
 
 def _generator(family: str, kind: str = "compare") -> Any:
-    from aisched.experiments import families
-
-    plugin = families.get(family)
-    gen = plugin.generate if kind == "compare" else plugin.selection_cell
-    if gen is None:
-        what = "scenario generator" if kind == "compare" else f"{kind!r} scenarios"
-        raise InvalidScenarioError("kind" if kind != "compare" else "family", f"{family!r} has no {what}")
-    return gen
+    hooks = families.hooks(family)
+    if kind == "compare":
+        return hooks.generate
+    if kind not in hooks.kinds:
+        raise InvalidScenarioError("kind", f"{family!r} has no {kind!r} scenarios")
+    return hooks.kinds[kind].cell
 
 
 def _validate(s: Scenario) -> None:
     from aisched import registry
-    from aisched.api import FAMILIES, check_params
+    from aisched.api import check_params
 
     where = f"scenario {s.name!r}: "
     if not isinstance(s.name, str) or s.name.count("/") != 1 or not all(s.name.split("/")):
         raise InvalidScenarioError("name", f"{s.name!r} must look like '<family>/<short-name>'")
-    if s.family not in FAMILIES:
-        raise InvalidScenarioError("family", f"{where}{s.family!r} is not one of {list(FAMILIES)}")
+    if s.family not in families.names():
+        raise InvalidScenarioError("family", f"{where}{s.family!r} is not one of {families.names()}")
     if s.name.split("/")[0] != s.family:
         raise InvalidScenarioError("name", f"{where}must start with its family {s.family!r}/")
     if not s.values:
@@ -332,8 +342,9 @@ def _validate(s: Scenario) -> None:
     if s.time_limit is not None and not (isinstance(s.time_limit, (int, float)) and s.time_limit > 0
                                          and math.isfinite(s.time_limit)):
         raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
-    if FAMILY_METRICS.get(s.metric, s.family) != s.family:
-        raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {FAMILY_METRICS[s.metric]!r} metric")
+    owner = families.metric_families().get(s.metric, s.family)
+    if owner != s.family:
+        raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {owner!r} metric")
     check_reading_keys(s.why, "why", where)
     everywhere = [*s.values, *(s.full_values or ())]
     for i, at in enumerate(s.bound_at):
@@ -343,26 +354,26 @@ def _validate(s: Scenario) -> None:
             raise InvalidScenarioError(f"bound_at[{i}]", f"{where}{at!r} is not one of the x values {list(everywhere)}")
     if s.metric in ("ratio", "competitive_ratio") and not (s.offline or s.bound):
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true (or bound = true)")
-    if s.kind not in KINDS:
-        raise InvalidScenarioError("kind", f"{where}{s.kind!r} is not one of {list(KINDS)}")
+    known_kinds = kinds(s.family)
+    if s.kind not in known_kinds:
+        raise InvalidScenarioError("kind", f"{where}{s.kind!r} is not one of {list(known_kinds)} "
+                                   f"({s.family!r} has no {s.kind!r} scenarios)")
     if s.x_target not in ("generator", "algorithms"):
         raise InvalidScenarioError("x_target", f"{where}{s.x_target!r} is not 'generator' or 'algorithms'")
     gen = _generator(s.family, s.kind)
-    if s.kind == "selection":
-        from aisched.experiments import families
-
-        known = list(families.get(s.family).pools)
+    if s.kind != "compare":
+        known = list(families.hooks(s.family).kinds[s.kind].pools)
         if s.offline:
-            raise InvalidScenarioError("offline", f"{where}a selection scenario has no offline program")
+            raise InvalidScenarioError("offline", f"{where}a {s.kind} scenario has no offline program")
         if s.x_target != "generator":
-            raise InvalidScenarioError("x_target", f"{where}a selection scenario varies its generator")
+            raise InvalidScenarioError("x_target", f"{where}a {s.kind} scenario varies its generator")
     else:
         known = registry.names(s.family)
     if not s.algorithms:
         raise InvalidScenarioError("algorithms", f"{where}needs at least one algorithm")
     for i, name in enumerate(s.algorithms):
         if name not in known:
-            what = "policy pool" if s.kind == "selection" else "algorithm"
+            what = "algorithm" if s.kind == "compare" else families.hooks(s.family).kinds[s.kind].pool_word
             raise InvalidScenarioError(
                 f"algorithms[{i}]", f"{where}{name!r} is not a {what} of {s.family!r} (known: {known})"
             )
@@ -426,20 +437,18 @@ def _validate(s: Scenario) -> None:
 
 
 def _validate_figures(s: Scenario, where: str) -> None:
-    from aisched.experiments import families
-
     if isinstance(s.figures, str) or not isinstance(s.figures, tuple):
         raise InvalidScenarioError("figures", f"{where}must be a tuple of figure names, got {s.figures!r}")
-    plugin = families.get(s.family)
-    available = [*plugin.figures, *families.COMMON_FIGURES]
+    available = [*families.hooks(s.family).figures, *COMMON_FIGURES]
+    proposed = families.record(s.family).proposed
     for i, name in enumerate(s.figures):
         if name not in available:
             raise InvalidScenarioError(
                 f"figures[{i}]", f"{where}{name!r} is not a figure of {s.family!r} (known: {sorted(available)})")
-        if name == "regime" and (plugin.proposed not in s.algorithms or len(s.algorithms) < 2):
+        if name == "regime" and (proposed not in s.algorithms or len(s.algorithms) < 2):
             raise InvalidScenarioError(
                 f"figures[{i}]", f"{where}'regime' compares {s.family!r}'s proposed algorithm "
-                f"{plugin.proposed!r} with baselines: algorithms must hold it and at least one other")
+                f"{proposed!r} with baselines: algorithms must hold it and at least one other")
 
 
 def _validate_variants(s: Scenario, where: str) -> None:
@@ -574,7 +583,7 @@ def load(path: str | os.PathLike[str]) -> Scenario:
 
 
 Add = Callable[[Scenario], object]
-"""How a family hands its scenarios to the catalogue (``Family.scenarios``, :mod:`aisched.experiments.families`)."""
+"""How a family hands its scenarios to the catalogue (``FamilyHooks.scenarios``, :mod:`aisched.families`)."""
 
 
 def improvement_claims(algorithm: str, point: str, figures: dict[str, float], where: str,

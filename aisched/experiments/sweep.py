@@ -55,7 +55,7 @@ import xarray as xr
 
 from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import families
+from aisched import families
 from aisched.experiments.catalog import Scenario
 
 __all__ = ["Cell", "Interrupted", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep",
@@ -117,7 +117,7 @@ def _instance(cell: Cell) -> Any:
     if key not in _INSTANCES:
         if len(_INSTANCES) >= 4:
             _INSTANCES.pop(next(iter(_INSTANCES)))
-        _INSTANCES[key] = families.get(cell.family).generate(seed=cell.seed, **cell.generator_params)
+        _INSTANCES[key] = families.hooks(cell.family).generate(seed=cell.seed, **cell.generator_params)
     return _INSTANCES[key]
 
 
@@ -131,12 +131,13 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
 
 
 def _run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
-    from aisched import api, registry
+    from aisched import api
 
     tic = time.perf_counter()
-    if cell.kind == "selection":  # Algorithm 2 over the pool named by cell.algorithm
-        fields, data = families.get(cell.family).selection_cell(seed=cell.seed, pool=cell.algorithm, **cell.generator_params,
-                                             **cell.algorithm_params)
+    if cell.kind != "compare":  # a family's own kind (policy selection: the pool named by cell.algorithm)
+        kind = families.hooks(cell.family).kinds[cell.kind]
+        fields, data = kind.cell(seed=cell.seed, pool=cell.algorithm, **cell.generator_params,
+                                 **cell.algorithm_params)
         row = {"scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
                "algorithm": cell.algorithm, **{k: _plain(v) for k, v in fields.items()}}
         row["work_s"] = time.perf_counter() - tic
@@ -154,12 +155,9 @@ def _run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
         "scenario": cell.scenario, "point": cell.point, "x": cell.x, "seed": cell.seed,
         **{k: _plain(v) for k, v in outcome.summary().items()}, "algorithm": cell.algorithm,
     }
-    family_metrics = families.get(cell.family).cell_metrics
+    family_metrics = families.hooks(cell.family).metrics  # the same columns as aisched.compare's
     if family_metrics is not None and not math.isnan(outcome.objective):
         row.update({k: _plain(v) for k, v in family_metrics(inst, outcome).items()})
-    resource_metrics = registry.metrics(cell.family)  # utilisation: does capacity bind?
-    if resource_metrics is not None and not math.isnan(outcome.objective):
-        row.update({k: _plain(v) for k, v in resource_metrics(inst, outcome).items()})
     row["work_s"] = time.perf_counter() - tic
     return row, outcome
 

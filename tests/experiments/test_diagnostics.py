@@ -10,7 +10,9 @@ import pytest
 
 import aisched  # noqa: F401  (registers the families)
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import families, regime
+from aisched import families
+from aisched.experiments import regime
+from aisched.experiments.diagnostics import idle_points
 from aisched.experiments.catalog import Claim, Scenario
 from aisched.experiments.checks import check_claims, summarise
 from aisched.experiments.diagnostics import diagnostics_lines, idle
@@ -48,8 +50,8 @@ def test_idle_points_follow_the_proposed_algorithms_cells_only() -> None:
     marks = idle(_genai(["1.0", "0.25"]), table)
     assert list(marks) == ["1.0"]  # heft_ma filled a cell at 1.0: it is not ComDOS's mechanism
     assert marks["1.0"] == "edge-slots at memory capacity 0.0% (largest over 3 seed(s))"
-    family = families.get("genai")
-    assert families.idle_points(family, table.drop(columns=["memory_binding"])) == {}  # no column: not judged
+    diagnostics = families.hooks("genai").diagnostics
+    assert idle_points("comdos", diagnostics, table.drop(columns=["memory_binding"])) == {}  # no column: not judged
 
 
 def test_a_claim_at_an_idle_point_is_marked_and_its_verdict_kept() -> None:
@@ -177,6 +179,5 @@ def test_page_figure_marks_the_papers_values(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("family", ["lora", "spot", "genai", "tenants"])
 def test_every_family_registers_its_proposed_algorithm_and_a_deciding_diagnostic(family: str) -> None:
-    plugin = families.get(family)
-    assert plugin.proposed in aisched.algorithms(family)
-    assert any(d.acts_above is not None for d in plugin.diagnostics)
+    assert families.record(family).proposed in aisched.algorithms(family)
+    assert any(d.acts_above is not None for d in families.hooks(family).diagnostics)

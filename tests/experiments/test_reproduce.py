@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import aisched
 from aisched import cli
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, report, reproduce, reproduction, sweep
@@ -23,7 +24,7 @@ def _tables(out: Path) -> pd.DataFrame:
 
 def test_plan_is_the_catalogue_of_the_family() -> None:
     assert [s.name for s in reproduce.plan(["spot"])] == catalog.names("spot")
-    assert [s.name for s in reproduce.plan(["all"])] == [n for f in reproduce.FAMILIES for n in catalog.names(f)]
+    assert [s.name for s in reproduce.plan(["all"])] == [n for f in aisched.families.names() for n in catalog.names(f)]
     assert all(s.seeds == 1 for s in reproduce.plan(["genai"], reduced=True))
     with pytest.raises(InvalidScenarioError, match=r"^families\[0\]: 'nope'"):
         reproduce.plan(["nope"])

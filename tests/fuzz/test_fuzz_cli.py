@@ -136,8 +136,8 @@ def test_compare_out_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_select_option_values(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                               case: tuple[str, str], value: str) -> None:
     fam, option = case
-    module = cli._scenario_module(fam)
-    assert module is not None
+    module = cli._family_cli(fam)
+    assert module is not None and module.selects
     seen: list[object] = []
 
     def stop(*args: object, **kwargs: object) -> None:  # selection itself is tested elsewhere

@@ -14,7 +14,6 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, edge_usage
 from aisched.outcome import Outcome
-from aisched.registry import register_metrics
 
 __all__ = ["utilisation", "compute_load"]
 
@@ -35,7 +34,6 @@ def compute_load(instance: GenaiInstance, edge: np.ndarray, model: np.ndarray, s
     return np.cumsum(load, axis=1)[:, : instance.num_slots]
 
 
-@register_metrics("genai")
 def utilisation(instance: GenaiInstance, outcome: Outcome, *,
                 compute_capacity: float | np.ndarray | None = None) -> dict[str, float]:
     """Memory and compute utilisation of ``outcome``'s plan, averaged over every (edge, slot).

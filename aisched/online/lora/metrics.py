@@ -1,4 +1,4 @@
-"""Resource metrics of a `lora` outcome, registered for ``compare`` and every sweep cell.
+"""Resource metrics of a `lora` outcome, part of the family's row columns (``aisched.scenarios.lora.metrics.metrics``).
 
 Compute and memory utilisation over (node, slot): mean, peak and the share of
 cells at capacity (:func:`aisched.models.lora.utilisation`), so that a reader
@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from aisched.models.lora import LoraInstance, utilisation
 from aisched.outcome import Outcome
-from aisched.registry import register_metrics
 
 __all__ = ["resource_metrics"]
 
 
-@register_metrics("lora")
 def resource_metrics(instance: LoraInstance, outcome: Outcome) -> dict[str, float]:
     """``compute_util_mean/peak/binding`` and ``memory_util_mean/peak/binding`` of the outcome's plan."""
     return utilisation(instance, outcome.plan)

@@ -6,16 +6,14 @@
 - :mod:`~aisched.scenarios.genai.figures`: Fig. 3's worked example (ranks, order, options);
 - :mod:`~aisched.scenarios.genai.cli`: the ``aisched compare genai`` options.
 
-Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+Importing the package registers the family with :mod:`aisched.families` and imports
 nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from aisched import families
 from aisched._lazy import attach
-from aisched.experiments import families
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
@@ -53,18 +51,29 @@ __getattr__, __dir__, __all__ = attach(
 )
 
 
-def _plugin() -> families.Family:
-    from aisched.scenarios.genai import cli, figures, generator, metrics, paper
+def _hooks() -> families.FamilyHooks:
+    from aisched.scenarios.genai import figures, generator, metrics, paper
 
-    return families.Family(name="genai", generate=generator.generate, scenarios=paper.add_scenarios, cli=cli,
-                           labels=figures.LABELS, proposed="comdos",
-                           diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS)
+    return families.FamilyHooks(
+        generate=generator.generate, metrics=metrics.metrics, scenarios=paper.add_scenarios,
+        diagnostics=metrics.DIAGNOSTICS, labels=figures.LABELS,
+    )
 
 
-def _cli() -> Any:
+def _cli() -> families.FamilyCli:
     from aisched.scenarios.genai import cli
 
-    return cli
+    return cli.GenaiCli()
 
 
-families.register_lazy("genai", _plugin, cli=_cli)
+#: The paper's figures as scenario names (``genai/<name>``), known before they are built.
+PAPER_SCENARIOS: tuple[str, ...] = (
+    "fig4-slots", "fig4-slots-legacy", "fig5-edges", "fig5-edges-legacy", "fig6-capacity",
+    "fig6-capacity-legacy", "fig7-workload", "fig7-workload-legacy", "fig8-weights", "fig8-weights-legacy",
+    "fig9-competitive", "fig9-competitive-scale", "regime-capacity",
+)
+
+families.register(families.FamilyRecord(
+    name="genai", objective=families.Objective("profit"), proposed="comdos", hooks=_hooks, cli=_cli,
+    item="job", paper_scenarios=PAPER_SCENARIOS, metric_columns={}, prices=True,
+))

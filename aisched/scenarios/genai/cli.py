@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aisched.families import FamilyCli
 from aisched.scenarios.genai.defaults import (
     ADMISSIONS,
     ALPHA_READINGS,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
     from aisched.models.genai import GenaiInstance
 
-__all__ = ["CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "cli_params", "describe",
+__all__ = ["GenaiCli", "CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "cli_params", "describe",
            "instance_from_cli"]
 
 
@@ -123,3 +124,24 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
     figures.price_heatmap(outcomes["comdos"].prices, out / "genai_comdos_memory_price.png", variable="memory_price",
                           title="ComDOS final memory price lambda (edge x slot)")
     return ["genai_comdos_memory_price.png"]
+
+class GenaiCli(FamilyCli):
+    """``aisched compare genai``: the module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+
+    help = CLI_HELP
+    algorithms = CLI_ALGORITHMS
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        add_cli_arguments(parser)
+
+    def instance(self, args: argparse.Namespace) -> Any:
+        return instance_from_cli(args)
+
+    def describe(self, instance: Any, args: argparse.Namespace) -> str:
+        return describe(instance, args)
+
+    def figures(self, outcomes: dict[str, Any], table: Any, out: Path) -> list[str]:
+        return cli_figures(outcomes, table, out)
+
+    def params(self, args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
+        return cli_params(args, names)

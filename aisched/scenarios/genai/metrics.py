@@ -8,9 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from aisched.experiments import families
+from aisched import families
 
-__all__ = ["DIAGNOSTICS", "FINDINGS", "workload_premises"]
+__all__ = ["DIAGNOSTICS", "metrics", "workload_premises"]
+
+
+def metrics(instance: Any, outcome: Any) -> dict[str, float]:
+    """The family's columns of a result row (``compare`` and every sweep cell).
+
+    Memory and compute utilisation (:func:`aisched.online.genai.metrics.utilisation`): does (5h) bind?
+    """
+    from aisched.online.genai.metrics import utilisation
+
+    return utilisation(instance, outcome)
 
 
 #: Issue 25's mechanism diagnostics: the cell columns that say whether comdos's mechanism acted.
@@ -20,19 +30,6 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("memory_peak", "peak memory utilisation"),
 )
 
-#: Measured findings about the paper, printed in the reproduction page's summary (docs/readings.md).
-FINDINGS: tuple[str, ...] = (
-    "under the paper's alpha (either reading, docs/readings.md A1) the update (9) prices a cell out after "
-    "about one job: ComDOS admits 88-117 jobs whatever the load (346-1,221 jobs) or the memory (96-3 GB "
-    "an edge) and never fills an edge-slot, while HEFT-MA fills up to 57 % of them (seed 0, 5 edges, "
-    "100 slots; measured 2026-11-26).",
-    "on the gpu_priced workload (docs/readings.md A2b) HEFT-A and HEFT-MA decide identically at every point of "
-    "Figs. 4-8 (equal means at all 18 points, 3 seeds): at 5-second slots 29 of the 32 sourced runtimes are one "
-    "slot, so a task's first listed candidate is always one of its fastest (seed 0, 5 edges, 60 slots: 100 % of "
-    "tasks, a tie on 91 %) and HEFT-MA's model selection never changes a choice; the optimum stays 2.6-3.7 % "
-    "above them, and ComDOS with the full-cell price scale takes most of that (+2.0-3.1 % over HEFT-MA on "
-    "Figs. 4-7's means; measured 2026-11-27).",
-)
 
 
 def workload_premises(instance: Any, *, bound_time_limit: float | None = 60.0) -> dict[str, float]:

@@ -9,16 +9,14 @@
   a sweep cell's family metrics and the report's extra figures (Figs. 10-11);
 - :mod:`~aisched.scenarios.lora.cli`: the ``aisched compare lora`` options.
 
-Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+Importing the package registers the family with :mod:`aisched.families` and imports
 nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from aisched import families
 from aisched._lazy import attach
-from aisched.experiments import families
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
@@ -63,20 +61,29 @@ __getattr__, __dir__, __all__ = attach(
 )
 
 
-def _plugin() -> families.Family:
-    from aisched.scenarios.lora import cli, figures, generator, metrics, paper
+def _hooks() -> families.FamilyHooks:
+    from aisched.scenarios.lora import figures, generator, metrics, paper
 
-    return families.Family(
-        name="lora", generate=generator.generate, scenarios=paper.add_scenarios, figures=figures.FIGURES,
-        cell_metrics=metrics.cell_metrics, cli=cli, labels=figures.LABELS,
-        proposed="pdftsp", diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS,
+    return families.FamilyHooks(
+        generate=generator.generate, metrics=metrics.metrics, scenarios=paper.add_scenarios,
+        figures=figures.FIGURES, diagnostics=metrics.DIAGNOSTICS, labels=figures.LABELS,
     )
 
 
-def _cli() -> Any:
+def _cli() -> families.FamilyCli:
     from aisched.scenarios.lora import cli
 
-    return cli
+    return cli.LoraCli()
 
 
-families.register_lazy("lora", _plugin, cli=_cli)
+#: The paper's figures as scenario names (``lora/<name>``), known before they are built.
+PAPER_SCENARIOS: tuple[str, ...] = (
+    "fig4-scale", "fig5-vendors", "fig6-capacity", "fig7-traces", "fig8-load", "fig9-deadlines",
+    "fig10-truthfulness", "fig11-rationality", "fig12-competitive", "fig12-competitive-bound", "fig13-runtime",
+    "regime-load",
+)
+
+families.register(families.FamilyRecord(
+    name="lora", objective=families.Objective("social welfare"), proposed="pdftsp", hooks=_hooks, cli=_cli,
+    item="task", paper_scenarios=PAPER_SCENARIOS, metric_columns={"misreport_gain": False, "payment_to_bid": False}, prices=True,
+))

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aisched.families import FamilyCli
 from aisched.scenarios.lora.defaults import DEADLINE_METHODS, DEFAULT_SCENARIO, DEFAULT_TIME_LIMIT, GPU_MIXES
 
 if TYPE_CHECKING:
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 
     from aisched.models.lora.instance import LoraInstance
 
-__all__ = ["CLI_ALGORITHMS", "CLI_HELP", "CLI_KNOWN", "CLI_TIME_LIMIT", "add_cli_arguments", "cli_figures", "describe",
+__all__ = ["LoraCli", "CLI_ALGORITHMS", "CLI_HELP", "CLI_KNOWN", "CLI_TIME_LIMIT", "add_cli_arguments", "cli_figures", "describe",
            "instance_from_cli"]
 
 
@@ -86,3 +87,23 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
         title="pdFTSP final compute price lambda (node x slot)",
     )
     return ["lora_pdftsp_compute_price.png"]
+
+class LoraCli(FamilyCli):
+    """``aisched compare lora``: the module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+
+    help = CLI_HELP
+    algorithms = CLI_ALGORITHMS
+    known = CLI_KNOWN
+    time_limit = CLI_TIME_LIMIT
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        add_cli_arguments(parser)
+
+    def instance(self, args: argparse.Namespace) -> Any:
+        return instance_from_cli(args)
+
+    def describe(self, instance: Any, args: argparse.Namespace) -> str:
+        return describe(instance, args)
+
+    def figures(self, outcomes: dict[str, Any], table: Any, out: Path) -> list[str]:
+        return cli_figures(outcomes, table, out)

@@ -15,9 +15,20 @@ from typing import Any
 
 import numpy as np
 
-from aisched.experiments import families
+from aisched import families
 
-__all__ = ["DIAGNOSTICS", "FINDINGS", "cell_metrics"]
+__all__ = ["DIAGNOSTICS", "metrics", "cell_metrics"]
+
+
+def metrics(instance: Any, outcome: Any) -> dict[str, float]:
+    """The family's columns of a result row (``compare`` and every sweep cell).
+
+    :func:`cell_metrics` (payments), then the resource metrics of
+    :func:`aisched.online.lora.metrics.resource_metrics` (does capacity bind?).
+    """
+    from aisched.online.lora.metrics import resource_metrics
+
+    return {**cell_metrics(instance, outcome), **resource_metrics(instance, outcome)}
 
 
 def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
@@ -41,5 +52,3 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("compute_util_mean", "mean compute utilisation"),
 )
 
-#: Measured findings about the paper, printed in the reproduction page's summary (none stated yet).
-FINDINGS: tuple[str, ...] = ()

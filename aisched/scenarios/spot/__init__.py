@@ -9,7 +9,7 @@
 - :mod:`~aisched.scenarios.spot.figures`: Figs. 1-3 (throughput, traces, ARIMA forecasts);
 - :mod:`~aisched.scenarios.spot.cli`: ``aisched compare spot`` and ``aisched select spot``.
 
-Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+Importing the package registers the family with :mod:`aisched.families` and imports
 nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from aisched import families
 from aisched._lazy import attach
-from aisched.experiments import families
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
@@ -66,21 +66,33 @@ def _selection() -> Any:
     return selection
 
 
-def _plugin() -> families.Family:
-    from aisched.scenarios.spot import cli, figures, generator, metrics, paper, selection
+def _hooks() -> families.FamilyHooks:
+    from aisched.scenarios.spot import figures, generator, metrics, paper, selection
 
-    return families.Family(
-        name="spot", generate=generator.generate, scenarios=paper.add_scenarios,
-        figures={**figures.FIGURES, **selection.FIGURES}, selection_cell=selection.selection_cell,
-        pools=selection.POOLS, cli=cli, labels=figures.LABELS, cell_metrics=metrics.cell_metrics,
-        proposed="ahap", diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS,
+    return families.FamilyHooks(
+        generate=generator.generate, metrics=metrics.metrics, scenarios=paper.add_scenarios,
+        figures={**figures.FIGURES, **selection.FIGURES}, diagnostics=metrics.DIAGNOSTICS, labels=figures.LABELS,
+        kinds={"selection": families.ScenarioKind(
+            cell=selection.selection_cell, pools=selection.POOLS, pool_word="policy pool",
+            description="online policy selection over a policy pool (the 'algorithm' names the pool) on a "
+                        "generated workload (Algorithm 2, Figs. 9-10)")},
     )
 
 
-def _cli() -> Any:
+def _cli() -> families.FamilyCli:
     from aisched.scenarios.spot import cli
 
-    return cli
+    return cli.SpotCli()
 
 
-families.register_lazy("spot", _plugin, cli=_cli)
+#: The paper's figures as scenario names (``spot/<name>``), known before they are built.
+PAPER_SCENARIOS: tuple[str, ...] = (
+    "fig1-throughput", "fig2-traces", "fig3-forecast", "fig5-deadline", "fig5-deadline-synthetic",
+    "fig6-bandwidth", "fig6-bandwidth-synthetic", "fig7-availability", "fig7-availability-synthetic",
+    "fig8-price", "fig8-price-synthetic", "fig9-selection", "fig10-phases", "regime-availability",
+)
+
+families.register(families.FamilyRecord(
+    name="spot", objective=families.Objective("utility"), proposed="ahap", hooks=_hooks, cli=_cli,
+    item="job", paper_scenarios=PAPER_SCENARIOS, metric_columns={"best_fixed": True, "regret": False, "regret_to_bound": False}, prices=False,
+))

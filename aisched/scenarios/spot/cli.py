@@ -9,15 +9,16 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aisched.errors import InvalidScenarioError
+from aisched.families import FamilyCli
 from aisched.scenarios.spot.defaults import MARKETS, MAX_SLOTS, NOISE_SETTINGS
 
 if TYPE_CHECKING:
     from aisched.models.spot import SpotInstance
 
-__all__ = ["CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli", "describe",
+__all__ = ["SpotCli", "CLI_HELP", "CLI_ALGORITHMS", "add_cli_arguments", "instance_from_cli", "describe",
            "add_select_arguments", "run_select"]
 
 # --- the `aisched compare spot` protocol (see aisched.cli) -------------------------------------
@@ -131,3 +132,24 @@ def run_select(args: argparse.Namespace) -> int:
         written.append("spot_select_weights.png")
     print(f"wrote {', '.join(written)} to {out}/")
     return 0
+
+class SpotCli(FamilyCli):
+    """``aisched compare spot``: the module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+
+    help = CLI_HELP
+    algorithms = CLI_ALGORITHMS
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        add_cli_arguments(parser)
+
+    def instance(self, args: argparse.Namespace) -> Any:
+        return instance_from_cli(args)
+
+    def describe(self, instance: Any, args: argparse.Namespace) -> str:
+        return describe(instance, args)
+
+    def add_select_arguments(self, parser: argparse.ArgumentParser) -> None:
+        add_select_arguments(parser)
+
+    def run_select(self, args: argparse.Namespace) -> int:
+        return run_select(args)

@@ -33,9 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from aisched.experiments import families
+from aisched import families
 
-__all__ = ["DIAGNOSTICS", "FINDINGS", "cell_metrics", "gpus_needed", "market_statistics"]
+__all__ = ["DIAGNOSTICS", "metrics", "cell_metrics", "gpus_needed", "market_statistics"]
+
+
+def metrics(instance: Any, outcome: Any) -> dict[str, float]:
+    """The family's columns of a result row (``compare`` and every sweep cell): :func:`cell_metrics`."""
+    return cell_metrics(instance, outcome)
 
 #: Slots per day (30-minute slots; :data:`aisched.scenarios.spot.generator.SLOTS_PER_DAY`, kept light here).
 SLOTS_PER_DAY = 48
@@ -92,13 +97,3 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("drops_per_day", "availability drops per day", ""),
 )
 
-#: Measured findings about the paper, printed in the reproduction page's summary (docs/readings.md).
-FINDINGS: tuple[str, ...] = (
-    "UP as the reference simulator runs it (docs/readings.md S4) is OD-Only on the paper job: with N = "
-    "OD-Only's GPU count the job has less than one slot of slack, so the 2d margin puts it on on-demand "
-    "from slot 0 (utility 39.00 = OD-Only's at deadline 10, seeds 0-4); the claims against UP in Figs. "
-    "5-8 are claims against OD-Only (variant up-aisched-v1: the earlier rule).",
-    "On the paper's market (Vast.ai A100 SXM4 as section VI-A normalises it; docs/readings.md S10) the "
-    "offline optimum is only 8-10 % above AHAP, MSU and AHANP at deadline 10 (60.52 vs 56.00 / 55.09 / "
-    "54.82, seeds 0-2): the paper's +54.8 % over MSU cannot be reached by any policy there.",
-)

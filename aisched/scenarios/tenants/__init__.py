@@ -8,16 +8,14 @@
   a sweep cell's family metrics and the report's extra figures (Figs. 7, 12, 13);
 - :mod:`~aisched.scenarios.tenants.cli`: the ``aisched compare tenants`` options.
 
-Importing the package registers the family with :mod:`aisched.experiments.families` and imports
+Importing the package registers the family with :mod:`aisched.families` and imports
 nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from aisched import families
 from aisched._lazy import attach
-from aisched.experiments import families
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
@@ -56,21 +54,33 @@ __getattr__, __dir__, __all__ = attach(
 )
 
 
-def _plugin() -> families.Family:
-    from aisched.scenarios.tenants import breakdown, cli, figures, generator, metrics, paper
+def _hooks() -> families.FamilyHooks:
+    from aisched.scenarios.tenants import breakdown, figures, generator, metrics, paper
 
-    return families.Family(
-        name="tenants", generate=generator.generate, scenarios=paper.add_scenarios, figures=figures.FIGURES,
-        cell_metrics=metrics.cell_metrics, cli=cli, labels=figures.LABELS,
-        proposed="astraea", diagnostics=metrics.DIAGNOSTICS, findings=metrics.FINDINGS,
-        notes=breakdown.gap_lines,
+    return families.FamilyHooks(
+        generate=generator.generate, metrics=metrics.metrics, scenarios=paper.add_scenarios,
+        figures=figures.FIGURES, diagnostics=metrics.DIAGNOSTICS, notes=breakdown.gap_lines, labels=figures.LABELS,
     )
 
 
-def _cli() -> Any:
+def _cli() -> families.FamilyCli:
     from aisched.scenarios.tenants import cli
 
-    return cli
+    return cli.TenantsCli()
 
 
-families.register_lazy("tenants", _plugin, cli=_cli)
+#: The paper's figures as scenario names (``tenants/<name>``), known before they are built.
+PAPER_SCENARIOS: tuple[str, ...] = (
+    "fig4a-jobs-linear", "fig4a-jobs-linear-consecutive", "fig4b-servers-linear", "fig4c-jobs-convex",
+    "fig4d-servers-convex", "fig5-ratio-scale", "fig5a-ratio-jobs", "fig5b-ratio-servers",
+    "fig6-ratio-schedulers", "fig7-fairness", "fig8-fairness-variance", "fig8-fairness-variance-consecutive",
+    "fig9-runtime-jobs", "fig10-runtime-servers", "fig11-theta", "fig12-admission", "fig13-makespan",
+    "fig13-utilisation", "regime-servers", "table2-users-alpha-variance", "table2-users-revenue-per-job",
+)
+
+families.register(families.FamilyRecord(
+    name="tenants", objective=families.Objective("total revenue"), proposed="astraea", hooks=_hooks, cli=_cli,
+    item="job", paper_scenarios=PAPER_SCENARIOS, prices=True,
+    metric_columns={"alpha_variance": False, "min_surplus": True, "gpu_util_peak": True, "makespan": False,
+                    "revenue_per_job": True},
+))

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aisched.errors import InvalidScenarioError
+from aisched.families import FamilyCli
 from aisched.scenarios.tenants.defaults import (
     DEFAULT_SCENARIO,
     HORIZONS,
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
     from aisched.models.tenants import TenantInstance
 
-__all__ = ["CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "cli_params", "describe",
+__all__ = ["TenantsCli", "CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli_figures", "cli_params", "describe",
            "instance_from_cli"]
 
 
@@ -169,3 +170,24 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
               for name, outcome in outcomes.items() if name != "offline"}
     title = "tenants: revenue-fairness ratio alpha_u per tenant and scheduler (Fig. 7)"
     return [alpha_bars(alphas, out / "tenants_alpha.png", title=title, dpi=100).name] if alphas else []
+
+class TenantsCli(FamilyCli):
+    """``aisched compare tenants``: the module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+
+    help = CLI_HELP
+    algorithms = CLI_ALGORITHMS
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        add_cli_arguments(parser)
+
+    def instance(self, args: argparse.Namespace) -> Any:
+        return instance_from_cli(args)
+
+    def describe(self, instance: Any, args: argparse.Namespace) -> str:
+        return describe(instance, args)
+
+    def figures(self, outcomes: dict[str, Any], table: Any, out: Path) -> list[str]:
+        return cli_figures(outcomes, table, out)
+
+    def params(self, args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
+        return cli_params(args, names)

@@ -6,11 +6,16 @@ from typing import Any
 
 import numpy as np
 
-from aisched.experiments import families
+from aisched import families
 from aisched.models.tenants import TenantInstance
 from aisched.scenarios.tenants.breakdown import revenue_breakdown
 
-__all__ = ["DIAGNOSTICS", "FINDINGS", "cell_metrics", "gpu_utilisation", "sharing"]
+__all__ = ["DIAGNOSTICS", "metrics", "cell_metrics", "gpu_utilisation", "sharing"]
+
+
+def metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
+    """The family's columns of a result row (``compare`` and every sweep cell): :func:`cell_metrics`."""
+    return cell_metrics(instance, outcome)
 
 
 def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
@@ -114,22 +119,3 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("gpu_util_mean", "mean GPU utilisation"),
 )
 
-#: Measured findings about the paper, printed in the reproduction page's summary (docs/readings.md).
-FINDINGS: tuple[str, ...] = (
-    "with the utility test section 5.1 does not describe (variant greedy-utility), Gandiva_fair and HiveD "
-    "earn 1.3-2.1x Astraea on Fig. 4a's setting; as described (default) they start late jobs at a loss "
-    "(47-104 of 200) and, on the consecutive window, Astraea is above HiveD on seeds 0-2 (docs/readings.md T3, "
-    "measured 2026-11-26).",
-    "under T8's draw (every tenant with jobs, the default) Astraea trails all three described baselines at Fig. 4a's "
-    "200 jobs (means over seeds 0-2: 34,127 against BatchSche 37,608, Gandiva_fair 40,761, HiveD 36,073); against "
-    "Gandiva_fair the gap splits into -10,022 on jobs only a scheduler without Algorithm 4's one-round rule can "
-    "finish at a profit (T4), -16,515 on other jobs its prices and admission turned away, and +19,903 from not "
-    "starting late jobs at a loss; against BatchSche it is all which jobs are admitted (docs/readings.md T10, "
-    "measured 2026-11-26).",
-    "Astraea's sharing (Algorithm 2, line 5) almost never acts on Fig. 4a's setting: with every tenant given "
-    "jobs (T8's draw, equal shares) it shares 0, 0 and 2 of 200 jobs on seeds 0-2 (payments 0, 0, 572); the "
-    "jobs line 3 rejects have, all but 0-5 per seed, no schedule with mu > 0 even alone on the empty cluster "
-    "at zero prices (one round, T4), and a tenant's share (57 of 800 workers) already holds the widest job "
-    "(D_j <= 50), so more resources rarely help; theta and the workload were not tuned (docs/readings.md T9, "
-    "measured 2026-11-26).",
-)
