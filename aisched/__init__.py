@@ -45,9 +45,9 @@ if TYPE_CHECKING:  # what the lazy names below resolve to
 __version__ = "0.1.0"
 
 #: The modules whose import registers the built-in algorithms and offline programs.
-registry.load_on_first_use("aisched.models", "aisched.online")
+registry.load_on_first_use("aisched.models", "aisched.online", "aisched.bounds")
 
-_SUBMODULES = ("api", "cli", "dag", "errors", "experiments", "families", "models", "online", "outcome", "registry",
+_SUBMODULES = ("api", "bounds", "cli", "dag", "errors", "experiments", "families", "models", "online", "outcome", "registry",
                "scenarios", "solvers")
 _LAZY = {"FAMILIES": "aisched.api", "algorithms": "aisched.api", "bound": "aisched.api",
          "compare": "aisched.api", "offline": "aisched.api", "run": "aisched.api", "Outcome": "aisched.outcome"}

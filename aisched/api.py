@@ -221,9 +221,9 @@ def bound(instance: Any, *, time_limit: float | None = 60.0, **options: Any) -> 
     column generation converged; "limit": a Lagrangian bound at a limit),
     ``prices`` the (node, slot) prices that certify it, ``objective`` the best
     primal value found (its plan verified), so ``bound - objective`` is a
-    proven gap. Families: ``lora`` (:func:`aisched.online.lora.bound.bound`),
-    ``genai`` (:func:`aisched.online.genai.bound.bound`, relaxed P1 with exact
-    per-job pricing), ``tenants`` (:func:`aisched.online.tenants.bound.bound`,
+    proven gap. Families: ``lora`` (:func:`aisched.bounds.lora.bound.bound`),
+    ``genai`` (:func:`aisched.bounds.genai.bound.bound`, relaxed P1 with exact
+    per-job pricing), ``tenants`` (:func:`aisched.bounds.tenants.bound.bound`,
     cluster-level). ``spot`` has none: its one job's exact DP is already the optimum.
 
     Raises

@@ -70,7 +70,7 @@ def main() -> None:
             print(f"    {name:<12} revenue {base.objective:9.0f} admitted {base.num_admitted:3d} "
                   f"in {time.perf_counter() - tic:.1f} s")
     inst = generate(seed=0, users=14, servers=100, jobs=200, utility=args.utility)
-    params = astraea._params(inst, 2, None, None, "batch", True)
+    params = astraea.make_params(inst, 2, None, None, "batch", True)
     timings = {}
     for bound_first in (False, True):
         tic = time.perf_counter()

@@ -12,7 +12,7 @@ decision (which includes them), and the same day re-run in the same process
 ``selection="cell_prices"`` day twice, then the ratio faithful / cell_prices of the
 compiled days in this run and the peak memory (issue 30); EFT and NTM for context, and Titan's per-task time at 100 nodes (the
 paper's Fig. 13). ``--compare-kernels`` also times, on a sample of tasks at the
-day's final prices, the dense kernel the fronts replaced and the NumPy oracle.
+day's final prices, the fronts against the NumPy oracle.
 
 Timings scale with the machine's load (the load average is printed); compare
 runs made under the same load.
@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 import aisched
-from aisched.online.lora import pdftsp, pdftsp_faithful, pdftsp_fronts, pdftsp_kernel, pdftsp_reference
+from aisched.online.lora import pdftsp, pdftsp_fronts, pdftsp_kernel, pdftsp_reference
 from aisched.scenarios.lora import generate
 
 
@@ -54,13 +54,14 @@ def _peak_rss_gb() -> float:
 
 
 def per_task_times(inst, state: pdftsp.PdftspState, tasks: np.ndarray, *, reference: int = 3) -> dict[str, float]:
-    """Median seconds per task of Algorithm 2 as printed, three ways, same tasks and prices.
+    """Median seconds per task of Algorithm 2 as printed, two ways, same tasks and prices.
 
-    ``fronts``: the default (pdftsp_fronts, the state's fronts); ``dense``: the dense
-    jitted kernel over every node and work level (before this change); ``numpy``:
-    the NumPy oracle, on the first ``reference`` tasks only.
+    ``fronts``: the implementation (pdftsp_fronts, the state's fronts); ``numpy``: the
+    NumPy oracle, on the first ``reference`` tasks only. (The dense jitted kernel over
+    every node and work level that docs/readings.md L1 timed was removed: pdftsp_fronts
+    is the one implementation of ``selection="faithful"``.)
     """
-    out: dict[str, list[float]] = {"fronts": [], "dense": [], "numpy": []}
+    out: dict[str, list[float]] = {"fronts": [], "numpy": []}
     for j, task in enumerate(int(t) for t in tasks):
         args = (
             state._compute_price, state._memory_price, state._energy_price, state._energy_use[task],
@@ -73,12 +74,6 @@ def per_task_times(inst, state: pdftsp.PdftspState, tasks: np.ndarray, *, refere
         tic = time.perf_counter()
         state.decide(task)
         out["fronts"].append(time.perf_counter() - tic)
-        group, gunits = pdftsp_kernel.node_groups(state._units[task], state._max_groups)
-        tic = time.perf_counter()
-        dense = pdftsp_faithful.faithful_options_dense(*args, group, gunits, *tail,
-                                                       max_work_units=state._max_work_units)
-        np.asarray(dense[0].assignment)
-        out["dense"].append(time.perf_counter() - tic)
         if j < reference:
             tic = time.perf_counter()
             pdftsp_reference.select_faithful_reference(*args, *tail)
@@ -87,7 +82,7 @@ def per_task_times(inst, state: pdftsp.PdftspState, tasks: np.ndarray, *, refere
 
 
 def _compare_kernels(inst, out, sample_size: int) -> None:
-    """Algorithm 2 as printed three ways on sampled tasks at the day's final prices."""
+    """Algorithm 2 as printed two ways on sampled tasks at the day's final prices."""
     state = pdftsp.PdftspState(inst, pdftsp.PdftspParams(out.info["alpha"], out.info["beta"]))
     state._compute_price[:] = out.prices["compute_price"].values  # realistic, non-zero prices
     state._memory_price[:] = out.prices["memory_price"].values
@@ -100,8 +95,7 @@ def _compare_kernels(inst, out, sample_size: int) -> None:
     state.decide(int(sample[0]))  # compile at the new front width, if it changed
     times = per_task_times(inst, state, sample)
     print(f"Algorithm 2 as printed on {sample_size} tasks at those prices (median per task): fronts "
-          f"{1e3 * times['fronts']:.2f} ms, dense kernel {1e3 * times['dense']:.1f} ms "
-          f"({times['dense'] / times['fronts']:.0f}x), NumPy oracle {1e3 * times['numpy']:.0f} ms "
+          f"{1e3 * times['fronts']:.2f} ms, NumPy oracle {1e3 * times['numpy']:.0f} ms "
           f"(first 3 tasks)")
 
 
@@ -146,13 +140,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--titan-slots", type=int, default=2, help="slots of Titan to time at 100 nodes")
-    parser.add_argument("--sample", type=int, default=10, help="tasks timed three ways (fronts, dense, NumPy)")
+    parser.add_argument("--sample", type=int, default=10, help="tasks timed two ways (fronts, NumPy)")
     parser.add_argument("--no-titan", action="store_true", help="skip Titan")
     parser.add_argument("--dispatch", choices=("async", "sync"), default="async",
                         help="JAX's CPU dispatch for the whole run: 'async' (JAX's default) or 'sync' "
                              "(as aisched's sweep workers run, docs/readings.md L2)")
     parser.add_argument("--compare-kernels", action="store_true",
-                        help="time the dense kernel and the NumPy oracle on --sample tasks (slow)")
+                        help="time the NumPy oracle on --sample tasks (slow)")
     args = parser.parse_args()
     set_dispatch(args.dispatch)
     nodes, rate = (50, 20.0) if args.quick else (200, 80.0)

@@ -31,7 +31,7 @@ ALGORITHMS = ("astraea", "batchsche", "gandiva_fair", "hived")
 def _count_kernel_calls() -> dict:
     """Count Astraea's value-bound rejections and Algorithm 3 calls per phase (patched in, restored after)."""
     from aisched.online.tenants import astraea
-    from aisched.online.tenants.astraea import _BOUND_MARGIN
+    from aisched.online.tenants.astraea import BOUND_MARGIN
     from aisched.online.tenants.astraea_kernel import RoundState
 
     calls: dict = {"bound_rejects": 0, "fair_share": 0, "fair_share_none": 0, "pool": 0, "pool_none": 0,
@@ -40,7 +40,7 @@ def _count_kernel_calls() -> dict:
 
     def counted_bound(*a, **k):
         value = bound(*a, **k)
-        calls["bound_rejects"] += int(value < -_BOUND_MARGIN)
+        calls["bound_rejects"] += int(value < -BOUND_MARGIN)
         return value
 
     def counted_best(state, job, fair_share, *a, **k):

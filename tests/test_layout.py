@@ -126,11 +126,12 @@ def test_no_import_circles() -> None:
 
 
 @pytest.mark.parametrize(("layer", "forbidden"), [
-    ("models", {"online", "scenarios", "experiments", "cli", "api", "jax"}),
-    ("online", {"scenarios", "experiments", "cli", "api"}),
-    ("solvers", {"models", "online", "scenarios", "experiments", "dag", "cli", "api", "jax"}),
-    ("dag", {"models", "online", "scenarios", "experiments", "solvers", "cli", "api", "jax"}),
-    ("experiments", {"scenarios", "online", "models", "cli"}),
+    ("models", {"online", "bounds", "scenarios", "experiments", "cli", "api", "jax"}),
+    ("online", {"bounds", "scenarios", "experiments", "cli", "api"}),
+    ("bounds", {"scenarios", "experiments", "cli", "api", "jax"}),
+    ("solvers", {"models", "online", "bounds", "scenarios", "experiments", "dag", "cli", "api", "jax"}),
+    ("dag", {"models", "online", "bounds", "scenarios", "experiments", "solvers", "cli", "api", "jax"}),
+    ("experiments", {"scenarios", "online", "bounds", "models", "cli"}),
 ])
 def test_imports_go_one_way(layer: str, forbidden: set[str]) -> None:
     wrong = sorted(
@@ -162,8 +163,9 @@ def test_scenario_family_uses_only_its_own_family() -> None:
 
 
 def test_spot_pool_calls_go_one_way() -> None:
-    """selection -> pool -> (window_groups ->) window_batched -> window_kernel -> window_split: none calls up."""
-    order = ["selection", "pool", "window_groups", "window_batched", "window_kernel", "window_split"]
+    """selection -> pool -> (window_groups ->) window_batched -> window_kernel -> window_core -> window_split:
+    none calls up."""
+    order = ["selection", "pool", "window_groups", "window_batched", "window_kernel", "window_core", "window_split"]
     rank = {f"aisched.online.spot.{m}": i for i, m in enumerate(order)}
     up = sorted((a, b) for a, b in GRAPH.edges if a in rank and b in rank and rank[b] <= rank[a])
     assert up == [], f"spot's pool modules call back up: {up}"
@@ -208,3 +210,11 @@ def test_shared_code_names_no_family() -> None:
 def test_the_family_literal_rule_can_fail() -> None:
     assert family_literals('"""About lora."""\nX = ("lora", "genai/fig4-slots", "lorax", "other")\n') == [
         (2, "genai/fig4-slots"), (2, "lora")]
+
+
+def test_bounds_are_a_family_layer() -> None:
+    """aisched/bounds/<family>: certified bounds (offline results) beside the offline programs, tests mirrored."""
+    packages = sorted(p.name for p in (PACKAGE / "bounds").iterdir() if (p / "__init__.py").is_file())
+    assert set(packages) <= set(FAMILIES), packages
+    tests = Path(__file__).resolve().parent / "bounds"
+    assert sorted(p.name for p in tests.iterdir() if p.is_dir() and p.name != "__pycache__") == packages

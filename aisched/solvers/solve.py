@@ -9,7 +9,6 @@ and :func:`values_dict` read an (indexed, possibly sparse) ``Var`` back.
 
 from __future__ import annotations
 
-import enum
 import io
 import logging
 import math
@@ -28,32 +27,10 @@ from pyomo.contrib.solver.common.factory import SolverFactory
 from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
 
 from aisched.errors import InvalidScenarioError, SolverError, SolverUnavailableError
+from aisched.solvers.highs import check_highs_options
+from aisched.solvers.status import Status
 
 __all__ = ["Status", "SolveResult", "solve", "to_xarray", "values_dict"]
-
-
-class Status(str, enum.Enum):
-    """Outcome of :func:`solve`, mapped from Pyomo's ``TerminationCondition``.
-
-    ==========  ==================================================================
-    OPTIMAL     ``convergenceCriteriaSatisfied`` with solution status ``optimal``
-                (legacy: ``optimal``, ``globallyOptimal``, ``locallyOptimal``)
-    TIME_LIMIT  ``maxTimeLimit``, ``iterationLimit``, ``objectiveLimit`` (legacy:
-                ``maxTimeLimit``, ``maxIterations``, ``maxEvaluations``,
-                ``minFunctionValue``); may or may not carry an incumbent
-    INFEASIBLE  ``provenInfeasible``, ``locallyInfeasible``, and
-                ``infeasibleOrUnbounded`` (message says "infeasible or unbounded")
-    UNBOUNDED   ``unbounded``
-    ERROR       everything else (including convergence without an optimal
-                solution status)
-    ==========  ==================================================================
-    """
-
-    OPTIMAL = "optimal"
-    TIME_LIMIT = "time_limit"
-    INFEASIBLE = "infeasible"
-    UNBOUNDED = "unbounded"
-    ERROR = "error"
 
 
 @dataclass(frozen=True)
@@ -199,28 +176,13 @@ def _find_solver(name: str) -> tuple[Any, bool, str]:
     return None, False, "; ".join(why)
 
 
-def _check_highs_options(options: Mapping[str, Any]) -> None:
-    """Raise ``SolverError`` for an option HiGHS does not know or a value it rejects.
-
-    HiGHS only logs these (and pyomo ignores its status), so a typo would
-    silently solve with the default.
-    """
-    import highspy
-
-    probe = highspy.Highs()
-    probe.setOptionValue("output_flag", False)
-    for key, val in options.items():
-        if probe.setOptionValue(key, val) != highspy.HighsStatus.kOk:
-            raise SolverError(f"solver 'highs': option {key!r} = {val!r} is unknown or invalid")
-
-
 def _run_contrib(
     opt: Any, model: pyo.Block, name: str, maximise: bool, options: dict[str, Any]
 ) -> tuple[str, Status, Callable[[], Any] | None, float | None, float | None]:
     """Solve through pyomo.contrib.solver; return ``(termination, status, load, value, bound)``."""
     extra = options.pop("solver_options")
     if extra and name == "highs":
-        _check_highs_options(extra)
+        check_highs_options(extra)
     kwargs = {("rel_gap" if k == "mip_gap" else k): v for k, v in options.items() if v is not None}
     if extra:
         kwargs["solver_options"] = dict(extra)

@@ -268,6 +268,12 @@ class GenaiInstance:
             g.edges[a, b]["data_size"] = size
         return g
 
+    def dag_skeleton(self, job: int) -> nx.DiGraph:
+        """Job ``job``'s bare DAG (nodes ``0..n_i-1``, edges, no attributes): the graph the
+        instance built when it validated ``dag_edge``, shared, not copied (read it, do not
+        change it; :meth:`graph` gives an annotated copy)."""
+        return self._graphs[job]  # type: ignore[attr-defined]
+
     def dag_edges(self, job: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(src, dst, data_size)`` arrays of job ``job``'s DAG edges."""
         used = self.dag_edge[job, :, 0] >= 0

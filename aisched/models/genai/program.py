@@ -78,7 +78,7 @@ def capacity_free_bound(instance: GenaiInstance) -> float:
                 + inst.cost_weight[2] * size[:, :, None] * inst.hosting_cost) * inst.runtime[i, :n, :, None]
         cheapest = np.where(valid[:, :, None], rate, np.inf).min(axis=(1, 2)).sum()
         fastest = {j: float(inst.runtime[i, j][valid[j]].min()) for j in range(n)}
-        if max(dag.ranks(inst._graphs[i], fastest).values()) <= inst.deadline[i] - inst.arrival[i] + 1:  # type: ignore[attr-defined]
+        if max(dag.ranks(inst.dag_skeleton(i), fastest).values()) <= inst.deadline[i] - inst.arrival[i] + 1:
             total += max(0.0, float(inst.revenue[i]) - float(cheapest))
     return total
 

@@ -5,12 +5,11 @@ Importing this package registers, for family "genai" and in this order:
 "heft_a", "heft_ma" and "random_a" (:mod:`~aisched.online.genai.baselines`).
 The jitted per-job dynamic program is :mod:`~aisched.online.genai.comdos_kernel`;
 its plain NumPy oracle is :mod:`~aisched.online.genai.comdos_reference`.
-The certified upper bound on IP (5) (``aisched.bound``) is :mod:`~aisched.online.genai.bound`.
+The certified upper bound on IP (5) (``aisched.bound``) is an offline result: :mod:`aisched.bounds.genai`.
 """
 
 from aisched.online.genai import comdos  # noqa: I001  (registration order = listing order)
 from aisched.online.genai import baselines
 from aisched.online.genai import comdos_kernel, comdos_reference, metrics
-from aisched.online.genai import bound  # registers aisched.bound for "genai"
 
-__all__ = ["baselines", "bound", "comdos", "comdos_kernel", "comdos_reference", "metrics"]
+__all__ = ["baselines", "comdos", "comdos_kernel", "comdos_reference", "metrics"]

@@ -88,7 +88,7 @@ def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: 
                   on_full: OnFull = "decline", communication: Communication = "none"):
     """Place job ``i``'s tasks one by one; return ``(edge, choice, start, usage)`` or ``None``."""
     n = int(inst.num_tasks[i])
-    g = inst._graphs[i]  # type: ignore[attr-defined]
+    g = inst.dag_skeleton(i)
     valid = inst.candidate_model[i, :n] >= 0
     if model_rule == "fastest":
         choice = np.argmin(np.where(valid, inst.runtime[i, :n], np.iinfo(np.int64).max), axis=1)

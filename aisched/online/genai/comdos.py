@@ -155,7 +155,7 @@ def job_data(instance: GenaiInstance, i: int, weights: np.ndarray, max_parents: 
     """
     inst = instance
     J, C, K = inst.max_tasks, inst.max_choices, inst.num_edges
-    g = inst._graphs[i]  # type: ignore[attr-defined]
+    g = inst.dag_skeleton(i)
     order = inst.execution_order(i)
     pos = {j: p for p, j in enumerate(order)}
     n = len(order)
@@ -263,7 +263,7 @@ class ComdosState:
         self.price = np.zeros((K, T))
         self.used = np.zeros((K, T))
         self.max_parents = max([max((d for _, d in g.in_degree()), default=0)
-                                for g in instance._graphs] + [1])  # type: ignore[attr-defined]
+                                for g in map(instance.dag_skeleton, range(instance.num_jobs))] + [1])
 
     def decide(self, i: int) -> Decision:
         """Algorithms 2 and the admission test for job ``i``; the state is unchanged."""

@@ -172,7 +172,7 @@ def evaluate_options(job: kernel.JobData, price: Any, room: Any, opt_edge: np.nd
     (options unpadded, ``(|H|, J)``). Returns ``(P, own costs)``; the own costs
     (a device array) can be handed back to ``evaluate_chunk`` for the chosen option.
     """
-    args = kernel.JobData(*(np.asarray(v, dtype=d) for v, d in zip(job, kernel._DTYPES, strict=True)))
+    args = kernel.JobData(*(np.asarray(v, dtype=d) for v, d in zip(job, kernel.JOB_DTYPES, strict=True)))
     n, fanout, tasks, keys, index = _keys(args, opt_edge, opt_choice)
     n_opt, n_pos = opt_edge.shape
     n_parents = args.parent.shape[1]

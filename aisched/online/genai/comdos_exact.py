@@ -39,7 +39,7 @@ import numpy as np
 
 from aisched.online.genai.comdos_kernel import JobData
 
-__all__ = ["own_costs", "select"]
+__all__ = ["JobGraph", "own_costs", "select"]
 
 _INF = math.inf
 
@@ -74,7 +74,7 @@ def own_costs(job: JobData, price: np.ndarray, room: np.ndarray | None = None) -
     return out
 
 
-class _Job:
+class JobGraph:
     """The factor graph of one job: own costs per task and the DAG edges with their transfer costs."""
 
     def __init__(self, job: JobData, own: np.ndarray) -> None:
@@ -248,7 +248,7 @@ def select(job: JobData, price: np.ndarray, room: np.ndarray | None = None
         ``(edge, choice, start)`` per position, or ``None``.
     """
     own = own_costs(job, np.asarray(price, dtype=float), None if room is None else np.asarray(room, dtype=float))
-    model = _Job(job, own)
+    model = JobGraph(job, own)
     if model.n == 0:
         return -_INF, None
     cost, states = model.solve()

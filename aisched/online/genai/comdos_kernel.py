@@ -50,7 +50,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-__all__ = ["JobData", "ChunkResult", "evaluate_chunk", "cache_size"]
+__all__ = ["JobData", "JOB_DTYPES", "ChunkResult", "evaluate_chunk", "cache_size"]
 
 _INF = np.inf
 
@@ -205,7 +205,9 @@ def _chunk(job: JobData, own_all, opt_edge, opt_choice, opt_valid):
     return ChunkResult(profit, best, tables[best])
 
 
-_DTYPES = (np.bool_, np.bool_, np.int32, np.float64, np.float64, np.int32, np.bool_, np.float64,
+#: The dtype of each :class:`JobData` field, in order (the kernel casts to these; so does
+#: :mod:`~aisched.online.genai.comdos_batched`).
+JOB_DTYPES = (np.bool_, np.bool_, np.int32, np.float64, np.float64, np.int32, np.bool_, np.float64,
            np.bool_, np.int32, np.int32, np.float64)
 
 
@@ -237,7 +239,7 @@ def evaluate_chunk(job: JobData, price: Any, room: Any, opt_edge: Any, opt_choic
     ChunkResult
         NumPy arrays.
     """
-    args = JobData(*(np.asarray(v, dtype=d) for v, d in zip(job, _DTYPES, strict=True)))
+    args = JobData(*(np.asarray(v, dtype=d) for v, d in zip(job, JOB_DTYPES, strict=True)))
     with jax.enable_x64(True):
         if own_all is None:
             own_all = own_costs(args, np.asarray(price, dtype=np.float64), np.asarray(room, dtype=np.float64))

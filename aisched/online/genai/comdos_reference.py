@@ -108,7 +108,7 @@ def backtrack(inst: GenaiInstance, i: int, order: list[int], table: dict[int, np
     Ties: lowest edge, then lowest candidate, then earliest start.
     """
     w = inst.cost_weight if weights is None else np.asarray(weights, float)
-    g = inst._graphs[i]  # type: ignore[attr-defined]
+    g = inst.dag_skeleton(i)
     n = int(inst.num_tasks[i])
     edge, choice, start = (np.full(n, -1, dtype=np.int64) for _ in range(3))
     T = inst.num_slots

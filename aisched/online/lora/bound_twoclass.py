@@ -21,7 +21,7 @@ and ``b`` of class 1) is solved exactly by counting cells instead of work units:
 
 Tasks are bucketed by window length (powers of two up to the horizon) and
 vmapped in fixed-size batches; distinct option starts are evaluated once each.
-The NumPy DP :func:`aisched.online.lora.bound.price_task` is the reference (tests).
+The NumPy DP :func:`aisched.bounds.lora.bound.price_task` is the reference (tests).
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ class PdftspParams:
         Scale factors of the dual updates (7) and (8).
     selection
         ``"faithful"``: Algorithm 2 as printed, line 13's running maxima
-        (:mod:`~aisched.online.lora.pdftsp_faithful`); ``"cell_prices"``: the DP
+        (:mod:`~aisched.online.lora.pdftsp_fronts`); ``"cell_prices"``: the DP
         scores each cell at its own duals; ``"exact"``: the schedule that
         maximises (10) itself.
     payment

@@ -1,10 +1,27 @@
-"""Algorithm 2 as printed (line 13's running maxima) at paper scale: two exact reductions of DP (13).
+"""Algorithm 2 as printed (line 13's running maxima): the one implementation of ``selection="faithful"``.
 
-:mod:`aisched.online.lora.pdftsp_faithful` runs DP (13) with the running maxima
-``lambda-hat``, ``phi-hat`` of (12c)-(12d) over every node ``k`` and every work
-level ``w = 0..W_i``: ``O(N * window * K * W_i)`` per task (a 200-node,
-1,000-unit task took ~0.1 s). This module computes the SAME table entries,
-with the same floating-point operations in the same order, on fewer of them:
+Algorithm 2 (lines 8-15) runs, per labour-vendor option ``n``, the forward DP
+
+    dp[t, w] = min{ dp[t-1, w],  min_k dp[t-1, w - s_ik] + Delta_kt }          (13)
+
+with ``dp[t, 0] = 0`` and ``lambda-hat = phi-hat = 0`` at the start (line 9), and line 13
+computes ``Delta_kt = s_ik * lambda-hat_kt + r_i * phi-hat_kt + e_ikt`` "based on
+``dp[t-1, w - s_ik]`` and ``lambda_kt^(i-1)``, ``phi_kt^(i-1)``": ``lambda-hat`` and
+``phi-hat`` are the variables of (12c)-(12d), the largest dual price on the schedule. They
+are carried with each DP state: the state reached from ``dp[t-1, w - s_ik]`` through cell
+``(k, t)`` has ``lambda-hat[t, w] = max(lambda-hat[t-1, w - s_ik], lambda_kt)`` (same for
+``phi-hat``), and an idle slot keeps the predecessor's maxima. This DP is a heuristic for
+(12) (a cell is not re-priced when a later cell raises the maximum), as the paper prints
+it; :func:`aisched.online.lora.pdftsp_kernel.select_exact` maximises (10) exactly and
+``select_cell_prices`` prices each cell at its own duals. The option of largest true F (10)
+wins (line 5). Tie-breaking (the NumPy oracle
+:func:`aisched.online.lora.pdftsp_reference.select_faithful_reference` does the same): a
+state stays idle when idling costs no more than running; among nodes of equal cost the
+lowest index; among options the largest F, then the lowest index.
+
+Run over every node ``k`` and every work level ``w = 0..W_i`` this is ``O(N * window * K *
+W_i)`` per task (a 200-node, 1,000-unit task took ~0.1 s). This module computes the SAME
+table entries, with the same floating-point operations in the same order, on fewer of them:
 
 1. **Node fronts.** Call two nodes of one *class* when they have the same
    throughput ``s_ik`` and energy use for every task (so the same units and
@@ -27,13 +44,19 @@ each option's schedule and the option choice (line 5) are computed in NumPy
 exactly as the oracle :func:`aisched.online.lora.pdftsp_reference.select_faithful_reference`
 does, so plans and payments are bit-identical to it (tests). The DP values
 themselves may differ from the oracle's in the last bit: XLA:CPU contracts
-``a * b + c`` into a fused multiply-add (so does the dense kernel); on
+``a * b + c`` into a fused multiply-add; on
 integer-valued prices (exact products) they are identical, ties included.
 
 Static shapes: the kernel compiles once per (T, front width ``C``, level width,
 ``G``, ``N``); ``C`` starts at 64 (or ``K``'s power of two) and only grows
 (doubling) when a front outgrows it, and the level width is fixed per instance
 (``MAX_WORK_UNITS``-sized blocks), so a paper-scale day compiles once.
+
+Entry points: :class:`Fronts` plus :func:`select_with_fronts` (what
+:class:`~aisched.online.lora.pdftsp.PdftspState` runs, fronts kept across tasks), and
+:func:`select_faithful` / :func:`faithful_options` for one task with
+:func:`~aisched.online.lora.pdftsp_kernel.select_cell_prices`'s arguments (fronts built
+for that task alone).
 
 Around the kernel (same results, less per-task work): :meth:`Fronts.raised`
 updates only the raised node's class, in all the schedule's slots at once; F
@@ -50,10 +73,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from aisched.online.lora.pdftsp_kernel import ScheduleChoice
+from aisched.online.lora.pdftsp_kernel import ScheduleChoice, task_arrays
 
 __all__ = ["node_classes", "Fronts", "reachable_levels", "level_width", "select_with_fronts",
-           "cache_size"]
+           "select_faithful", "faithful_options", "cache_size"]
 
 _INF = np.inf
 
@@ -462,8 +485,7 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
                        max_groups: int, max_levels: int) -> tuple[ScheduleChoice, np.ndarray, np.ndarray]:
     """Algorithm 2 as printed for one task on the current fronts; then the option of largest F (10).
 
-    Arguments as :func:`aisched.online.lora.pdftsp_faithful.select_faithful` (prices come
-    from ``fronts``). Returns the choice (NumPy values), each option's DP cost
+    Arguments as :func:`select_faithful` (prices come from ``fronts``). Returns the choice (NumPy values), each option's DP cost
     ``dp[d_i, W_i]`` (N,) and schedule (N, T). Options with the same start share one DP
     and one schedule (the DP does not depend on the fee), so the kernel runs once per
     distinct start and F's schedule parts are computed once per distinct start.
@@ -522,6 +544,30 @@ def select_with_fronts(fronts: Fronts, energy_use, throughput, throughput_units,
         choice = ScheduleChoice(np.int32(best), float(surplus[best]), assigns[best].copy(), cmax,
                                 mmax, tot_s, tot_m, en, surplus)
     return choice, costs, assigns
+
+
+def select_faithful(compute_price, memory_price, energy_price, energy_use, throughput,
+                    throughput_units, group, group_units, memory_need, work_units, start,
+                    deadline, fee, valid, bid, *, max_work_units: int) -> ScheduleChoice:
+    """Algorithm 2 as printed (line 13's running maxima) for one task, then the option of largest F (10).
+
+    Same arguments as :func:`aisched.online.lora.pdftsp_kernel.select_cell_prices`; the
+    fronts are built for this task alone (NumPy values).
+    """
+    return faithful_options(compute_price, memory_price, energy_price, energy_use, throughput,
+                            throughput_units, group, group_units, memory_need, work_units, start,
+                            deadline, fee, valid, bid, max_work_units=max_work_units)[0]
+
+
+def faithful_options(*args, max_work_units: int) -> tuple[ScheduleChoice, np.ndarray, np.ndarray]:
+    """:func:`select_faithful` plus every option's DP cost ``dp[d_i, W_i]`` (N,) and schedule (N, T)."""
+    task = task_arrays(*args, max_work_units=max_work_units)
+    classes = node_classes(task.s, task.eu)  # one task: its own throughput and energy use
+    front = Fronts(task.cp, task.mp, task.ep, classes)
+    return select_with_fronts(
+        front, task.eu, task.s, np.minimum(task.su, max_work_units), task.r, int(task.need),
+        task.start, int(task.deadline), task.fee, task.valid, float(task.bid),
+        max_groups=task.gunits.shape[0], max_levels=level_width(max_work_units))
 
 
 def cache_size() -> int:

@@ -17,7 +17,7 @@ option with fee 0 and ``start = arrival``.
 Two modes, both pure functions (optax style) of arrays:
 
 ``select_cell_prices``  -- Algorithm 2 with each cell priced at its OWN duals
-    (not line 13's running maxima, which ``pdftsp_faithful.select_faithful``
+    (not line 13's running maxima, which ``pdftsp_fronts.select_faithful``
     implements): per option, DP (13) with cell
     cost ``Delta_kt = s_ik lambda_kt + r_i phi_kt + e_kt`` finds the cheapest schedule; the option with the largest
     true F (10) of its DP schedule wins (line 5). Implementation: ONE backward
@@ -70,8 +70,8 @@ from jax import lax
 
 from aisched.errors import InvalidInstanceError
 
-__all__ = ["ScheduleChoice", "select_cell_prices", "select_cell_prices_host", "select_exact",
-           "cell_prices_options", "node_groups", "cache_size"]
+__all__ = ["ScheduleChoice", "TaskArrays", "task_arrays", "select_cell_prices", "select_cell_prices_host",
+           "select_exact", "cell_prices_options", "node_groups", "cache_size"]
 
 _INF = np.inf
 
@@ -103,10 +103,11 @@ class ScheduleChoice(NamedTuple):
     option_surplus: Any
 
 
-# The 15 task arguments in ``select_cell_prices``'s order, as one pytree for jit; short
+# The 15 task arguments in ``select_cell_prices``'s order, as one pytree for jit (built by
+# :func:`task_arrays`, which :mod:`~aisched.online.lora.pdftsp_fronts` calls too); short
 # names: cp, mp, ep = lambda, phi, energy price (K, T); eu, s, su = energy use,
 # throughput, units (K,); r = memory_need; need = work_units.
-_Task = NamedTuple("_Task", [(name, Any) for name in (
+TaskArrays = NamedTuple("TaskArrays", [(name, Any) for name in (
     "cp", "mp", "ep", "eu", "s", "su", "group", "gunits", "r", "need", "start", "deadline",
     "fee", "valid", "bid")])
 
@@ -214,7 +215,7 @@ def _backtrack(table, dmin, amin, gunits, lo, hi, start, need, feasible) -> jax.
     return lax.fori_loop(lo, jnp.maximum(hi + 1, lo), body, init)[1]
 
 
-def _choose(assign, feasible, task: _Task, energy) -> ScheduleChoice:
+def _choose(assign, feasible, task: TaskArrays, energy) -> ScheduleChoice:
     """True F (10) of each option's schedule (N, T) and the best option (ties: lowest index)."""
     used = assign >= 0
     k, t = jnp.maximum(assign, 0), jnp.arange(assign.shape[1])[None, :]
@@ -237,7 +238,7 @@ def _choose(assign, feasible, task: _Task, energy) -> ScheduleChoice:
         total_memory=pick(tot_m), energy=pick(en), option_surplus=surplus)
 
 
-def _prepare(task: _Task, w_max: int):
+def _prepare(task: TaskArrays, w_max: int):
     """Group units, usable cells, energy, clipped start / need, widest window [lo, hi]."""
     n_slots = task.cp.shape[1]
     gu = jnp.clip(task.gunits, 0, w_max)  # u >= W_max finishes any w <= W_max in one slot
@@ -250,14 +251,14 @@ def _prepare(task: _Task, w_max: int):
     return gu, cell_ok, energy, st, jnp.clip(task.need, 1, w_max), lo, hi
 
 
-def _pair_delta(task: _Task, cell_ok, energy, lbar, pbar):
+def _pair_delta(task: TaskArrays, cell_ok, energy, lbar, pbar):
     """Cells with ``lambda <= Lbar`` and ``phi <= Pbar``, priced ``s Lbar + r Pbar + e``."""
     ok = cell_ok & (task.cp <= lbar) & (task.mp <= pbar)
     return jnp.where(ok, task.s[:, None] * lbar + task.r * pbar + energy, _INF)
 
 
 @partial(jax.jit, static_argnames=("max_work_units",))
-def _cell_prices(task: _Task, *, max_work_units: int):
+def _cell_prices(task: TaskArrays, *, max_work_units: int):
     gu, cell_ok, energy, st, wc, lo, hi = _prepare(task, max_work_units)
     delta = task.s[:, None] * task.cp + task.r * task.mp + energy  # Delta_kt of (13)
     dmin, amin = _group_min(jnp.where(cell_ok, delta, _INF), task.group, gu)
@@ -270,7 +271,7 @@ def _cell_prices(task: _Task, *, max_work_units: int):
 
 
 @partial(jax.jit, static_argnames=("max_work_units",))
-def _exact_chunk(carry, lbar, pbar, pvalid, task: _Task, *, max_work_units: int):
+def _exact_chunk(carry, lbar, pbar, pvalid, task: TaskArrays, *, max_work_units: int):
     """Fold one chunk of threshold pairs into the running best bound ``V`` per option."""
     gu, cell_ok, energy, st, wc, lo, hi = _prepare(task, max_work_units)
 
@@ -291,7 +292,7 @@ def _exact_chunk(carry, lbar, pbar, pvalid, task: _Task, *, max_work_units: int)
 
 
 @partial(jax.jit, static_argnames=("max_work_units",))
-def _exact_finish(carry, task: _Task, *, max_work_units: int):
+def _exact_finish(carry, task: TaskArrays, *, max_work_units: int):
     """Backtrack each option's schedule at its best pair and score it by the true (10)."""
     gu, cell_ok, energy, st, wc, lo, hi = _prepare(task, max_work_units)
     best_v, best_l, best_p = carry
@@ -306,7 +307,7 @@ def _exact_finish(carry, task: _Task, *, max_work_units: int):
     return _choose(assign, feasible, task, energy)
 
 
-def _arrays(*values, max_work_units: int) -> _Task:
+def task_arrays(*values, max_work_units: int) -> TaskArrays:
     """Cast the 15 arguments to NumPy arrays of the kernel dtypes and check shapes.
 
     Always NumPy (never a mix with JAX arrays, never weakly typed Python
@@ -323,7 +324,7 @@ def _arrays(*values, max_work_units: int) -> _Task:
     if not 1 <= int(out[9]) <= max_work_units:
         raise InvalidInstanceError(
             "work_units", f"{int(out[9])} outside [1, max_work_units={max_work_units}]")
-    return _Task(*out)
+    return TaskArrays(*out)
 
 
 def select_cell_prices(compute_price, memory_price, energy_price, energy_use, throughput,
@@ -334,7 +335,7 @@ def select_cell_prices(compute_price, memory_price, energy_price, energy_use, th
     ``selection="cell_prices"``: ``Delta_kt = s_ik lambda_kt + r_i phi_kt + e_kt``,
     Algorithm 2 with line 13's ``lambda-hat``/``phi-hat`` replaced by the cell's own
     prices (a reading beside the paper; the printed line 13 is
-    :func:`aisched.online.lora.pdftsp_faithful.select_faithful`).
+    :func:`aisched.online.lora.pdftsp_fronts.select_faithful`).
 
     Parameters
     ----------
@@ -356,7 +357,7 @@ def select_cell_prices(compute_price, memory_price, energy_price, energy_use, th
     -------
     ScheduleChoice
     """
-    args = _arrays(compute_price, memory_price, energy_price, energy_use, throughput,
+    args = task_arrays(compute_price, memory_price, energy_price, energy_use, throughput,
                    throughput_units, group, group_units, memory_need, work_units, start, deadline,
                    fee, valid, bid, max_work_units=max_work_units)
     with jax.enable_x64(True):
@@ -364,7 +365,7 @@ def select_cell_prices(compute_price, memory_price, energy_price, energy_use, th
 
 
 @partial(jax.jit, static_argnames=("max_work_units",))
-def _cell_prices_packed(task: _Task, *, max_work_units: int):
+def _cell_prices_packed(task: TaskArrays, *, max_work_units: int):
     """``_cell_prices``'s choice as ONE float64 vector (one host copy per task, not nine):
     option, surplus, the five parts, then option_surplus (N) and assignment (T); the
     int32 values are exact in float64."""
@@ -379,7 +380,7 @@ def select_cell_prices_host(*args, max_work_units: int) -> ScheduleChoice:
 
     Same arguments; what :class:`~aisched.online.lora.pdftsp.PdftspState` calls per task.
     """
-    task = _arrays(*args, max_work_units=max_work_units)
+    task = task_arrays(*args, max_work_units=max_work_units)
     with jax.enable_x64(True):
         v = np.asarray(_cell_prices_packed(task, max_work_units=max_work_units))
     n_opt = task.start.shape[0]
@@ -392,12 +393,12 @@ def cell_prices_options(*args, max_work_units: int) -> tuple[ScheduleChoice, jax
 
     Same arguments as ``select_cell_prices``; used to test each option against the oracle.
     """
-    task = _arrays(*args, max_work_units=max_work_units)
+    task = task_arrays(*args, max_work_units=max_work_units)
     with jax.enable_x64(True):
         return _cell_prices(task, max_work_units=max_work_units)
 
 
-def _threshold_pairs(task: _Task, w_max: int):
+def _threshold_pairs(task: TaskArrays, w_max: int):
     """Candidate pairs (Lbar, Pbar) for ``select_exact``, sorted by a cost floor (NumPy).
 
     Returns ``(lbar, pbar, floor, active)``: ``floor`` lower-bounds the DP cost of
@@ -459,7 +460,7 @@ def select_exact(compute_price, memory_price, energy_price, energy_use, throughp
     ScheduleChoice
         With ``option_surplus[n]`` the exact maximum of (10) for option ``n``.
     """
-    task = _arrays(compute_price, memory_price, energy_price, energy_use, throughput,
+    task = task_arrays(compute_price, memory_price, energy_price, energy_use, throughput,
                    throughput_units, group, group_units, memory_need, work_units, start, deadline,
                    fee, valid, bid, max_work_units=max_work_units)
     lb, pb, floor, active = _threshold_pairs(task, max_work_units)
@@ -471,7 +472,7 @@ def select_exact(compute_price, memory_price, energy_price, energy_use, throughp
     with jax.enable_x64(True):
         # JAX arrays throughout (the jit cache keys NumPy and JAX arguments apart),
         # moved to the device once, not once per chunk
-        dev = _Task(*(jnp.asarray(a) for a in task))
+        dev = TaskArrays(*(jnp.asarray(a) for a in task))
         zero = np.zeros(n_opt)
         carry = tuple(jnp.asarray(c) for c in (zero - _INF, zero, zero))  # V, Lbar, Pbar
         for c in range(n_chunks):

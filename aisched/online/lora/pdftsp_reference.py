@@ -1,6 +1,7 @@
 """Plain NumPy oracle for pdFTSP's per-task schedule selection (Algorithm 2, eqs. (9)-(13)).
 
-Written for clarity, not speed: the test oracle of ``aisched.online.lora.pdftsp_kernel``.
+Written for clarity, not speed: the test oracle of ``aisched.online.lora.pdftsp_kernel`` and
+``aisched.online.lora.pdftsp_fronts``.
 
 * ``find_schedule`` -- Algorithm 2's ``findSchedule``: the literal forward DP
   (13) over ``dp[t, w]`` for ONE option, loops in the paper's order (``w``,
@@ -11,7 +12,7 @@ Written for clarity, not speed: the test oracle of ``aisched.online.lora.pdftsp_
 * ``find_schedule_running_max`` / ``select_faithful_reference`` -- the same with
   line 13 as printed: ``Delta_kt`` at the running maxima ``lambda-hat``,
   ``phi-hat`` of the path through ``dp[t-1, w - s_ik]`` (oracle of
-  ``aisched.online.lora.pdftsp_faithful``).
+  ``aisched.online.lora.pdftsp_fronts``, which runs ``selection="faithful"``).
 * ``select_exact_bruteforce`` -- maximises (10) by enumerating every schedule
   (each slot of the window idle or on one node), for tiny cases only.
 

@@ -3,7 +3,7 @@
 One slot of the Titan baseline (:mod:`aisched.online.lora.titan`) decides the
 tasks that arrived in that slot, each with the vendor drawn for it, on the
 capacity the committed tasks leave. This module builds that program as sparse
-matrices for ``scipy.optimize.milp`` (HiGHS), which is far faster to build than
+matrices for HiGHS (:func:`aisched.solvers.highs.solve_milp`), far faster to build than
 the Pyomo model of :func:`aisched.models.lora.build` at paper scale.
 
 Node classes (exact aggregation of the objective, relaxation of capacity)
@@ -65,12 +65,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import Bounds, LinearConstraint, milp
 
 from aisched.models.lora import LoraInstance
 from aisched.online.lora.titan_greedy import COUNT_FALLBACKS, earliest_finish, greedy_rows, pack_cells
 from aisched.online.lora.titan_running import JCT_FORMS, running_stage
-from aisched.online.lora.titan_sized import least_completion, milp_highspy, sized_limit
+from aisched.online.lora.titan_sized import least_completion, sized_limit
+from aisched.solvers.highs import Engine, solve_milp
+from aisched.solvers.status import Status
 
 __all__ = ["OBJECTIVES", "FORMULATIONS", "BUDGETS", "JCT_FORMS", "COUNT_FALLBACKS", "SlotResult", "node_classes",
            "solve_slot"]
@@ -295,34 +296,26 @@ class _Program:
 
 def _milp(cost: np.ndarray, n_int: int, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray,
           col_lb: np.ndarray, col_ub: np.ndarray, time_limit: float | None, mip_gap: float | None,
-          start: np.ndarray | None = None, engine: str = "scipy",
+          start: np.ndarray | None = None, engine: Engine = "scipy",
           ) -> tuple[str, np.ndarray | None, float, float]:
-    """Minimise ``cost @ x``; (status, x, objective, dual bound).
+    """Minimise ``cost @ x`` (the first ``n_int`` columns integer) on HiGHS through
+    :func:`aisched.solvers.highs.solve_milp`; (status, x, objective, dual bound).
 
     ``engine="scipy"``: ``scipy.optimize.milp`` (HiGHS bundled with SciPy; no
     starting point). ``engine="highspy"``: HiGHS through ``highspy``, given
-    ``start`` (a feasible point) as its first incumbent.
+    ``start`` (a feasible point) as its first incumbent. Status ``"optimal"``,
+    ``"time_limit"`` (an incumbent, not proved) or ``"failed"`` (none; objective ``inf``).
     """
-    if engine == "highspy":
-        return milp_highspy(cost, n_int, A, lb, ub, col_lb, col_ub, time_limit, mip_gap, start)
     integrality = np.zeros(cost.size)
     integrality[:n_int] = 1
-    options: dict = {"disp": False}
-    if time_limit is not None:
-        options["time_limit"] = float(time_limit)
-    if mip_gap is not None:
-        options["mip_rel_gap"] = float(mip_gap)
     tic = time.perf_counter()
-    res = milp(cost, integrality=integrality, bounds=Bounds(col_lb, col_ub),
-               constraints=LinearConstraint(A, lb, ub), options=options)
+    res = solve_milp(cost, A, lb, ub, col_lower=col_lb, col_upper=col_ub, integrality=integrality,
+                     time_limit=time_limit, mip_gap=mip_gap, start=start, engine=engine)
     if _TRACE:  # pragma: no cover - debugging aid
-        print(f"    milp {cost.size} cols {A.shape[0]} rows: {time.perf_counter() - tic:.2f} s status {res.status}")
-    x = None if res.x is None else np.asarray(res.x)
-    bound = getattr(res, "mip_dual_bound", None)
-    bound = float(bound) if bound is not None and np.isfinite(bound) else (
-        float(res.fun) if res.status == 0 else -np.inf)
-    status = "optimal" if res.status == 0 else ("time_limit" if x is not None else "failed")
-    return status, x, (float(res.fun) if x is not None else np.inf), bound
+        print(f"    {engine} {cost.size} cols {A.shape[0]} rows: {time.perf_counter() - tic:.2f} s {res.message}")
+    x = res.x
+    status = "optimal" if res.status is Status.OPTIMAL else ("time_limit" if x is not None else "failed")
+    return status, x, (res.objective if x is not None else np.inf), res.bound
 
 
 def _solve_program(prog: _Program, objective: str, time_limit: float | None, mip_gap: float | None,

@@ -25,7 +25,7 @@ In slot ``t`` it
    :data:`~aisched.online.spot.window_batched.BATCH` problems (the
    last one padded), so a sweep compiles one kernel per ``W'`` and none per
    job or workload. The DP is
-   the kernel's (:func:`~aisched.online.spot.window_kernel._window_dp`: same
+   the kernel's (:func:`~aisched.online.spot.window_core.window_dp`: same
    value updates, same first-index argmax), restructured for a batch
    (:func:`~aisched.online.spot.window_batched._batched_dp`: unrolled slots, reachable lattice prefix only, int8
    back-pointers instead of value tables). By default (``shared_forward``) the
@@ -34,7 +34,8 @@ In slot ``t`` it
 4. scatters the plans back and does the cheap parts (the "ahead" plan, the
    averaging of the last ``v`` plans, the limits, the progress update) in NumPy
    with the same float operations, in the same order, as the kernel; the
-   utility (9) uses the kernel's own ``_finish``
+   utility (9) uses the kernel's own
+   :func:`~aisched.online.spot.window_core.finish_utility`
    (:func:`~aisched.online.spot.window_batched.finish`).
 
 The result equals ``ahap_batch``'s exactly (plans, utilities, completion,
@@ -44,9 +45,10 @@ work differs.
 
 This module orchestrates only (which lanes, which problems, NumPy bookkeeping);
 the jitted computation lives below it: :mod:`~aisched.online.spot.window_groups`
-and :mod:`~aisched.online.spot.window_batched`, which call
-:mod:`~aisched.online.spot.window_kernel`. Calls go one way, selection -> pool ->
-(window_groups ->) window_batched -> window_kernel.
+and :mod:`~aisched.online.spot.window_batched`, which call the traced pieces they share
+with :mod:`~aisched.online.spot.window_kernel` in :mod:`~aisched.online.spot.window_core`.
+Calls go one way, selection -> pool -> (window_groups ->) window_batched -> window_core
+(window_kernel -> window_core too).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ _COMPILED: set[tuple] = set()
 def grouped(stacked: dict[str, np.ndarray], shifts: tuple[int, ...]) -> bool:
     """Whether the shared-forward solver (:mod:`~aisched.online.spot.window_groups`) applies.
 
-    It needs the int8 back-pointers of :func:`~aisched.online.spot.window_batched._pointer_step`: ``mu_1 = mu_2`` and at most 127 counts.
+    It needs the int8 back-pointers of :func:`~aisched.online.spot.window_core.pointer_step`: ``mu_1 = mu_2`` and at most 127 counts.
     """
     return tuple(shifts[:2]) == tuple(shifts[2:4]) and stacked["counts"].shape[1] <= 127
 

@@ -3,12 +3,15 @@
 Computation only (no orchestration): :mod:`~aisched.online.spot.pool` decides
 which problems to solve in a slot and calls :func:`solve_windows` (one problem
 per lane) or :mod:`~aisched.online.spot.window_groups` (problems sharing one
-forward pass); both use this module's forward step (:func:`_pointer_step`) and
-backtracking (:func:`_backtrack`), and :func:`finish` computes the utility (9)
-with the kernel's own ``_finish``. Everything here calls down into
-:mod:`~aisched.online.spot.window_kernel` only.
+forward pass); both use the forward step
+(:func:`~aisched.online.spot.window_core.pointer_step`) and backtracking
+(:func:`~aisched.online.spot.window_core.backtrack`) of
+:mod:`~aisched.online.spot.window_core`, and :func:`finish` computes the utility (9)
+with the kernel's own :func:`~aisched.online.spot.window_core.finish_utility`.
+Everything here calls down into :mod:`~aisched.online.spot.window_core` and
+:mod:`~aisched.online.spot.window_split` only.
 
-The DP is the kernel's (:func:`~aisched.online.spot.window_kernel._window_dp`:
+The DP is the kernel's (:func:`~aisched.online.spot.window_core.window_dp`:
 same value updates, same first-index argmax), restructured for a batch
 (:func:`_batched_dp`: unrolled slots, reachable lattice prefix only, int8
 back-pointers instead of value tables), tested bit for bit against the
@@ -23,8 +26,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot.window_split import split_window_prefix
+from aisched.online.spot import window_core as core
+from aisched.online.spot.window_split import NEG, split_window_prefix
 
 __all__ = ["BATCH", "FINISH_CHUNK", "SOLVER_KEYS", "cache_size", "finish", "padded_size", "solve_windows",
            "solve_windows_split"]
@@ -41,45 +44,8 @@ FINISH_CHUNK = 1024
 SOLVER_KEYS = ("counts", "valid", "wq_up", "wq_down", "wq_same", "tie", "price_fc", "avail_fc", "scalars")
 
 
-def _pointer_step(best, key, shifts):
-    """One forward step of the (10) DP for ``mu_1 = mu_2``: new values and back-pointer data.
-
-    Values: exactly the kernel's ``step`` (max over the previous count ``!= n``
-    of the sheared table, max with "same count", minus the slot cost). The
-    kernel's backtracking picks, at state ``(n, g)``, the first index ``s``
-    maximising ``best[s, g - shift(s, n)]``; it is recovered from ``kind``
-    (0: the same count wins, 1: a changed count wins, 2: a tie) and, per
-    column ``g'`` of ``best``, the first and second-best previous counts
-    ``top[g']``, ``top2[g']`` (:func:`_backtrack`).
-    """
-    a, b, _, _, a_same, b_same = shifts
-    S = best.shape[0]
-    rows = jnp.arange(S)[:, None]
-    top = jnp.argmax(best, axis=0)
-    first = jnp.max(best, axis=0)
-    hit = rows == top[None, :]
-    masked = jnp.where(hit, wk.NEG, best)
-    second = jnp.max(masked, axis=0)
-    top2 = jnp.argmax(masked, axis=0)
-    changed = wk._shear(jnp.where(hit, second[None, :], first[None, :]), a, b)
-    same = wk._shear(best, a_same, b_same)
-    kind = jnp.where(same > changed, 0, jnp.where(changed > same, 1, 2)).astype(jnp.int8)
-    new = jnp.maximum(changed, same) - key[:, None]
-    return jnp.maximum(new, wk.NEG), (kind, top.astype(jnp.int8), top2.astype(jnp.int8))
-
-
-def _backtrack(pointer, n, g, chg, lane):
-    """Previous count at state ``(n, g)`` (batch of states) from :func:`_pointer_step`'s data."""
-    kind, top, top2 = pointer
-    k = kind[lane, n, g]
-    col = jnp.maximum(g - chg, 0)
-    t1 = top[lane, col].astype(n.dtype)
-    other = jnp.where(t1 != n, t1, top2[lane, col].astype(n.dtype))
-    return jnp.where(k == 0, n, jnp.where(k == 1, other, jnp.minimum(n, other)))
-
-
 def _batched_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
-    """:func:`~aisched.online.spot.window_kernel._window_dp` for a batch (leading axis), ``mu_1 = mu_2``.
+    """:func:`~aisched.online.spot.window_core.window_dp` for a batch (leading axis), ``mu_1 = mu_2``.
 
     Unrolled over the window's ``W`` slots (static, at most 6) with the batch
     inside each step, int8 back-pointers instead of value tables, and only the
@@ -92,13 +58,13 @@ def _batched_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
     B, W, S = cost.shape
     G1 = term.shape[1]
     per = (G1 - 1) // W
-    best = jnp.full((B, S, 1), wk.NEG).at[jnp.arange(B), prev_idx, 0].set(0.0)
+    best = jnp.full((B, S, 1), NEG).at[jnp.arange(B), prev_idx, 0].set(0.0)
     keys = cost + tie
-    step = jax.vmap(lambda b, k: _pointer_step(b, k, shifts))
+    step = jax.vmap(lambda b, k: core.pointer_step(b, k, shifts))
     pointers = []
     for i in range(W):
         width = (i + 1) * per + 1 if i < W - 1 else G1
-        x = jnp.concatenate([best, jnp.full((B, S, width - best.shape[2]), wk.NEG)], axis=2)
+        x = jnp.concatenate([best, jnp.full((B, S, width - best.shape[2]), NEG)], axis=2)
         best, ptr = step(x, keys[:, i])
         pointers.append(ptr)
     total = best + term[:, None, :]
@@ -108,7 +74,7 @@ def _batched_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
     chosen = []
     for i in reversed(range(W)):
         chosen.append(n)
-        p = _backtrack(pointers[i], n, g, wq_up[lane, n], lane)
+        p = core.backtrack(pointers[i], n, g, wq_up[lane, n], lane)
         w = jnp.where(p < n, wq_up[lane, n], jnp.where(p > n, wq_down[lane, n], wq_same[lane, n]))
         n, g = p, g - w
     return jnp.stack(chosen[::-1], axis=1), flat % G1
@@ -117,12 +83,12 @@ def _batched_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
 @partial(jax.jit, static_argnames=("W", "G", "shifts"))
 def _solve_batch(jobs, t, z, prev, *, W: int, G: int, shifts):
     def inputs(job, z1, prev1):
-        c = wk._unpack(job["scalars"])
-        return wk._window_inputs(c, job, t, z1, prev1, W, G)
+        c = core.unpack_scalars(job["scalars"])
+        return core.window_inputs(c, job, t, z1, prev1, W, G)
 
     if shifts[:2] != shifts[2:4] or jobs["counts"].shape[1] > 127:  # mu_1 != mu_2 (or no int8): the kernel's DP
         def one(job, z1, prev1):
-            o, s, _ = wk._solve_window(wk._unpack(job["scalars"]), job, t, z1, prev1, W, G, shifts)
+            o, s, _ = core.solve_window_traced(core.unpack_scalars(job["scalars"]), job, t, z1, prev1, W, G, shifts)
             return o, s
 
         return jax.vmap(one)(jobs, z, prev)
@@ -180,8 +146,8 @@ def solve_windows(stacked: dict[str, np.ndarray], job: np.ndarray, t: int, z: np
 @partial(jax.jit, static_argnames=("W", "G", "shifts"))
 def _solve_batch_split(jobs, t, z, prev_n, prev_s, *, W: int, G: int, shifts):
     def one(job, z1, pn, ps):
-        c = wk._unpack(job["scalars"])
-        cost, tie, term = wk._split_inputs(c, job, t, z1, W, G)
+        c = core.unpack_scalars(job["scalars"])
+        cost, tie, term = core.split_inputs(c, job, t, z1, W, G)
         cn, cs = split_window_prefix(cost, tie, job["wq_up"], job["wq_down"], job["wq_same"],
                                      pn.astype(jnp.int32), ps.astype(jnp.int32), term, shifts)
         n, s = job["counts"][cn].astype(float), cs.astype(float)
@@ -221,7 +187,7 @@ def solve_windows_split(stacked: dict[str, np.ndarray], job: np.ndarray, t: int,
 @jax.jit
 def _finish_batch(scalars, price, od, sp, z, prev, done, completion):
     def one(s, p, *args):
-        return wk._finish(wk._unpack(s), {"price": p}, *args)
+        return core.finish_utility(core.unpack_scalars(s), {"price": p}, *args)
 
     return jax.vmap(one)(scalars, price, od, sp, z, prev, done, completion)
 
@@ -230,7 +196,7 @@ def finish(stacked: dict[str, np.ndarray], job: np.ndarray, od: np.ndarray, sp: 
            prev: np.ndarray, done: np.ndarray, completion: np.ndarray) -> tuple[np.ndarray, ...]:
     """Utility (9) with the termination configuration per lane: ``(utility, T, k)``.
 
-    The kernel's own ``_finish`` (jitted, in chunks of exactly
+    The kernel's own :func:`~aisched.online.spot.window_core.finish_utility` (jitted, in chunks of exactly
     :data:`FINISH_CHUNK` lanes, the last one padded, so any run uses one
     compiled kernel), so the floating-point result is the kernel's.
     """

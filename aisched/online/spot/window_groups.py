@@ -35,9 +35,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot.window_batched import _backtrack, _pointer_step
-from aisched.online.spot.window_split import split_back_lanes, split_init, split_step, split_top2
+from aisched.online.spot import window_core as core
+from aisched.online.spot.window_split import NEG, split_back_lanes, split_init, split_step, split_top2
 
 __all__ = ["LANES", "PROBLEMS", "SPLIT_LANES", "SPLIT_PROBLEMS", "plan_batches", "solve_grouped", "cache_size"]
 
@@ -60,13 +59,13 @@ def _forward(cost, tie, prev_idx, G1: int, shifts):
     """Forward pass of the pool's batched DP; per step: back-pointers, column maxima and their first row."""
     B, W, S = cost.shape
     per = (G1 - 1) // W
-    best = jnp.full((B, S, 1), wk.NEG).at[jnp.arange(B), prev_idx, 0].set(0.0)
+    best = jnp.full((B, S, 1), NEG).at[jnp.arange(B), prev_idx, 0].set(0.0)
     keys = cost + tie
-    step = jax.vmap(lambda b, k: _pointer_step(b, k, shifts))
+    step = jax.vmap(lambda b, k: core.pointer_step(b, k, shifts))
     pointers, colmax, colarg = [], [], []
     for i in range(W):
         width = (i + 1) * per + 1
-        x = jnp.concatenate([best, jnp.full((B, S, width - best.shape[2]), wk.NEG)], axis=2)
+        x = jnp.concatenate([best, jnp.full((B, S, width - best.shape[2]), NEG)], axis=2)
         best, ptr = step(x, keys[:, i])
         pointers.append(ptr)
         colmax.append(jnp.max(best, axis=1))
@@ -78,8 +77,8 @@ def _forward(cost, tie, prev_idx, G1: int, shifts):
 def _solve_grouped(jobs, t, prev, lane, size, z, *, W: int, G: int, shifts):
     """``LANES`` forward passes of ``W`` slots and ``PROBLEMS`` problems ``(lane, size W', progress z)``."""
     def inputs(job, prev1):
-        c = wk._unpack(job["scalars"])
-        return wk._window_inputs(c, job, t, jnp.asarray(0.0), prev1, W, G)
+        c = core.unpack_scalars(job["scalars"])
+        return core.window_inputs(c, job, t, jnp.asarray(0.0), prev1, W, G)
 
     cost, tie, spot, _, prev_idx = jax.vmap(inputs)(jobs, prev)
     G1 = G + 1
@@ -101,7 +100,7 @@ def _solve_grouped(jobs, t, prev, lane, size, z, *, W: int, G: int, shifts):
         n, g = jnp.where(start, n_i, n), jnp.where(start, g_i, g)
         active = i < size
         chosen.append(jnp.where(active, n, 0))
-        p = _backtrack(pointers[i], n, g, wq_up[lane, n], lane)
+        p = core.backtrack(pointers[i], n, g, wq_up[lane, n], lane)
         w = jnp.where(p < n, wq_up[lane, n], jnp.where(p > n, wq_down[lane, n], wq_same[lane, n]))
         n, g = jnp.where(active, p, n), jnp.where(active, g - w, g)
     chosen = jnp.stack(chosen[::-1], axis=1)
@@ -114,10 +113,10 @@ def _solve_grouped(jobs, t, prev, lane, size, z, *, W: int, G: int, shifts):
 def _terminal(scalars, z, size, t, G1: int):
     """(problem, G1) each problem's terminal value V~ over the lattice (the per-problem solver's term, same operations)."""
     def one(scalars1, z1, w1):
-        c = wk._unpack(scalars1)
-        e = jnp.minimum(t + w1 - 1, c["d"] - 1)
-        rest = c["work"] / c["d"] * (c["d"] - 1 - e)
-        return wk._vtilde(c, z1 + jnp.arange(G1) * c["q"] + rest)
+        c = core.unpack_scalars(scalars1)
+        e = jnp.minimum(t + w1 - 1, c.d - 1)
+        rest = c.work / c.d * (c.d - 1 - e)
+        return core.vtilde(c, z1 + jnp.arange(G1) * c.q + rest)
 
     return jax.vmap(one)(scalars, z, size)
 
@@ -126,8 +125,8 @@ def _terminal(scalars, z, size, t, G1: int):
 def _solve_grouped_split(jobs, t, prev, prev_s, lane, size, z, *, W: int, G: int, shifts):
     """:func:`_solve_grouped` over splits (changeover on): passes from ``(prev, prev_s)``, problems as there."""
     def inputs(job):
-        c = wk._unpack(job["scalars"])
-        return wk._split_inputs(c, job, t, jnp.asarray(0.0), W, G)
+        c = core.unpack_scalars(job["scalars"])
+        return core.split_inputs(c, job, t, jnp.asarray(0.0), W, G)
 
     cost, tie, _ = jax.vmap(inputs)(jobs)
     B, _, S, _ = cost.shape
@@ -201,7 +200,7 @@ def solve_grouped(stacked: dict[str, np.ndarray], keys: tuple[str, ...], job: np
     Returns ``(on_demand, spot)`` of shape ``(n, max(size))`` (zeros past a
     problem's size) and counts: forward passes, calls. ``keys``: the job
     arrays the solver reads. Requires ``mu_1 = mu_2`` (the int8 back-pointers
-    of :func:`~aisched.online.spot.window_batched._pointer_step`). With
+    of :func:`~aisched.online.spot.window_core.pointer_step`). With
     ``prev_spot`` (changeover on) the problems plan over splits from
     ``(prev - prev_spot, prev_spot)`` and share a pass per ``(job, prev,
     prev_spot)`` (:func:`_solve_grouped_split`, any ``mu_1, mu_2``).

@@ -14,7 +14,7 @@ largest and second-largest value over the previous count): ``O(W S G)`` per
 window instead of ``O(W S^2 G)``. With ``H(n) = alpha n + beta`` the shift of row ``n`` is
 ``a n + b`` (``a = mu alpha / q``, ``b = mu beta / q``, static), so each shift is
 a "shear" done with static pads and reshapes, not a gather
-(:func:`_shear`). The best plan is read back by backtracking. Ties are broken
+(:func:`~aisched.online.spot.window_split.shear`). The best plan is read back by backtracking. Ties are broken
 by the shared perturbation ``TIE_BREAK``. Without a quantum (``q`` ``None``) or
 with ``beta < 0``, AHAP falls back to the NumPy reference.
 
@@ -30,6 +30,10 @@ past the deadline allow only ``n = 0``), ``G`` lattice steps, ``D`` decision
 slots. Hyperparameters ``(v, sigma)`` and all job data are arrays, so a sweep
 over jobs or policies does not recompile (:func:`cache_size`). Each public
 function runs under ``jax.enable_x64(True)``.
+
+The traced pieces shared with :mod:`~aisched.online.spot.window_batched` and
+:mod:`~aisched.online.spot.window_groups` (scalar helpers, the DP of (10), utility (9))
+live in :mod:`~aisched.online.spot.window_core`.
 """
 
 from __future__ import annotations
@@ -42,9 +46,15 @@ import jax.numpy as jnp
 import numpy as np
 
 from aisched.models.spot import SpotInstance
+from aisched.online.spot.window_core import (
+    efficiency,
+    finish_utility,
+    slot_throughput,
+    solve_window_split_traced,
+    solve_window_traced,
+    unpack_scalars,
+)
 from aisched.online.spot.window_reference import TIE_BREAK, TOL
-from aisched.online.spot.window_split import BIG, NEG, split_tie, split_window_dp
-from aisched.online.spot.window_split import shear as _shear
 
 _COMPILE_EVENTS = ("/jax/core/compile/jaxpr_trace_duration", "/jax/core/compile/jaxpr_to_mlir_module_duration",
                    "/jax/core/compile/backend_compile_duration")
@@ -156,160 +166,12 @@ def job_arrays(inst: SpotInstance, price_fc: np.ndarray, avail_fc: np.ndarray, q
     }
 
 
-# ----------------------------------------------------------------- scalar helpers
-def _unpack(s: jax.Array) -> dict[str, jax.Array]:
-    names = ("work", "alpha", "beta", "mu1", "mu2", "p_o", "nmin", "nmax", "value", "gamma", "q", "d")
-    return {k: s[i] for i, k in enumerate(names)}
-
-
-def _throughput(c: dict, n: jax.Array) -> jax.Array:
-    return jnp.where(n > 0, c["alpha"] * n + c["beta"], 0.0)
-
-
-def _eff(c: dict, n: jax.Array, prev: jax.Array) -> jax.Array:
-    return jnp.where(n > prev, c["mu1"], jnp.where(n < prev, c["mu2"], 1.0))
-
-
-def _value_at(c: dict, t: jax.Array) -> jax.Array:
-    d, g, v = c["d"], c["gamma"], c["value"]
-    mid = v * (1.0 - (t - d) / ((g - 1.0) * d))
-    return jnp.where(t <= d, v, jnp.where(t < g * d, mid, 0.0))
-
-
-def _term_slots(c: dict, r: jax.Array, mu: jax.Array) -> jax.Array:
-    full = _throughput(c, c["nmax"])
-    rest = jnp.ceil(jnp.maximum(r - mu * full, 0.0) / full - 1e-9)
-    return jnp.where(r <= 1e-9, 0.0, 1.0 + jnp.maximum(rest, 0.0))
-
-
-def _vtilde(c: dict, z: jax.Array) -> jax.Array:
-    k = _term_slots(c, c["work"] - z, c["mu1"])
-    return _value_at(c, c["d"] + k) - k * c["nmax"] * c["p_o"]
-
-
-# ----------------------------------------------------------------- problem (10)
-def _window_dp(cost, tie, wq_up, wq_down, wq_same, prev_idx, term, shifts):
-    """Exact DP of (10): ``cost, tie`` (W, S), ``wq_*`` (S,), ``term`` (G+1,) -> chosen count per slot.
-
-    ``shifts``: static ``(a_up, b_up, a_down, b_down, a_same, b_same)`` with
-    ``wq_*[n] = a n + b`` for ``n >= 1`` (see :func:`shifts_of`).
-    """
-    a_up, b_up, a_down, b_down, a_same, b_same = shifts
-    S, G1 = cost.shape[1], term.shape[0]
-    init = jnp.full((S, G1), NEG).at[prev_idx, 0].set(0.0)
-    neg_row = jnp.full((1, G1), NEG)
-
-    rows = jnp.arange(S)[:, None]
-
-    def step(best, key):
-        if (a_up, b_up) == (a_down, b_down):  # mu_1 == mu_2: "count changed" = max over prev != n
-            # the largest and second largest value over the previous count (exact maxima)
-            top = jnp.argmax(best, axis=0)
-            first = jnp.max(best, axis=0)
-            second = jnp.max(jnp.where(rows == top[None, :], NEG, best), axis=0)
-            others = jnp.where(rows == top[None, :], second[None, :], first[None, :])
-            new = jnp.maximum(_shear(others, a_up, b_up), _shear(best, a_same, b_same)) - key[:, None]
-            return jnp.maximum(new, NEG), best
-        # prefix / suffix maxima over the previous count (associative_scan: XLA's cummax
-        # lowers to an O(S^2) reduce_window on CPU)
-        pre = jax.lax.associative_scan(jnp.maximum, best, axis=0)
-        suf = jax.lax.associative_scan(jnp.maximum, best, axis=0, reverse=True)
-        pre_ex = jnp.concatenate([neg_row, pre[:-1]], 0)
-        suf_ex = jnp.concatenate([suf[1:], neg_row], 0)
-        changed = jnp.maximum(_shear(pre_ex, a_up, b_up), _shear(suf_ex, a_down, b_down))
-        new = jnp.maximum(changed, _shear(best, a_same, b_same)) - key[:, None]
-        return jnp.maximum(new, NEG), best
-
-    final, tables = jax.lax.scan(step, init, cost + tie)
-    total = final + term[None, :]
-    flat = jnp.argmax(total)
-    s_end, g_end = flat // G1, flat % G1
-    idx = jnp.arange(S)
-
-    def back(carry, table):
-        n, g = carry
-        w = jnp.where(idx < n, wq_up[n], jnp.where(idx > n, wq_down[n], wq_same[n]))
-        gp = g - w
-        val = jnp.where(gp >= 0, table[idx, jnp.maximum(gp, 0)], NEG)
-        s = jnp.argmax(val)
-        return (s, gp[s]), n
-
-    _, chosen = jax.lax.scan(back, (s_end, g_end), tables, reverse=True)
-    return chosen, g_end
-
-
-def _window_inputs(c, job, t, z, prev, W: int, G: int):
-    """Costs, terminal table and split for the window of slot ``t`` (traced)."""
-    counts, valid = job["counts"], job["valid"]
-    d = c["d"]
-    tau = jnp.arange(W)
-    e = jnp.minimum(t + W - 1, d - 1)
-    inside = t + tau <= e
-    price = job["price_fc"][t, :W]
-    avail = job["avail_fc"][t, :W]
-    n = counts[None, :].astype(float)
-    spot = jnp.where(price[:, None] < c["p_o"], jnp.minimum(n, avail[:, None]), 0.0)
-    cost = spot * price[:, None] + (n - spot) * c["p_o"]
-    ok = valid[None, :] & (inside[:, None] | (counts[None, :] == 0))
-    cost = jnp.where(ok, jnp.where(inside[:, None], cost, 0.0), BIG)
-    spot = jnp.where(inside[:, None], spot, 0.0)
-    rest = c["work"] / d * (d - 1 - e)
-    term = _vtilde(c, z + jnp.arange(G + 1) * c["q"] + rest)
-    prev_idx = prev.astype(jnp.int32)
-    return cost, job["tie"][:W], spot, term, prev_idx
-
-
-def _solve_window(c, job, t, z, prev, W: int, G: int, shifts):
-    cost, tie, spot, term, prev_idx = _window_inputs(c, job, t, z, prev, W, G)
-    chosen, g_end = _window_dp(cost, tie, job["wq_up"], job["wq_down"], job["wq_same"], prev_idx, term,
-                               shifts)
-    n = job["counts"][chosen].astype(float)
-    ns = spot[jnp.arange(W), chosen]
-    value = term[g_end] - jnp.sum(cost[jnp.arange(W), chosen])
-    return n - ns, ns, value
-
-
-def _split_inputs(c, job, t, z, W: int, G: int):
-    """Costs ``(W, S, S)`` over the splits ``(n, s)``, their tie-break and the terminal table (changeover on).
-
-    Every split of every count is a choice (as
-    :func:`~aisched.online.spot.window_reference.window_splits`): ``s <= min(n,
-    n^avail)``; slots past the deadline allow only ``(0, 0)``.
-    """
-    counts, valid = job["counts"], job["valid"]
-    S = counts.shape[0]
-    d = c["d"]
-    e = jnp.minimum(t + W - 1, d - 1)
-    inside = (t + jnp.arange(W) <= e)[:, None, None]
-    price = job["price_fc"][t, :W][:, None, None]
-    avail = job["avail_fc"][t, :W][:, None, None]
-    n = counts[None, :, None].astype(float)
-    s = jnp.arange(S)[None, None, :].astype(float)
-    cost = s * price + (n - s) * c["p_o"]
-    ok = valid[None, :, None] & (s <= n) & (s <= avail)
-    cost = jnp.where(inside, jnp.where(ok, cost, BIG), jnp.where((n == 0) & (s == 0), 0.0, BIG))
-    rest = c["work"] / d * (d - 1 - e)
-    term = _vtilde(c, z + jnp.arange(G + 1) * c["q"] + rest)
-    return cost, jnp.asarray(split_tie(W, S)), term
-
-
-def _solve_window_split(c, job, t, z, prev_o, prev_s, W: int, G: int, shifts):
-    """(10) with the changeover from the previous split ``(prev_o, prev_s)``: ``(on_demand, spot, value)``."""
-    cost, tie, term = _split_inputs(c, job, t, z, W, G)
-    pn, ps = (prev_o + prev_s).astype(jnp.int32), prev_s.astype(jnp.int32)
-    cn, cs, g_end = split_window_dp(cost, tie, job["wq_up"], job["wq_down"], job["wq_same"], pn, ps, term,
-                                    shifts)
-    value = term[g_end] - jnp.sum(cost[jnp.arange(W), cn, cs])
-    n, s = job["counts"][cn].astype(float), cs.astype(float)
-    return n - s, s, value
-
-
 @partial(jax.jit, static_argnames=("W", "G", "shifts", "changeover"))
 def _solve_window_jit(job, t, z, prev, prev_s, *, W: int, G: int, shifts, changeover: bool = False):
-    c = _unpack(job["scalars"])
+    c = unpack_scalars(job["scalars"])
     if changeover:
-        return _solve_window_split(c, job, t, z, prev - prev_s, prev_s, W, G, shifts)
-    return _solve_window(c, job, t, z, prev, W, G, shifts)
+        return solve_window_split_traced(c, job, t, z, prev - prev_s, prev_s, W, G, shifts)
+    return solve_window_traced(c, job, t, z, prev, W, G, shifts)
 
 
 def solve_window(job: dict[str, np.ndarray], t: int, progress: float, previous: int, *,
@@ -333,55 +195,43 @@ def _round_half_up(x):
     return jnp.floor(x + 0.5 + 1e-9)
 
 
-def _finish(c, job, od, sp, z, prev, done, completion):
-    """Utility (9) with the termination configuration; returns ``(utility, T, k)``."""
-    mu = jnp.where(prev < c["nmax"], c["mu1"], 1.0)
-    k = jnp.where(done, 0.0, _term_slots(c, c["work"] - z, mu))
-    T = jnp.where(done, completion + 1.0, c["d"] + k)
-    slot_cost = od * c["p_o"] + sp * job["price"]
-    # sequential sum (a fori_loop), so that every compiled context adds in the same order
-    spent = jax.lax.fori_loop(1, slot_cost.shape[0], lambda i, acc: acc + slot_cost[i], slot_cost[0])
-    cost = spent + k * c["nmax"] * c["p_o"]
-    return _value_at(c, T) - cost, T, k
-
-
 def _line16(c, job, t, o, s, threshold, sigma_rule: str):
     """Line 16 on averaged (or sub-trajectory) counts: availability, sigma, limits (broadcasts)."""
     s = jnp.minimum(s, job["avail"][t])
     if sigma_rule == "every_slot":  # section IV-A: all spot priced <= sigma p_o is used
-        now_cheap = (job["price"][t] <= threshold * c["p_o"]) & (job["avail"][t] >= c["nmin"])
-        s = jnp.where(now_cheap, jnp.maximum(s, jnp.minimum(job["avail"][t], c["nmax"])), s)
+        now_cheap = (job["price"][t] <= threshold * c.p_o) & (job["avail"][t] >= c.nmin)
+        s = jnp.where(now_cheap, jnp.maximum(s, jnp.minimum(job["avail"][t], c.nmax)), s)
     total = o + s
-    s2 = jnp.where(total > c["nmax"], jnp.minimum(s, c["nmax"]), s)
-    o2 = jnp.where(total > c["nmax"], jnp.maximum(c["nmax"] - s2, 0.0),
-                   jnp.where((total > 0) & (total < c["nmin"]), o + c["nmin"] - total, o))
+    s2 = jnp.where(total > c.nmax, jnp.minimum(s, c.nmax), s)
+    o2 = jnp.where(total > c.nmax, jnp.maximum(c.nmax - s2, 0.0),
+                   jnp.where((total > 0) & (total < c.nmin), o + c.nmin - total, o))
     return o2, s2
 
 
 def _split_eff(c, o, s, prev_o, prev_s, changeover: bool):
     """``mu_t`` of a split after the previous split (``split_efficiency``; (2) on the totals when off)."""
     if not changeover:
-        return _eff(c, o + s, prev_o + prev_s)
-    return jnp.where((o > prev_o) | (s > prev_s), c["mu1"], jnp.where(o + s < prev_o + prev_s, c["mu2"], 1.0))
+        return efficiency(c, o + s, prev_o + prev_s)
+    return jnp.where((o > prev_o) | (s > prev_s), c.mu1, jnp.where(o + s < prev_o + prev_s, c.mu2, 1.0))
 
 
 def _guard(c, t, z, prev, o, s, prev_s=0.0, changeover: bool = False):
     """The optional deadline guard (:func:`~aisched.online.spot.window_reference.deadline_guard`)."""
     n = o + s
-    h = _throughput(c, c["nmax"])
+    h = slot_throughput(c, c.nmax)
     if changeover:  # guard_rest: every later slot at mu_1
-        rest = jnp.where(t < c["d"] - 1, c["mu1"] * h * (c["d"] - 1 - t), 0.0)
+        rest = jnp.where(t < c.d - 1, c.mu1 * h * (c.d - 1 - t), 0.0)
     else:
-        rest = jnp.where(t < c["d"] - 1, _eff(c, c["nmax"], n) * h + (c["d"] - 2 - t) * h, 0.0)
+        rest = jnp.where(t < c.d - 1, efficiency(c, c.nmax, n) * h + (c.d - 2 - t) * h, 0.0)
     mu = _split_eff(c, o, s, prev - prev_s, prev_s, changeover)
-    short = z + mu * _throughput(c, n) + rest < c["work"] - TOL
-    return jnp.where(short, c["nmax"] - s, o), s
+    short = z + mu * slot_throughput(c, n) + rest < c.work - TOL
+    return jnp.where(short, c.nmax - s, o), s
 
 
 def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: bool = False,
               sigma_rule: str = "every_slot", averaging: str = "chc", guard: bool = False,
               changeover: bool = False):
-    c = _unpack(job["scalars"])
+    c = unpack_scalars(job["scalars"])
     D = job["price"].shape[0]
     w = W - 1
     R = max(w, 1)
@@ -396,17 +246,17 @@ def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: b
             pz, pprev, pprev_s, pdone = sub_z[r], sub_prev[r], sub_prev_s[r], sub_done[r]
         else:
             pz, pprev, pprev_s, pdone = z, prev, prev_s, jnp.asarray(False)
-        expected = jnp.minimum(c["work"], c["work"] / c["d"] * (t + w + 1))
+        expected = jnp.minimum(c.work, c.work / c.d * (t + w + 1))
         ahead = pz >= expected - TOL
         p, a = job["price_fc"][t, :W], job["avail_fc"][t, :W]
-        cheap = (p <= threshold * c["p_o"]) & (a >= c["nmin"])
-        ahead_s = jnp.where(cheap, jnp.minimum(a, c["nmax"]), 0.0)
+        cheap = (p <= threshold * c.p_o) & (a >= c.nmin)
+        ahead_s = jnp.where(cheap, jnp.minimum(a, c.nmax), 0.0)
         if skip_window:  # benchmark only: measures the time outside (10)
             win_o = win_s = jnp.zeros(W)
         elif changeover:  # (10) over splits from the previous split
-            win_o, win_s, _ = _solve_window_split(c, job, t, pz, pprev - pprev_s, pprev_s, W, G, shifts)
+            win_o, win_s, _ = solve_window_split_traced(c, job, t, pz, pprev - pprev_s, pprev_s, W, G, shifts)
         else:
-            win_o, win_s, _ = _solve_window(c, job, t, pz, pprev, W, G, shifts)
+            win_o, win_s, _ = solve_window_traced(c, job, t, pz, pprev, W, G, shifts)
         plan_o = jnp.where(ahead | pdone, 0.0, win_o)
         plan_s = jnp.where(pdone, 0.0, jnp.where(ahead, ahead_s, win_s))
         hist_o = jnp.concatenate([plan_o[None], hist_o[:-1]], 0)
@@ -428,19 +278,19 @@ def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: b
             sn = so + ss
             upd = (weight > 0) & (alive > 0)
             oldp, olds = sub_prev[res], sub_prev_s[res]
-            nz = sub_z[res] + _split_eff(c, so, ss, oldp - olds, olds, changeover) * _throughput(c, sn)
+            nz = sub_z[res] + _split_eff(c, so, ss, oldp - olds, olds, changeover) * slot_throughput(c, sn)
             # residues of the valid k are distinct; invalid k write their residue's current value
             tgt = jnp.where(upd, res, R)
             sub_z = jnp.concatenate([sub_z, jnp.zeros(1)]).at[tgt].set(nz)[:R]
             sub_prev = jnp.concatenate([sub_prev, jnp.zeros(1)]).at[tgt].set(sn)[:R]
             sub_prev_s = jnp.concatenate([sub_prev_s, jnp.zeros(1)]).at[tgt].set(ss)[:R]
             sub_done = jnp.concatenate([sub_done, jnp.zeros(1, bool)]).at[tgt].set(
-                nz >= c["work"] - TOL)[:R]
+                nz >= c.work - TOL)[:R]
         n = o2 + s2
-        z2 = jnp.where(done, z, z + _split_eff(c, o2, s2, prev - prev_s, prev_s, changeover) * _throughput(c, n))
+        z2 = jnp.where(done, z, z + _split_eff(c, o2, s2, prev - prev_s, prev_s, changeover) * slot_throughput(c, n))
         prev2 = jnp.where(done, prev, n)
         prev_s2 = jnp.where(done, prev_s, s2)
-        finished = (~done) & (z2 >= c["work"] - TOL)
+        finished = (~done) & (z2 >= c.work - TOL)
         completion = jnp.where(finished, t, completion)
         solved = solved + ((~done) & (~ahead) & (~pdone)).astype(jnp.int32)
         return (z2, prev2, prev_s2, done | finished, completion, hist_o, hist_s, solved, sub_z, sub_prev,
@@ -451,7 +301,7 @@ def _ahap_one(job, commitment, threshold, W: int, G: int, shifts, skip_window: b
             hist, jnp.asarray(0, jnp.int32), jnp.zeros(R), jnp.zeros(R), jnp.zeros(R), jnp.zeros(R, bool))
     (z, prev, prev_s, done, completion, _, _, solved, *_), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
     # the termination configuration's first slot: mu_1 unless N_max already runs (on demand, with changeover)
-    utility, T, k = _finish(c, job, od, sp, z, prev - prev_s if changeover else prev, done, completion)
+    utility, T, k = finish_utility(c, job, od, sp, z, prev - prev_s if changeover else prev, done, completion)
     return {"on_demand": od, "spot": sp, "utility": utility, "completion_time": T,
             "termination_slots": k, "windows_solved": solved}
 
@@ -494,38 +344,38 @@ def ahap_batch(jobs: dict[str, np.ndarray], commitment: np.ndarray, threshold: n
 
 # ----------------------------------------------------------------- Algorithm 3
 def _ahanp_one(job, threshold, first_slot: str = "behind", changeover: bool = False):
-    c = _unpack(job["scalars"])
+    c = unpack_scalars(job["scalars"])
     D = job["price"].shape[0]
     avail, price = job["avail"], job["price"]
 
     def slot(carry, t):
         z, prev, prev_s, done, completion = carry
-        expected = c["work"] / c["d"] * t
+        expected = c.work / c.d * t
         first = 1.0 if first_slot == "on_schedule" else 0.0
         z_hat = jnp.where(expected == 0, first, z / jnp.where(expected == 0, 1.0, expected))
         before = jnp.where(t > 0, avail[jnp.maximum(t - 1, 0)], avail[0])
         now = avail[t]
         n_hat = jnp.where(before == 0, jnp.where(now == 0, 0.0, jnp.inf), now / jnp.where(before == 0, 1.0, before))
-        p_hat = price[t] / (threshold * c["p_o"])
+        p_hat = price[t] / (threshold * c.p_o)
         ahead_n = jnp.where(n_hat == 0, 0.0,
-                  jnp.where(n_hat <= 0.5, jnp.maximum(jnp.floor(prev / 2), c["nmin"]),
+                  jnp.where(n_hat <= 0.5, jnp.maximum(jnp.floor(prev / 2), c.nmin),
                   jnp.where(n_hat <= 1, prev,
                   jnp.where(p_hat > 1, prev, jnp.maximum(prev, now)))))
-        ahead_n = jnp.where(ahead_n == 0, 0.0, jnp.clip(ahead_n, c["nmin"], c["nmax"]))
-        behind_n = jnp.clip(jnp.where(jnp.isinf(n_hat), c["nmin"], 2 * prev), c["nmin"], c["nmax"])
+        ahead_n = jnp.where(ahead_n == 0, 0.0, jnp.clip(ahead_n, c.nmin, c.nmax))
+        behind_n = jnp.clip(jnp.where(jnp.isinf(n_hat), c.nmin, 2 * prev), c.nmin, c.nmax)
         n = jnp.where(z_hat >= 1 - 1e-12, ahead_n, behind_n)
         n = jnp.where(done, 0.0, n)
         s = jnp.minimum(now, n)
-        z2 = jnp.where(done, z, z + _split_eff(c, n - s, s, prev - prev_s, prev_s, changeover) * _throughput(c, n))
+        z2 = jnp.where(done, z, z + _split_eff(c, n - s, s, prev - prev_s, prev_s, changeover) * slot_throughput(c, n))
         prev2 = jnp.where(done, prev, n)
         prev_s2 = jnp.where(done, prev_s, s)
-        finished = (~done) & (z2 >= c["work"] - TOL)
+        finished = (~done) & (z2 >= c.work - TOL)
         completion = jnp.where(finished, t, completion)
         return (z2, prev2, prev_s2, done | finished, completion), (n - s, s)
 
     init = (jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(0.0), jnp.asarray(False), jnp.asarray(-1))
     (z, prev, prev_s, done, completion), (od, sp) = jax.lax.scan(slot, init, jnp.arange(D))
-    utility, T, k = _finish(c, job, od, sp, z, prev - prev_s if changeover else prev, done, completion)
+    utility, T, k = finish_utility(c, job, od, sp, z, prev - prev_s if changeover else prev, done, completion)
     return {"on_demand": od, "spot": sp, "utility": utility, "completion_time": T, "termination_slots": k}
 
 

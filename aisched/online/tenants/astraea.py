@@ -66,6 +66,8 @@ from aisched.registry import register
 
 __all__ = [
     "AstraeaParams",
+    "BOUND_MARGIN",
+    "make_params",
     "default_thetas",
     "lemma1_lambda",
     "job_spec",
@@ -77,8 +79,8 @@ __all__ = [
 ]
 
 Clock = Literal["batch", "arrival"]
-#: A bound must be below ``-_BOUND_MARGIN`` to reject a job unseen (rounding of a value at 0).
-_BOUND_MARGIN = 1e-7
+#: A bound must be below ``-BOUND_MARGIN`` to reject a job unseen (rounding of a value at 0).
+BOUND_MARGIN = 1e-7
 Admission = Literal["real_revenue", "ideal"]
 
 
@@ -309,7 +311,7 @@ def schedule_batch(
                 # smaller one (f falls with completion), so it alone decides when it applies
                 extra = r0 - int(instance.arrival[j]) - job.completion_offset
                 offsets = [0] if params.admission == "ideal" else [extra] if extra >= 0 else [0, extra]
-                if any(value_bound(state, job, bw_ratio, x) < -_BOUND_MARGIN for x in offsets):
+                if any(value_bound(state, job, bw_ratio, x) < -BOUND_MARGIN for x in offsets):
                     return None
             sched = best_schedule(state, job, fair_share, bw_ratio)
             if sched is None or params.admission == "ideal":
@@ -368,7 +370,7 @@ def simulate(instance: TenantInstance, params: AstraeaParams) -> tuple[_Result, 
     return res, {"batches": batches, "last_batch": level}
 
 
-def _params(
+def make_params(
     instance: TenantInstance,
     lam: int | str,
     theta_w: float | None,
@@ -378,6 +380,10 @@ def _params(
     theta_scale: float = 1.0,
     admission: Admission = "real_revenue",
 ) -> AstraeaParams:
+    """The :class:`AstraeaParams` of a run: ``theta_w``/``theta_p`` defaulted by
+    :func:`default_thetas` and scaled by ``theta_scale``, ``lam="lemma1"`` resolved by
+    :func:`lemma1_lambda`; raises ``InvalidScenarioError`` for a bad value. :func:`run` and the
+    baselines of :mod:`~aisched.online.tenants.baselines` build their parameters here."""
     tw, tp = default_thetas(instance)
     tw = tw if theta_w is None else theta_w
     tp = tp if theta_p is None else theta_p
@@ -481,7 +487,7 @@ def run(
         shared jobs pay), per-job ``decision_s`` (all A_maxIrev calls on the job).
     """
     started = time.perf_counter()
-    params = _params(instance, lam, theta_w, theta_p, clock, True, theta_scale, admission)
+    params = make_params(instance, lam, theta_w, theta_p, clock, True, theta_scale, admission)
     res, info = simulate(instance, params)
     return outcome_of(instance, res, params, "astraea", started, {**info, "theta_scale": float(theta_scale)})
 

@@ -63,7 +63,7 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan
-from aisched.online.tenants.astraea import Admission, Clock, _params, outcome_of, simulate
+from aisched.online.tenants.astraea import Admission, Clock, make_params, outcome_of, simulate
 from aisched.outcome import Outcome
 from aisched.registry import register
 
@@ -129,7 +129,7 @@ def _batchsche_private(
             workers=cap_w[u, servers], parameter_servers=cap_p[u, servers], owner=np.zeros(jobs.size, int),
             **{name: getattr(instance, name)[jobs] for name in _JOB_FIELDS},
         )
-        params = _params(sub, lam, theta_w, theta_p, clock, False, admission=admission)
+        params = make_params(sub, lam, theta_w, theta_p, clock, False, admission=admission)
         lams[u] = params.lam
         res, _ = simulate(sub, params)
         for key, value in (("start", res.start), ("end", res.end), ("admitted", res.admitted), ("mu", res.mu),
@@ -176,7 +176,7 @@ def run_batchsche(
     if cluster not in ("private", "quota"):
         raise InvalidScenarioError("cluster", f"= {cluster!r}, use 'private' or 'quota'")
     if cluster == "quota":
-        params = _params(instance, lam, theta_w, theta_p, clock, False, admission=admission)
+        params = make_params(instance, lam, theta_w, theta_p, clock, False, admission=admission)
         res, info = simulate(instance, params)
         out = outcome_of(instance, res, params, "batchsche", started, info)
         out.info["cluster"] = "quota"

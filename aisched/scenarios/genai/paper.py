@@ -68,7 +68,7 @@ def add_scenarios(add: Add) -> None:
     enumeration makes the ~4 % of TaskBench jobs whose DAG skeleton has a cycle cost
     seconds each at 10 edges and 200 slots. ``genai/fig9-competitive-scale`` takes Fig. 9's ratio to
     paper scale (1,502 / 2,478 / 3,451 jobs at seed 0) with the certified bound
-    (:func:`aisched.online.genai.bound.bound`, docs/readings.md genai A-bound) as the reference, no
+    (:func:`aisched.bounds.genai.bound.bound`, docs/readings.md genai A-bound) as the reference, no
     MILP; cell costs measured at seed 0 on the 2-core machine at load 8-11 from other sessions: the
     bound 10 / 16 / 13-42 s (2 rounds each; its verified plan meets it, so there the reference is the
     optimum), ComDOS 21 / 22 / 20 s, ComDOS alpha-gb 7 / 29 / 65 s. Figs. 4-8 compute the same bound at

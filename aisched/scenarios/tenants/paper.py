@@ -61,7 +61,7 @@ def add_scenarios(add: Add) -> None:
     reduced settings with an offline optimum (Figs. 5-6), which keep 48-hour
     slots (``_TENANT_OFFLINE_SLOT``): at one hour the MILP of even 8 jobs is
     too large to build in minutes (a departure, docs/readings.md T2).
-    Figs. 4a-4b compute the certified bound (:func:`aisched.online.tenants.bound.bound`,
+    Figs. 4a-4b compute the certified bound (:func:`aisched.bounds.tenants.bound.bound`,
     cluster-level) at the claims' points only (200 jobs, 100 servers): each
     improvement claim's headroom reference (63 s a seed at its 60 s limit; loose:
     73,786 against a best plan of 6,578 at seed 0 of Fig. 4a's 200 jobs).

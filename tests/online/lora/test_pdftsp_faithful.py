@@ -1,11 +1,12 @@
-"""Algorithm 2 as printed (line 13's running maxima, selection="faithful") against its NumPy oracle."""
+"""Algorithm 2 as printed (line 13's running maxima, selection="faithful", :mod:`pdftsp_fronts`) against
+its NumPy oracle."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from aisched.online.lora import pdftsp_faithful as pf
+from aisched.online.lora import pdftsp_fronts as pf
 from aisched.online.lora import pdftsp_kernel as pk
 from aisched.online.lora import pdftsp_reference as ref
 from tests.online.lora.test_pdftsp_kernel import (

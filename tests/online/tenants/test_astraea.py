@@ -315,7 +315,7 @@ def test_bound_first_gives_the_same_run(seed, span, hours, utility, admission):
 
     inst = sc.generate(seed=seed, users=2, servers=3, jobs=8, trace=None, arrival_span=span,
                        slot_hours=hours, utility=utility, gpus_per_server=2)
-    params = astraea._params(inst, 2, None, None, "batch", True, admission=admission)
+    params = astraea.make_params(inst, 2, None, None, "batch", True, admission=admission)
     fast, _ = astraea.simulate(inst, params)
     slow, _ = astraea.simulate(inst, dataclasses.replace(params, bound_first=False))
     for name in ("start", "end", "y", "z", "admitted", "shared", "worker_cost", "ps_cost", "income", "mu"):

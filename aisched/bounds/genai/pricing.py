@@ -13,7 +13,7 @@ with ``b_il`` revenue minus the weighted costs (2)-(4) of the schedule and
 objective (its task cost is ``f (w_f r^f e^f_k + w_h r^s_m e^h_k) + r^s_m
 sum_t lambda_kt``, its pair cost the transfer (3) on the sender, precedence
 (5e) and the window (5d) as hard constraints), so it is the pricing oracle;
-:class:`JobPricer` reuses its factor graph (``comdos_exact._Job``) and keeps,
+:class:`JobPricer` reuses its factor graph (``comdos_exact.JobGraph``) and keeps,
 per job, what does not change with the prices.
 
 DAG skeletons without an undirected cycle (96-97 % of TaskBench jobs) are
@@ -85,13 +85,13 @@ class Priced:
 def max_parents(instance: GenaiInstance) -> int:
     """The most DAG parents of any task (the padded width of ``JobData.parent``)."""
     return max([max((d for _, d in g.in_degree()), default=0)
-                for g in instance._graphs] + [1])  # type: ignore[attr-defined]
+                for g in map(instance.dag_skeleton, range(instance.num_jobs))] + [1])
 
 
-def _marginal(model: comdos_exact._Job, root: int) -> np.ndarray:
+def _marginal(model: comdos_exact.JobGraph, root: int) -> np.ndarray:
     """(K, C, T) min-marginal of ``root`` in a forest-skeleton model: the least total cost with ``root`` at each state.
 
-    The leaves-to-root pass of ``comdos_exact._Job.solve_forest`` rooted at ``root``; the
+    The leaves-to-root pass of ``comdos_exact.JobGraph.solve_forest`` rooted at ``root``; the
     other components add their minima.
     """
     comp = nx.node_connected_component(model.graph, root)
@@ -132,9 +132,9 @@ class JobPricer:
         self.data, order, _, _ = job_data(instance, self.job, instance.cost_weight, parents)
         self.order = np.asarray(order, dtype=np.int64)
         n, K, T = len(order), instance.num_edges, instance.num_slots
-        self.model = comdos_exact._Job(self.data, np.zeros((n, K, instance.max_choices, T)))
+        self.model = comdos_exact.JobGraph(self.data, np.zeros((n, K, instance.max_choices, T)))
         self.cut = self.model.cutset()
-        self.relaxed: comdos_exact._Job | None = None
+        self.relaxed: comdos_exact.JobGraph | None = None
         self.copies: list[int] = []  # original position of each free copy
         if self.cut:
             self._open_cycles()
@@ -222,7 +222,7 @@ class JobPricer:
         return self._priced(revenue, lower, best, best_states, exact, solves, price)
 
     def _solve_fixed(self, fixed: dict[int, tuple], budget: int) -> tuple[float, dict, bool, int]:
-        """Exact least cost with ``fixed`` states, enumerating the other cutset tasks (``comdos_exact._Job.solve``).
+        """Exact least cost with ``fixed`` states, enumerating the other cutset tasks (``comdos_exact.JobGraph.solve``).
 
         Returns (cost, states, complete, states examined): ``complete`` False when ``budget``
         ran out (the cost is then the best found, a feasible value).

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from lora_tiny import brute_force_optimum, random_tiny
 
 import aisched
+from aisched.bounds.lora import bound as lb
 from aisched.errors import InvalidScenarioError
-from aisched.online.lora import bound as lb
 from aisched.online.lora import bound_pricing, bound_twoclass
 from aisched.online.lora.bound_pricing import BatchPricer
 from aisched.online.lora.bound_twoclass import TwoClassPricer

@@ -14,9 +14,9 @@ prices ComDOS keeps online) splits it per job::
 certified bound and the least one seen is returned: a time limit still
 gives a certified bound. The prices are the duals of the restricted master
 LP (``P1`` with ``x_il >= 0`` over the generated columns: the paper's relaxed
-``P1``, whose dual is ``D1``), solved by HiGHS (``highspy``, columns added to
+``P1``, whose dual is ``D1``), solved by HiGHS (:class:`aisched.solvers.highs.ColumnLP`, columns added to
 the same model so each round warm-starts). Pricing is (8) solved exactly per
-job (:mod:`aisched.online.genai.bound_pricing`, wrapping
+job (:mod:`aisched.bounds.genai.pricing`, wrapping
 :mod:`~aisched.online.genai.comdos_exact`; a job with a cyclic skeleton that
 exhausts its ``max_states`` exact solves contributes a certified *upper* bound
 on its (8) instead, counted in ``info["relaxed_jobs"]``). Generation stops when
@@ -50,19 +50,18 @@ import numbers
 import time
 from typing import Literal
 
-import highspy
 import numpy as np
 import xarray as xr
-from scipy.optimize import LinearConstraint, milp
 from scipy.sparse import csr_matrix
 
+from aisched.bounds.genai.pricing import Column, JobPricer, max_parents
 from aisched.errors import InfeasiblePlanError, InvalidScenarioError
 from aisched.models.genai import GenaiInstance
 from aisched.models.genai.plan import empty_plan, make_plan, verify_plan
-from aisched.online.genai.bound_pricing import Column, JobPricer, max_parents
 from aisched.outcome import Outcome
 from aisched.registry import register_bound
 from aisched.solvers import check_options
+from aisched.solvers.highs import ColumnLP, solve_milp
 
 __all__ = ["bound", "MILP_COLUMNS"]
 
@@ -75,16 +74,12 @@ REPAIR_TRIES = 8
 
 
 class _Master:
-    """The restricted master LP (relaxed ``P1``) in HiGHS: rows (6a) per job, then (6b) per (edge, slot)."""
+    """The restricted master LP (relaxed ``P1``) in HiGHS (:class:`aisched.solvers.highs.ColumnLP`): rows (6a) per job, then (6b) per (edge, slot)."""
 
     def __init__(self, instance: GenaiInstance) -> None:
         self.n = instance.num_jobs
         self.K, self.T = instance.num_edges, instance.num_slots
-        self.h = highspy.Highs()
-        self.h.setOptionValue("output_flag", False)
-        upper = np.concatenate([np.ones(self.n), np.repeat(instance.memory_capacity, self.T)])
-        self.h.addRows(upper.size, np.full(upper.size, -highspy.kHighsInf), upper, 0,
-                       np.zeros(upper.size, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+        self.lp = ColumnLP(np.concatenate([np.ones(self.n), np.repeat(instance.memory_capacity, self.T)]))
 
     def add(self, columns: list[Column]) -> None:
         starts, index, coef = [], [], []
@@ -93,16 +88,14 @@ class _Master:
             index += [col.job] + (self.n + col.cell).tolist()
             coef += [1.0] + col.amount.tolist()
         m = len(columns)
-        self.h.addCols(m, -np.array([c.value for c in columns]), np.zeros(m), np.ones(m), len(index),
-                       np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32), np.array(coef))
+        self.lp.add_columns(-np.array([c.value for c in columns]), np.zeros(m), np.ones(m), starts, index, coef)
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
         """(LP value, job duals mu_i, prices lambda (K, T), column values x_il)."""
-        self.h.run()
-        sol = self.h.getSolution()
-        duals = np.maximum(-np.asarray(sol.row_dual), 0.0)
-        value = -float(self.h.getInfo().objective_function_value)
-        return value, duals[: self.n], duals[self.n:].reshape(self.K, self.T), np.asarray(sol.col_value)
+        sol = self.lp.solve()
+        duals = np.maximum(-sol.row_dual, 0.0)
+        value = -sol.objective
+        return value, duals[: self.n], duals[self.n:].reshape(self.K, self.T), sol.col_value
 
 
 def _check(time_limit: float | None, max_iterations: int, tolerance: float, max_states: int, primal: str,
@@ -149,7 +142,7 @@ def bound(instance: GenaiInstance, *, time_limit: float | None = 60.0, max_itera
         A column enters when its reduced profit (8) exceeds the job's dual ``mu_i`` by more.
     max_states
         Exact conditional solves per job and round for skeletons with cycles (the branch and
-        bound of :class:`~aisched.online.genai.bound_pricing.JobPricer`); past it the job
+        bound of :class:`~aisched.bounds.genai.pricing.JobPricer`); past it the job
         contributes a certified upper bound on (8) (``info["relaxed_jobs"]``).
     drop_oversized
         Leave out schedules with a task whose model alone exceeds its edge's capacity
@@ -316,7 +309,7 @@ def _repair(instance: GenaiInstance, pricer: JobPricer, room: np.ndarray) -> Col
 
 
 def _milp(instance: GenaiInstance, columns: list[Column], time_limit: float | None) -> list[Column]:
-    """The best choice of at most one generated column per job under (5h) (HiGHS through scipy)."""
+    """The best choice of at most one generated column per job under (5h) (HiGHS, :func:`aisched.solvers.highs.solve_milp`)."""
     J, KT = instance.num_jobs, instance.num_edges * instance.num_slots
     rows, cols, vals = [], [], []
     for c, col in enumerate(columns):
@@ -325,9 +318,8 @@ def _milp(instance: GenaiInstance, columns: list[Column], time_limit: float | No
         vals += [1.0] + col.amount.tolist()
     a = csr_matrix((vals, (rows, cols)), shape=(J + KT, len(columns)))
     upper = np.concatenate([np.ones(J), np.repeat(instance.memory_capacity, instance.num_slots)])
-    options = {"time_limit": float(time_limit)} if time_limit is not None else {}
-    res = milp(-np.array([c.value for c in columns]), integrality=np.ones(len(columns)), bounds=(0, 1),
-               constraints=LinearConstraint(a, -np.inf, upper), options=options)
+    res = solve_milp(-np.array([c.value for c in columns]), a, -np.inf, upper, col_lower=0, col_upper=1,
+                     integrality=np.ones(len(columns)), time_limit=time_limit)
     if res.x is None:
         return []
     return [col for col, x in zip(columns, res.x, strict=True) if x > 0.5]

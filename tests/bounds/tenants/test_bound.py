@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from tenants_tiny import random_tiny
 
 import aisched
+from aisched.bounds.tenants import bound as tb
 from aisched.models.tenants import options
-from aisched.online.tenants import bound as tb
 from aisched.solvers import solve
 
 

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import xarray as xr
-from scipy.optimize import LinearConstraint, milp
 from scipy.sparse import csr_matrix, vstack
 
 from aisched.models.lora import LoraInstance
 from aisched.models.lora.plan import make_plan, verify_plan
 from aisched.online.lora.bound_pricing import NodeClasses
+from aisched.solvers.highs import solve_milp
 
 __all__ = ["Column", "columns_of_plan", "greedy", "pack", "restricted_milp", "usage"]
 
@@ -129,9 +129,7 @@ def restricted_milp(instance: LoraInstance, classes: NodeClasses, columns: list[
     n = instance.num_tasks
     tasks, caps = usage(instance, classes, columns)
     values = np.array([c.value for c in columns])
-    options = {"time_limit": float(time_limit)} if time_limit is not None else {}
-    res = milp(-values, integrality=np.ones(len(columns)), bounds=(0, 1), options=options,
-               constraints=LinearConstraint(vstack([tasks, caps]).tocsr(), -np.inf,
-                                            np.concatenate([np.ones(n), capacity])))
+    res = solve_milp(-values, vstack([tasks, caps]).tocsr(), -np.inf, np.concatenate([np.ones(n), capacity]),
+                     col_lower=0, col_upper=1, integrality=np.ones(len(columns)), time_limit=time_limit)
     chosen = np.zeros(len(columns)) if res.x is None else np.round(res.x)
     return greedy(instance, classes, columns, chosen)

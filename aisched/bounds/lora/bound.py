@@ -14,7 +14,7 @@ time limit still returns a certified bound: the least ``L`` seen.
 
 The prices come from the configuration LP (Dantzig-Wolfe master): one column
 per generated schedule, ``sum_l lambda_il <= 1`` per task, capacities per
-(node, slot); solved by HiGHS (``highspy``, columns added to the same model so
+(node, slot); solved by HiGHS (:class:`aisched.solvers.highs.ColumnLP`, columns added to the same model so
 each round warm-starts) -- ``method="colgen"``; or, without an LP, by projected
 subgradient steps (``method="subgradient"``). Pricing is the per-task problem
 above, solved exactly by a dynamic program over (slot, work units) -- the
@@ -36,9 +36,9 @@ two classes pricing counts cells instead of work units
 stabilised by Wentges smoothing (``smoothing=``).
 
 A primal value comes from the MILP restricted to the generated columns that
-meet (4e) exactly (``scipy.optimize.milp``, HiGHS), or at scale from greedy
+meet (4e) exactly (HiGHS, :func:`aisched.solvers.highs.solve_milp`), or at scale from greedy
 rounding of those columns (``primal=``), packed onto real nodes
-(:mod:`aisched.online.lora.bound_primal`), or from an ``incumbent`` plan; the
+(:mod:`aisched.bounds.lora.primal`), or from an ``incumbent`` plan; the
 plan passes :func:`aisched.models.lora.verify_plan`, so ``bound - primal`` is a
 proven gap.
 """
@@ -49,19 +49,19 @@ import math
 import time
 from typing import Literal
 
-import highspy
 import numpy as np
 import xarray as xr
 from scipy.sparse import vstack
 
+from aisched.bounds.lora.primal import Column, columns_of_plan, greedy, restricted_milp, usage
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance
 from aisched.models.lora.plan import make_plan
 from aisched.online.lora.bound_pricing import BatchPricer, NodeClasses, Priced, node_classes
-from aisched.online.lora.bound_primal import Column, columns_of_plan, greedy, restricted_milp, usage
 from aisched.online.lora.bound_twoclass import TwoClassPricer
 from aisched.outcome import Outcome
 from aisched.registry import register_bound
+from aisched.solvers.highs import ColumnLP
 
 __all__ = ["Column", "bound", "price_task"]
 
@@ -165,7 +165,8 @@ def _price_numpy(instance: LoraInstance, compute_price: np.ndarray, memory_price
 
 
 class _Master:
-    """The configuration LP (restricted master), kept in HiGHS so each round warm-starts.
+    """The configuration LP (restricted master), kept in HiGHS (:class:`aisched.solvers.highs.ColumnLP`)
+    so each round warm-starts.
 
     Rows: ``sum_l lambda_il <= 1`` per task, then compute (c, t) and memory (c, t) capacities summed
     over the nodes of each class ``c`` (one class per node without ``symmetry``).
@@ -173,11 +174,7 @@ class _Master:
 
     def __init__(self, instance: LoraInstance, classes: NodeClasses, capacity: np.ndarray) -> None:
         self.instance, self.classes, self.n = instance, classes, instance.num_tasks
-        self.h = highspy.Highs()
-        self.h.setOptionValue("output_flag", False)
-        upper = np.concatenate([np.ones(self.n), capacity])
-        self.h.addRows(upper.size, np.full(upper.size, -highspy.kHighsInf), upper, 0,
-                       np.zeros(upper.size, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+        self.lp = ColumnLP(np.concatenate([np.ones(self.n), capacity]))
 
     def add(self, columns: list[Column]) -> None:
         if not columns:
@@ -185,18 +182,17 @@ class _Master:
         tasks, caps = usage(self.instance, self.classes, columns)
         a = vstack([tasks, caps]).tocsc()
         m = len(columns)
-        self.h.addCols(m, -np.array([c.value for c in columns]), np.zeros(m), np.ones(m), a.nnz,
-                       a.indptr[:-1].astype(np.int32), a.indices.astype(np.int32), a.data.astype(float))
+        self.lp.add_columns(-np.array([c.value for c in columns]), np.zeros(m), np.ones(m),
+                            a.indptr[:-1], a.indices[:a.nnz], a.data[:a.nnz])
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(LP value, task duals, compute prices (C, T), memory prices (C, T), column values)."""
         C, T = self.classes.count.size, self.instance.num_slots
-        self.h.run()
-        sol = self.h.getSolution()
-        duals = np.maximum(-np.asarray(sol.row_dual), 0.0)
-        value = -float(self.h.getInfo().objective_function_value)
+        sol = self.lp.solve()
+        duals = np.maximum(-sol.row_dual, 0.0)
+        value = -sol.objective
         return (value, duals[:self.n], duals[self.n:self.n + C * T].reshape(C, T),
-                duals[self.n + C * T:].reshape(C, T), np.asarray(sol.col_value))
+                duals[self.n + C * T:].reshape(C, T), sol.col_value)
 
 
 @register_bound("lora")
@@ -233,7 +229,7 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         The incumbent: ``"milp"`` (the MILP restricted to the generated columns
         that meet (4e), its choice packed onto nodes), ``"greedy"`` (those
         columns by decreasing LP weight, then value, each packed when its task
-        is free and (4f)-(4g) hold: :mod:`~aisched.online.lora.bound_primal`),
+        is free and (4f)-(4g) hold: :mod:`~aisched.bounds.lora.primal`),
         ``"auto"`` (milp up to 5,000 columns, else greedy), ``"none"``.
     prices
         Starting ``compute_price`` and ``memory_price`` over (node, slot), e.g.

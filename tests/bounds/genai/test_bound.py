@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aisched
+from aisched.bounds.genai.pricing import JobPricer, max_parents
 from aisched.errors import InvalidScenarioError
 from aisched.online.genai import comdos_exact
-from aisched.online.genai.bound_pricing import JobPricer, max_parents
 from aisched.solvers import solve
 
 

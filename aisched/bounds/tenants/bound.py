@@ -21,7 +21,7 @@ Pricing is exact by enumeration: per job and (workers, placement kind) of
 distinct duration (the options :func:`~aisched.models.tenants.options` keeps),
 every start at once with prefix sums of the prices (NumPy, vectorised over
 starts; 4.6 M options at paper scale in well under a second). The LP (HiGHS,
-``highspy``) gains the best column of each job per round; the least ``L`` seen is
+:class:`aisched.solvers.highs.ColumnLP`) gains the best column of each job per round; the least ``L`` seen is
 returned, so a time limit still gives a certified bound.
 
 Primal: the generated *centralised* columns by decreasing LP weight, each
@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 import time
 
-import highspy
 import numpy as np
 import xarray as xr
 
@@ -46,6 +45,7 @@ from aisched.models.tenants.plan import make_plan, verify_plan
 from aisched.models.tenants.program import run_shapes
 from aisched.outcome import Outcome
 from aisched.registry import register_bound
+from aisched.solvers.highs import ColumnLP
 
 __all__ = ["bound", "option_families", "price_jobs"]
 
@@ -131,11 +131,7 @@ def bound(instance: TenantInstance, *, time_limit: float | None = 60.0, max_iter
     J, T = instance.num_jobs, instance.num_slots
     W, P = float(instance.total_workers), float(instance.total_parameter_servers)
     families = [np.array(option_families(instance, j), dtype=np.int64).reshape(-1, 4) for j in range(J)]
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    upper = np.concatenate([np.ones(J), np.full(T, W), np.full(T, P)])
-    h.addRows(upper.size, np.full(upper.size, -highspy.kHighsInf), upper, 0,
-              np.zeros(upper.size, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+    lp = ColumnLP(np.concatenate([np.ones(J), np.full(T, W), np.full(T, P)]))
     worker_price, ps_price, job_dual = np.zeros(T), np.zeros(T), np.zeros(J)
     columns: list[tuple[int, int, bool, int, int, int, float]] = []
     seen: set[tuple[int, int, bool, int]] = set()
@@ -166,13 +162,11 @@ def bound(instance: TenantInstance, *, time_limit: float | None = 60.0, max_iter
             slots = np.arange(t0, t0 + d)
             index += [j] + (J + slots).tolist() + (J + T + slots).tolist()
             coef += [1.0] + [float(w)] * d + [float(ps)] * d
-        h.addCols(len(new), -np.array([c[6] for c in new]), np.zeros(len(new)), np.ones(len(new)), len(index),
-                  np.array(starts, dtype=np.int32), np.array(index, dtype=np.int32), np.array(coef))
+        lp.add_columns(-np.array([c[6] for c in new]), np.zeros(len(new)), np.ones(len(new)), starts, index, coef)
         columns += new
-        h.run()
-        sol = h.getSolution()
-        duals = np.maximum(-np.asarray(sol.row_dual), 0.0)
-        lp_value = -float(h.getInfo().objective_function_value)
+        sol = lp.solve()
+        duals = np.maximum(-sol.row_dual, 0.0)
+        lp_value = -sol.objective
         job_dual, worker_price, ps_price = duals[:J], duals[J:J + T], duals[J + T:]
         weights = np.asarray(sol.col_value)
     generation_s = time.perf_counter() - started
