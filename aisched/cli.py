@@ -4,7 +4,8 @@
 with the offline optimum on a generated scenario, prints a table and writes
 the outcomes (netCDF), the instance, the table (CSV) and figures.
 ``aisched select spot [options]`` runs online policy selection (spot family).
-``aisched scenarios`` lists the named scenarios (the papers' figures),
+``aisched calibrate FAMILY`` fits the values a paper leaves unstated to the
+relations it reports among its baselines. ``aisched scenarios`` lists the named scenarios (the papers' figures),
 ``aisched sweep NAME`` runs one (every point x seed x algorithm; resumable;
 local process pool or ``--dask``) and ``aisched report DIR`` writes figures and
 a Markdown report with the papers' claims checked.
@@ -121,6 +122,17 @@ def _parser() -> argparse.ArgumentParser:
     rpr.add_argument("--no-figures", action="store_true", help="no figures in the report")
     rpr.add_argument("--no-share", action="store_true",
                      help="run every cell, also those that repeat another scenario's (same instance and algorithm)")
+    cal = sub.add_parser("calibrate", help="fit a family's silent parameters to its paper's baseline-only "
+                                           "relations (runs the baselines only)")
+    cal.add_argument("family", choices=[f for f in families.names() if families.record(f).regime_targets])
+    cal.add_argument("--seeds", type=int, default=3, help="seeds per setting of the silent grid (default %(default)s)")
+    cal.add_argument("--out", type=Path, default=Path("results"),
+                     help="results root: sweeps in OUT/FAMILY/calibrate-*, resumed (default %(default)s)")
+    cal.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
+    cal.add_argument("--serial", action="store_true", help="run the cells in this process")
+    cal.add_argument("--dask", default=None, metavar="ADDRESS",
+                     help="run the cells on a Dask cluster: a scheduler address or local:N")
+    cal.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
     rep.add_argument("--no-figures", action="store_true")
@@ -431,6 +443,19 @@ def _reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    _check_run_options(args)
+    from aisched.experiments.calibrate import calibrate
+
+    _out_dir("--out", args.out)
+    executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    result = calibrate(args.family, args.out, seeds=args.seeds, executor=executor, workers=args.workers,
+                       progress=not args.no_progress)
+    print(result.text())
+    print(f"wrote {args.out / args.family / 'calibration.json'}")
+    return 0
+
+
 def _report(args: argparse.Namespace) -> int:
     if not args.directory.is_dir():
         what = "is not a folder" if args.directory.exists() else "does not exist"
@@ -469,6 +494,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _data(args)
         if args.command == "reproduce":
             return _reproduce(args)
+        if args.command == "calibrate":
+            return _calibrate(args)
         if args.command == "select":
             module = _family_cli(args.family)
             assert module is not None

@@ -82,7 +82,7 @@ class SilentParameter:
     Parameters
     ----------
     name
-        The generator parameter (or ``"<algorithm>.<parameter>"``) it sets.
+        The generator parameter it sets, or (with ``algorithm``) that algorithm's parameter.
     quote
         The paper's words where it is silent or loose.
     where
@@ -90,9 +90,15 @@ class SilentParameter:
     low, high
         The range the paper's text allows.
     default
-        Our first-principles default, inside ``[low, high]``.
+        Our first-principles default, inside ``[low, high]``; ``None``: the generator's (or the
+        algorithm's) own default, which ``argument`` states.
     argument
         Why the default (and, for an estimated parameter, what an operator could know).
+    grid
+        The values calibration tries, each inside ``[low, high]`` (``None`` in it: the own default);
+        empty: ``low``, ``default`` and ``high``.
+    algorithm
+        ``None``: a generator parameter; else the algorithm (a baseline) whose parameter it is.
     """
 
     name: str
@@ -100,14 +106,28 @@ class SilentParameter:
     where: str
     low: float
     high: float
-    default: float
+    default: float | None
     argument: str
+    grid: tuple[float | None, ...] = ()
+    algorithm: str | None = None
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low <= self.default <= self.high):
+        where = f"silent parameter {self.name!r}"
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low <= self.high):
+            raise InvalidScenarioError(where, f"range [{self.low!r}, {self.high!r}] is not a finite interval")
+        if self.default is not None and not self.low <= self.default <= self.high:
             raise InvalidScenarioError(
-                f"silent parameter {self.name!r}",
-                f"default {self.default!r} is not inside its range [{self.low!r}, {self.high!r}]")
+                where, f"default {self.default!r} is not inside its range [{self.low!r}, {self.high!r}]")
+        for i, value in enumerate(self.grid):
+            if value is not None and not self.low <= value <= self.high:
+                raise InvalidScenarioError(f"{where}.grid[{i}]", f"{value!r} is outside [{self.low!r}, {self.high!r}]")
+        if self.grid and self.default not in self.grid:
+            raise InvalidScenarioError(f"{where}.grid", f"must hold the default {self.default!r}")
+
+    @property
+    def values(self) -> tuple[float | None, ...]:
+        """What calibration tries: :attr:`grid`, or ``low``, ``default``, ``high``."""
+        return self.grid or tuple(dict.fromkeys((self.low, self.default, self.high)))
 
 
 @dataclass(frozen=True)
@@ -127,6 +147,10 @@ class RegimeTarget:
         The paper's ratio or value (``nan`` for an ordering).
     quote, where
         The paper's words and the figure and point where the relation stands.
+    at
+        The generator parameters of that point (``{"deadline": 10, "market": "vast"}``).
+    derivation
+        How ``value`` follows from the paper's numbers (two percentages at one point, ...).
     """
 
     name: str
@@ -135,6 +159,42 @@ class RegimeTarget:
     value: float
     quote: str
     where: str
+    at: Mapping[str, Any] = field(default_factory=dict)
+    derivation: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "at", MappingProxyType(dict(self.at)))
+        if self.kind not in ("ratio", "value", "ordering"):
+            raise InvalidScenarioError(f"regime target {self.name!r}", f"kind {self.kind!r} is not ratio, value "
+                                       "or ordering")
+        need = {"ratio": 2, "value": 1}.get(self.kind)
+        if (need is not None and len(self.algorithms) != need) or len(self.algorithms) < 1:
+            raise InvalidScenarioError(f"regime target {self.name!r}",
+                                       f"a {self.kind} names {need or 'two or more'} algorithms, got {self.algorithms}")
+
+    def tolerance(self) -> float:
+        """How close ours must be to count as met: 0.05, or 15 % of the paper's value where that is tighter."""
+        return min(0.05, 0.15 * abs(self.value)) if self.kind != "ordering" else 0.0
+
+    def measure(self, means: Mapping[str, float]) -> float:
+        """Our value of the relation from the mean objective per algorithm (an ordering: pairs out of order)."""
+        if self.kind == "ratio":
+            low = means[self.algorithms[1]]
+            return means[self.algorithms[0]] / low if low else math.nan
+        if self.kind == "value":
+            return float(means[self.algorithms[0]])
+        got = [means[a] for a in self.algorithms]
+        return float(sum(1 for i in range(len(got)) for j in range(i + 1, len(got)) if got[i] > got[j]))
+
+    def met(self, ours: float) -> bool:
+        """Whether ``ours`` (:meth:`measure`) meets the paper's relation."""
+        if self.kind == "ordering":
+            return ours == 0
+        return math.isfinite(ours) and abs(ours - self.value) <= self.tolerance() + 1e-12
+
+    def residual(self, ours: float) -> float:
+        """Ours minus the paper's (an ordering: the pairs out of order)."""
+        return ours if self.kind == "ordering" else ours - self.value
 
 
 @dataclass(frozen=True)
@@ -313,6 +373,9 @@ class FamilyRecord:
         higher is better.
     prices
         Whether the proposed algorithm keeps (node, slot) prices the report draws.
+    also_proposed
+        The paper's other own algorithms (a variant it proposes too, such as spot's AHANP): no
+        regime target may name them either.
     silent_parameters, regime_targets
         Calibration's data: what the paper leaves unstated, and its baselines' relations.
     """
@@ -326,6 +389,7 @@ class FamilyRecord:
     paper_scenarios: tuple[str, ...] = ()
     metric_columns: Mapping[str, bool] = field(default_factory=dict)
     prices: bool = False
+    also_proposed: tuple[str, ...] = ()
     silent_parameters: tuple[SilentParameter, ...] = ()
     regime_targets: tuple[RegimeTarget, ...] = ()
 
@@ -333,11 +397,15 @@ class FamilyRecord:
         object.__setattr__(self, "metric_columns", MappingProxyType(dict(self.metric_columns)))
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise InvalidScenarioError("name", f"a family's name must be an identifier, got {self.name!r}")
+        own = {self.proposed, *self.also_proposed}
         for i, target in enumerate(self.regime_targets):
-            if self.proposed in target.algorithms:
+            if own & set(target.algorithms):
                 raise InvalidScenarioError(
                     f"regime_targets[{i}]", f"{target.name!r} involves the paper's own algorithm "
-                    f"{self.proposed!r}: a regime target relates baselines only")
+                    f"{sorted(own & set(target.algorithms))[0]!r}: a regime target relates baselines only")
+        names = [p.name if p.algorithm is None else f"{p.algorithm}.{p.name}" for p in self.silent_parameters]
+        if len(set(names)) != len(names):
+            raise InvalidScenarioError("silent_parameters", f"a parameter is declared twice: {names}")
 
 
 _RECORDS: dict[str, FamilyRecord] = {}

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from aisched.errors import InvalidScenarioError
 from aisched.experiments._paths import cache_dir, search_path
@@ -277,6 +278,17 @@ def fetch(name: str, *, mirror: str | None = None, cache: Path | None = None) ->
     else:
         raise InvalidScenarioError("dataset", f"unknown dataset {name!r} (known: {', '.join(DATASETS)}, all)")
     target = Path(cache) if cache is not None else cache_dir()
+    logger = pooch.get_logger()  # its "Downloading data from ..." lines on stderr: the caller reports instead
+    level = logger.level
+    logger.setLevel("WARNING")
+    try:
+        return _retrieve(pooch, chosen, target, mirror)
+    finally:
+        logger.setLevel(level)
+
+
+def _retrieve(pooch: Any, chosen: list[Any], target: Path, mirror: str | None) -> list[Path]:
+    """Download (or find, hash-checked) every file of ``chosen`` into ``target``."""
     paths = []
     for d in chosen:
         for f in d.files:

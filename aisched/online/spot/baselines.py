@@ -144,7 +144,8 @@ IDLE, SPOT, ON_DEMAND = "idle", "spot", "on_demand"
 
 @register("spot", "up")
 def up(inst: SpotInstance, *,
-       variant: Literal["reference", "aisched_v1", "spot_first"] = "reference") -> Outcome:
+       variant: Literal["reference", "aisched_v1", "spot_first"] = "reference",
+       gpus: int | None = None) -> Outcome:
     """UP: Uniform Progress (Can't Be Late, NSDI'24, section 5.2); see the module doc.
 
     Parameters
@@ -156,6 +157,11 @@ def up(inst: SpotInstance, *,
         ``rc_cr_threshold`` strategy with its strong guarantee
         (:func:`reference_decision`); ``"aisched_v1"``: our earlier reading of
         the paper's text; ``"spot_first"``: the reading before that.
+
+    gpus
+        ``N``, the GPUs UP runs (spot or on-demand) in the first two variants; ``None``
+        (default): OD-Only's count (:func:`od_only_count`), as the reference sizes a job.
+        The paper does not say; ``docs/readings.md`` S-silent declares it a silent parameter.
 
     Returns
     -------
@@ -170,14 +176,19 @@ def up(inst: SpotInstance, *,
     """
     if not isinstance(variant, str) or variant not in UP_VARIANTS:
         raise InvalidScenarioError("variant", f"= {variant!r} is not one of {', '.join(map(repr, UP_VARIANTS))}")
+    if gpus is not None and not (isinstance(gpus, (int, np.integer)) and not isinstance(gpus, bool)
+                                 and inst.min_gpus <= gpus <= inst.max_gpus):
+        raise InvalidScenarioError("gpus", f"= {gpus!r} must be an integer in [{inst.min_gpus}, {inst.max_gpus}]")
+    if gpus is not None and variant == "spot_first":
+        raise InvalidScenarioError("gpus", "applies to the 'reference' and 'aisched_v1' variants")
     started = time.perf_counter()
     info: dict = {}
     if variant == "spot_first":
         od, sp = _up_spot_first(inst)
     elif variant == "aisched_v1":
-        od, sp, info = _up_aisched_v1(inst)
+        od, sp, info = _up_aisched_v1(inst, gpus)
     else:
-        od, sp, info = _up_reference(inst)
+        od, sp, info = _up_reference(inst, gpus)
     o, s = finish_plan(inst, od, sp)
     return outcome("up", inst, o, s, started, {"variant": variant, **info})
 
@@ -262,10 +273,10 @@ def reference_decision(*, slot: int, deadline: int, total: float, done: float, o
     return IDLE, False                                       # (f)
 
 
-def _up_reference(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray, dict]:
+def _up_reference(inst: SpotInstance, gpus: int | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
     """:func:`reference_decision` in every slot ``0..d-1``, ``N`` GPUs (Polarization); ``(od, spot, info)``."""
     d, L = inst.deadline, inst.work
-    n_job = od_only_count(inst)
+    n_job = od_only_count(inst) if gpus is None else int(gpus)
     rate = float(inst.throughput(n_job))
     delay = 1.0 - inst.scale_up_efficiency
     od = np.zeros(inst.num_slots, np.int64)
@@ -286,10 +297,10 @@ def _up_reference(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray, dict]:
     return od, sp, {"gpus": n_job, "safety_net_slot": first}
 
 
-def _up_aisched_v1(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray, dict]:
+def _up_aisched_v1(inst: SpotInstance, gpus: int | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
     """``variant="aisched_v1"``: rules (i)-(v) of the module doc; ``(on_demand, spot, info)``."""
     d, L = inst.deadline, inst.work
-    n_job = od_only_count(inst)
+    n_job = od_only_count(inst) if gpus is None else int(gpus)
     rate = float(inst.throughput(n_job))
     delay = 1.0 - inst.scale_up_efficiency          # changeover delay, slots
     od = np.zeros(inst.num_slots, np.int64)

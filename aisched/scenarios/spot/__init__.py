@@ -22,7 +22,7 @@ from aisched._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
-    submodules=["cli", "figures", "generator", "metrics", "paper", "selection", "traces"],
+    submodules=["cli", "figures", "generator", "metrics", "paper", "selection", "silent", "traces"],
     names={
         "CLI_ALGORITHMS": "cli",
         "cell_metrics": "metrics",
@@ -92,7 +92,10 @@ PAPER_SCENARIOS: tuple[str, ...] = (
     "fig8-price", "fig8-price-synthetic", "fig9-selection", "fig10-phases", "regime-availability",
 )
 
+from aisched.scenarios.spot.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
+
 families.register(families.FamilyRecord(
     name="spot", objective=families.Objective("utility"), proposed="ahap", hooks=_hooks, cli=_cli,
     item="job", paper_scenarios=PAPER_SCENARIOS, metric_columns={"best_fixed": True, "regret": False, "regret_to_bound": False}, prices=False,
+    also_proposed=("ahanp",), silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
 ))

@@ -101,3 +101,25 @@ def test_up_meets_the_deadline_whenever_od_only_does(seed, work, deadline, nmax,
         out = aisched.run("up", inst, variant=variant)
         assert _met(inst, out)
         assert out.verify(inst) == pytest.approx(out.objective)
+
+
+def test_up_runs_the_gpu_count_it_is_given_and_refuses_one_outside_the_job():
+    """``gpus`` (a declared silent parameter, readings S-silent): N for the reference rule; default OD-Only's."""
+    import numpy as np
+
+    import aisched
+    from aisched.errors import InvalidScenarioError
+    from aisched.online.spot.baselines import od_only_count
+    from aisched.scenarios.spot import generate
+
+    inst = generate(0, deadline=10)
+    default = aisched.run("up", inst)
+    assert default.info["gpus"] == od_only_count(inst)
+    assert aisched.run("up", inst, gpus=od_only_count(inst)).objective == default.objective
+    twelve = aisched.run("up", inst, gpus=12)
+    used = np.asarray(twelve.plan["on_demand"].values) + np.asarray(twelve.plan["spot"].values)
+    assert twelve.info["gpus"] == 12 and set(np.unique(used[: inst.deadline])) <= {0, 12}
+    with pytest.raises(InvalidScenarioError, match="gpus.*integer in \\[1, 12\\]"):
+        aisched.run("up", inst, gpus=13)
+    with pytest.raises(InvalidScenarioError, match="gpus.*'reference' and 'aisched_v1'"):
+        aisched.run("up", inst, gpus=12, variant="spot_first")

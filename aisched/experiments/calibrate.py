@@ -1,0 +1,280 @@
+"""Calibration: fit a family's silent parameters to its paper's baseline-only relations.
+
+A family declares the values its paper leaves unstated
+(:class:`~aisched.families.SilentParameter`, each with the range the text allows and a grid) and
+the relations among its baselines that the paper reports
+(:class:`~aisched.families.RegimeTarget`, never involving the paper's own algorithms: the record
+refuses one that does). :func:`calibrate` runs the targets' baselines, and only them, at every
+setting of the silent grid (their product) and picks the setting whose baselines meet the targets
+best: the least sum over targets of the squared relative residual ``(ours - paper) / paper``
+(an ordering: the pairs out of order). Ties go to the setting met first in the grid's order, whose
+first setting is the default.
+
+The runs are ordinary sweeps (:func:`aisched.experiments.sweep.sweep`): one scenario per target
+point and setting of all silent parameters but one, that one along the scenario's x axis. So they
+are cached and resumable in ``out/<family>/calibrate-*`` and run on the same executors (serial,
+process pool, Dask). :attr:`Calibration.targets` holds, per target, ours at the default and at the
+fit with their residuals, and the closest any setting comes (a target no setting meets is a
+finding to state).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aisched import families
+from aisched._files import atomic_write_text
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import sweep as sweeps
+from aisched.experiments.scenario import Scenario
+from aisched.families import FamilyRecord, RegimeTarget, SilentParameter
+
+__all__ = ["Calibration", "TargetFit", "calibrate", "parameter_key", "settings"]
+
+#: A setting of the silent parameters: parameter key (:func:`parameter_key`) -> value (None: the own default).
+Setting = dict[str, Any]
+
+
+def parameter_key(parameter: SilentParameter) -> str:
+    """``"value"`` for a generator parameter, ``"up.gpus"`` for an algorithm's."""
+    return parameter.name if parameter.algorithm is None else f"{parameter.algorithm}.{parameter.name}"
+
+
+def settings(record: FamilyRecord) -> list[Setting]:
+    """Every setting of the family's silent grid (their product), the default first."""
+    params = record.silent_parameters
+    default = {parameter_key(p): p.default for p in params}
+    grid = [dict(zip([parameter_key(p) for p in params], combo))
+            for combo in itertools.product(*(p.values for p in params))]
+    return [default, *(s for s in grid if s != default)]
+
+
+@dataclass(frozen=True)
+class TargetFit:
+    """One regime target: the paper's value, ours at the default and at the fit, the closest we come."""
+
+    target: RegimeTarget
+    default: float
+    fit: float
+    closest: float
+    closest_setting: Setting
+
+    @property
+    def meetable(self) -> bool:
+        """Whether some setting in the range meets this target on its own."""
+        return self.target.met(self.closest)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The result of :func:`calibrate` (also written as ``calibration.json``)."""
+
+    family: str
+    seeds: int
+    parameters: tuple[SilentParameter, ...]
+    default: Setting
+    fit: Setting
+    targets: tuple[TargetFit, ...]
+    grid: tuple[dict[str, Any], ...]
+    baselines: tuple[str, ...]
+
+    @property
+    def fit_meets_all(self) -> bool:
+        """Whether the fitted setting meets every target."""
+        return all(t.target.met(t.fit) for t in self.targets)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain, JSON-able record."""
+        return {
+            "family": self.family, "seeds": self.seeds, "default": self.default, "fit": self.fit,
+            "fit_meets_all": self.fit_meets_all, "baselines": list(self.baselines),
+            "targets": [{"name": t.target.name, "paper": t.target.value, "default": t.default, "fit": t.fit,
+                         "met_at_default": t.target.met(t.default), "met_at_fit": t.target.met(t.fit),
+                         "closest": t.closest, "closest_setting": t.closest_setting, "meetable": t.meetable}
+                        for t in self.targets],
+            "grid": list(self.grid),
+        }
+
+    def text(self) -> str:
+        """What ``aisched calibrate`` prints: the fitted setting, then target vs ours, then the misfits."""
+        lines = [f"calibration of {self.family}: {len(self.parameters)} silent parameters, {len(self.grid)} settings "
+                 f"x {self.seeds} seeds; runs the baselines only ({', '.join(self.baselines)})", "",
+                 f"{'silent parameter':<22} {'range':>15} {'default':>9} {'fit':>9}"]
+        for p in self.parameters:
+            key = parameter_key(p)
+            lines.append(f"{key:<22} {f'[{p.low:g}, {p.high:g}]':>15} {_value(self.default[key]):>9} "
+                         f"{_value(self.fit[key]):>9}")
+        lines += ["", f"{'regime target':<32} {'paper':>7} {'default':>8} {'resid':>7} {'fit':>7} {'resid':>7}  met "
+                      "at fit", "-" * 84]
+        for t in self.targets:
+            r = t.target
+            lines.append(f"{r.name:<32} {r.value:>7.3f} {t.default:>8.3f} {r.residual(t.default):>+7.3f} "
+                         f"{t.fit:>7.3f} {r.residual(t.fit):>+7.3f}  {'yes' if r.met(t.fit) else 'no'}")
+        lines.append("")
+        lines.append("the fit meets every target (within 0.05, or 15 % where that is tighter)" if self.fit_meets_all
+                     else "the fit does not meet every target: keep the default and state the misfit")
+        if not self.fit_meets_all and any(all(t.target.met(row["measured"][t.target.name]) for t in self.targets)
+                                          for row in self.grid):
+            lines.append("(a setting meets every target, but another scores better: see calibration.json)")
+        elif not self.fit_meets_all:
+            lines.append("no setting in the range meets every target at once; the fit above is the closest")
+        for t in self.targets:
+            if not t.meetable:
+                setting = ", ".join(f"{k}={_value(v)}" for k, v in t.closest_setting.items())
+                lines.append(f"no setting in the range meets {t.target.name!r}: closest {t.closest:.3f} (paper "
+                             f"{t.target.value:.3f}) at {setting}")
+        return "\n".join(lines)
+
+
+def _value(value: Any) -> str:
+    return "(own)" if value is None else f"{value:g}"
+
+
+def _digest(data: Any) -> str:
+    return hashlib.sha1(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:10]
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The targets at one point, the baselines they need and the silent parameters that matter there."""
+
+    at: Mapping[str, Any]
+    targets: tuple[RegimeTarget, ...]
+    algorithms: tuple[str, ...]
+    axis: SilentParameter | None
+    rest: tuple[SilentParameter, ...]
+
+
+def _groups(record: FamilyRecord) -> list[_Group]:
+    by_point: dict[str, list[RegimeTarget]] = {}
+    for target in record.regime_targets:
+        by_point.setdefault(_digest(dict(target.at)), []).append(target)
+    out = []
+    for targets in by_point.values():
+        algorithms = tuple(dict.fromkeys(a for t in targets for a in t.algorithms))
+        relevant = [p for p in record.silent_parameters if p.algorithm is None or p.algorithm in algorithms]
+        axis = next((p for p in relevant if p.algorithm is None and None not in p.values), None)
+        out.append(_Group(targets[0].at, tuple(targets), algorithms, axis, tuple(p for p in relevant if p is not axis)))
+    return out
+
+
+def _scenario(record: FamilyRecord, group: _Group, sub: Setting) -> Scenario:
+    """The sweep of one group at one setting of its parameters but the axis (the axis along x)."""
+    base = {k: v for k, v in group.at.items() if group.axis is None or k != group.axis.name}
+    params: dict[str, dict[str, Any]] = {}
+    for p in group.rest:
+        value = sub[parameter_key(p)]
+        if value is None:
+            continue
+        if p.algorithm is None:
+            base[p.name] = value
+        else:
+            params.setdefault(p.algorithm, {})[p.name] = int(value) if float(value).is_integer() else value
+    if group.axis is not None:
+        x, values = group.axis.name, tuple(group.axis.values)
+    else:
+        x = next(iter(group.at))
+        values, base = (group.at[x],), {k: v for k, v in base.items() if k != x}
+    name = f"{record.name}/calibrate-{_digest([dict(group.at), sub])}"
+    return Scenario(name=name, family=record.name, title=f"calibration of {record.name}: {sub}", x=x,
+                    values=values, base=base, algorithms=group.algorithms, params=params, seeds=1)
+
+
+def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, executor: str = "process",
+              workers: int | None = None, progress: bool = False) -> Calibration:
+    """Fit ``family``'s silent parameters to its regime targets (module docstring); write ``calibration.json``.
+
+    Parameters
+    ----------
+    family
+        A registered family with silent parameters and regime targets.
+    out
+        Results root: the sweeps go to ``out/<family>/calibrate-*`` (resumed when there) and the
+        result to ``out/<family>/calibration.json``.
+    seeds
+        Seeds per setting (each target's value is the ratio of means over them).
+    executor, workers, progress
+        As for :func:`~aisched.experiments.sweep.sweep`.
+
+    Raises
+    ------
+    InvalidScenarioError
+        The family declares no silent parameter or no regime target, or ``seeds`` < 1.
+    """
+    record = families.record(family)
+    if not record.silent_parameters or not record.regime_targets:
+        raise InvalidScenarioError("family", f"{family!r} declares no silent parameters and regime targets to fit "
+                                   f"({len(record.silent_parameters)} parameters, {len(record.regime_targets)} targets)")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
+        raise InvalidScenarioError("seeds", f"= {seeds!r} must be an integer >= 1")
+    own = {record.proposed, *record.also_proposed}
+    groups = _groups(record)
+    plans: list[tuple[_Group, Setting, Scenario]] = []
+    for group in groups:
+        keys = [parameter_key(p) for p in group.rest]
+        for combo in itertools.product(*(p.values for p in group.rest)):
+            sub = dict(zip(keys, combo))
+            scenario = _scenario(record, group, sub)
+            assert not own & set(scenario.algorithms), "calibration runs baselines only"
+            plans.append((group, sub, scenario))
+    runner = sweeps.open_runner(executor, workers)
+    tables = {}
+    try:
+        for _group, _sub, scenario in plans:
+            tables[scenario.name] = sweeps.sweep(scenario, out, seeds=seeds, resume=True, runner=runner,
+                                                 progress=progress, outcomes=False)
+    finally:
+        runner.shutdown()
+
+    def measured(setting: Setting) -> dict[str, float]:
+        found: dict[str, float] = {}
+        for group, sub, scenario in plans:
+            if any(setting[k] != v for k, v in sub.items()):
+                continue
+            table = tables[scenario.name]
+            x = str(setting[parameter_key(group.axis)]) if group.axis is not None else str(scenario.values[0])
+            at = table[table["x"].astype(str) == x]
+            means = at.groupby("algorithm")["objective"].mean().to_dict()
+            for target in group.targets:
+                found[target.name] = target.measure(means)
+        return found
+
+    grid = []
+    for setting in settings(record):
+        values = measured(setting)
+        grid.append({"setting": setting, "measured": values, "score": _score(record.regime_targets, values)})
+    best = min(range(len(grid)), key=lambda i: (grid[i]["score"], i))
+    fits = []
+    for target in record.regime_targets:
+        near = min(range(len(grid)), key=lambda i: (abs(target.residual(grid[i]["measured"][target.name]))
+                                                    if math.isfinite(grid[i]["measured"][target.name]) else math.inf, i))
+        fits.append(TargetFit(target, default=grid[0]["measured"][target.name],
+                              fit=grid[best]["measured"][target.name], closest=grid[near]["measured"][target.name],
+                              closest_setting=grid[near]["setting"]))
+    result = Calibration(family=family, seeds=seeds, parameters=record.silent_parameters, default=grid[0]["setting"],
+                         fit=grid[best]["setting"], targets=tuple(fits), grid=tuple(grid),
+                         baselines=tuple(dict.fromkeys(a for g in groups for a in g.algorithms)))
+    path = Path(out) / family / "calibration.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(result.to_json(), indent=1, default=str) + "\n")
+    return result
+
+
+def _score(targets: tuple[RegimeTarget, ...], values: Mapping[str, float]) -> float:
+    """Sum of squared relative residuals (an ordering: its pairs out of order); inf where one is not finite."""
+    total = 0.0
+    for target in targets:
+        ours = values[target.name]
+        if not math.isfinite(ours):
+            return math.inf
+        scale = abs(target.value) if target.kind != "ordering" and target.value else 1.0
+        total += (target.residual(ours) / scale) ** 2
+    return total

@@ -1,0 +1,110 @@
+"""Calibration fits silent parameters to baseline-only relations, and never runs the paper's own algorithm."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+import pytest
+
+import aisched
+from aisched import families, registry
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import calibrate as cal
+from aisched.families import FamilyRecord, Objective, RegimeTarget, SilentParameter
+
+
+def _target(**kw):
+    base = dict(name="a/b", kind="ratio", algorithms=("msu", "od_only"), value=0.9, quote="q", where="w")
+    return RegimeTarget(**{**base, **kw})
+
+
+def test_a_regime_target_measures_meets_and_is_checked() -> None:
+    t = _target()
+    assert t.tolerance() == pytest.approx(0.05)  # 15 % of 0.9 is looser
+    assert _target(value=0.2).tolerance() == pytest.approx(0.03)  # 15 % of 0.2 is tighter
+    assert t.measure({"msu": 9.0, "od_only": 10.0}) == pytest.approx(0.9) and t.met(0.93) and not t.met(0.96)
+    order = _target(kind="ordering", algorithms=("a", "b", "c"), value=math.nan)
+    assert order.measure({"a": 1.0, "b": 3.0, "c": 2.0}) == 1 and not order.met(1) and order.met(0)
+    with pytest.raises(InvalidScenarioError, match="a ratio names 2 algorithms"):
+        _target(algorithms=("msu",))
+
+
+def test_a_record_refuses_a_target_on_the_papers_own_algorithms() -> None:
+    def record(target):
+        return FamilyRecord(name="toy", objective=Objective("value"), proposed="ahap", hooks=lambda: None,
+                            also_proposed=("ahanp",), regime_targets=(target,))
+
+    with pytest.raises(InvalidScenarioError, match="regime_targets\\[0\\].*'ahap'.*baselines only"):
+        record(_target(algorithms=("ahap", "od_only")))
+    with pytest.raises(InvalidScenarioError, match="'ahanp'"):
+        record(_target(algorithms=("ahanp", "od_only")))
+    record(_target())  # baselines only: fine
+
+
+def test_a_silent_parameter_is_checked() -> None:
+    kw = dict(name="value", quote="q", where="w", low=1.0, high=2.0, argument="a")
+    assert SilentParameter(**kw, default=1.5).values == (1.0, 1.5, 2.0)
+    with pytest.raises(InvalidScenarioError, match="default 3.0 is not inside"):
+        SilentParameter(**kw, default=3.0)
+    with pytest.raises(InvalidScenarioError, match="grid\\[1\\]"):
+        SilentParameter(**kw, default=1.5, grid=(1.5, 2.5))
+    with pytest.raises(InvalidScenarioError, match="must hold the default"):
+        SilentParameter(**kw, default=1.5, grid=(1.0, 2.0))
+
+
+@pytest.fixture
+def small_spot(monkeypatch):
+    """spot with a 2 x 2 x 1 x 2 grid, and its own algorithms replaced by ones that fail when run."""
+    record = families.record("spot")
+    grids = {"value": (96.0, 120.0), "mean_available": (None, 8.0), "mean_price": (None,), "gpus": (None, 12.0)}
+    small = tuple(dataclasses.replace(p, grid=grids[p.name]) for p in record.silent_parameters)
+    monkeypatch.setitem(families._RECORDS, "spot", dataclasses.replace(record, silent_parameters=small))
+
+    def never(*args, **kwargs):
+        raise AssertionError("calibration ran the paper's own algorithm")
+
+    registry.names("spot")
+    table = dict(registry._ONLINE["spot"])
+    table.update({"ahap": never, "ahanp": never})
+    monkeypatch.setitem(registry._ONLINE, "spot", table)
+    return record
+
+
+def test_calibration_runs_baselines_only_fits_and_resumes(small_spot, tmp_path) -> None:
+    result = cal.calibrate("spot", tmp_path, seeds=1, executor="serial")
+    assert result.baselines == ("msu", "od_only", "up")
+    assert len(result.grid) == 2 * 2 * 1 * 2 and result.default == {
+        "value": 120.0, "mean_available": None, "mean_price": None, "up.gpus": None}
+    assert result.grid[0]["setting"] == result.default
+    best = min(row["score"] for row in result.grid)
+    assert [row["setting"] for row in result.grid if row["score"] == best][0] == result.fit
+    for fit in result.targets:  # ours at the default and at the fit, read back from the grid
+        assert fit.default == result.grid[0]["measured"][fit.target.name]
+        assert min(abs(fit.target.residual(r["measured"][fit.target.name])) for r in result.grid) == pytest.approx(
+            abs(fit.target.residual(fit.closest)))
+    tables = list(tmp_path.glob("spot/calibrate-*/table.csv"))
+    assert tables and all(set(aisched.experiments.sweep.load_table(p.parent)["algorithm"]) <= {"msu", "od_only", "up"}
+                          for p in tables)
+    written = json.loads((tmp_path / "spot" / "calibration.json").read_text())
+    assert written["fit"] == result.fit and len(written["targets"]) == 2
+    text = result.text()
+    assert "MSU / OD-Only at deadline 10" in text and "0.963" in text and "runs the baselines only" in text
+    again = cal.calibrate("spot", tmp_path, seeds=1, executor="serial")  # every cell kept from the first run
+    assert again.fit == result.fit
+    runs = [json.loads(p.read_text())["cells_run"] for p in tmp_path.glob("spot/calibrate-*/sweep.json")]
+    assert runs and set(runs) == {0}
+
+
+def test_calibration_refuses_a_family_without_targets(tmp_path) -> None:
+    with pytest.raises(InvalidScenarioError, match="'lora' declares no silent parameters"):
+        cal.calibrate("lora", tmp_path)
+
+
+def test_the_command_line_offers_families_with_targets_only(capsys) -> None:
+    from aisched.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["calibrate", "lora"])
+    assert "invalid choice: 'lora'" in capsys.readouterr().err
