@@ -34,7 +34,20 @@ __all__ = [
 
 
 class AischedError(Exception):
-    """Base class of every error aisched raises on purpose."""
+    """Base class of every error aisched raises on purpose.
+
+    Every subclass pickles with its fields (a pool or Dask worker sends it back to the
+    parent, which shows the same one line as a run in one process): a subclass whose
+    ``__init__`` takes other arguments than the message names them in ``_fields``, each
+    kept as an attribute of that name.
+    """
+
+    _fields: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple:  # type: ignore[type-arg]
+        if not self._fields:
+            return super().__reduce__()
+        return (type(self), tuple(getattr(self, name) for name in self._fields), self.__dict__)
 
 
 class InvalidInstanceError(AischedError, ValueError):
@@ -48,6 +61,8 @@ class InvalidInstanceError(AischedError, ValueError):
         What is wrong, naming the index and the value.
     """
 
+    _fields = ("field", "message")
+
     def __init__(self, field: str, message: str) -> None:
         self.field = field
         self.message = message
@@ -56,6 +71,8 @@ class InvalidInstanceError(AischedError, ValueError):
 
 class InvalidScenarioError(AischedError, ValueError):
     """A scenario or generator parameter is malformed."""
+
+    _fields = ("field", "message")
 
     def __init__(self, field: str, message: str) -> None:
         self.field = field
@@ -74,8 +91,11 @@ class InfeasiblePlanError(AischedError):
         Where (indices) and by how much.
     """
 
+    _fields = ("constraint", "message")
+
     def __init__(self, constraint: str, message: str) -> None:
         self.constraint = constraint
+        self.message = message
         super().__init__(f"{constraint}: {message}")
 
 
@@ -97,8 +117,11 @@ class AlgorithmError(AischedError):
         What it returned instead.
     """
 
+    _fields = ("algorithm", "message")
+
     def __init__(self, algorithm: str, message: str) -> None:
         self.algorithm = algorithm
+        self.message = message
         super().__init__(f"algorithm {algorithm!r}: {message}")
 
 

@@ -33,6 +33,10 @@ __all__ = ["TenantInstance", "UTILITIES"]
 #: The two utility forms of Theorem 1.
 UTILITIES = ("linear", "convex")
 
+#: Most (server, slot) cells an instance may have: a size guard checked before any array is built (the
+#: online algorithms keep per-(server, slot) state; 10^9 slots grew Astraea by 862 MiB in a minute).
+MAX_SERVER_SLOTS = 100_000_000
+
 #: Relative slack when testing "enough mini-batches" (3k) against floating point.
 WORK_RTOL = 1e-9
 
@@ -199,6 +203,11 @@ class TenantInstance:
         if cw.ndim != 1 or cw.shape[0] < 1:
             raise InvalidInstanceError("workers", f"must be a non-empty 1-d array (server,), got shape {cw.shape}")
         S = cw.shape[0]
+        if S * T > MAX_SERVER_SLOTS:
+            raise InvalidInstanceError(
+                "num_slots", f"= {T} with {S} servers is {S * T:,} (server, slot) cells, more than the limit "
+                f"MAX_SERVER_SLOTS = {MAX_SERVER_SLOTS:,} (raise aisched.models.tenants.instance.MAX_SERVER_SLOTS "
+                "if you mean it)")
         ar = np.asarray(arrival)
         if ar.ndim != 1:
             raise InvalidInstanceError("arrival", f"must be 1-d (job,), got shape {ar.shape}")

@@ -161,3 +161,20 @@ def test_fastest_run_matches_enumeration(seed):
         chunks=rng.integers(1, 9, size=4))
     got = inst.fastest_run()
     assert got.tolist() == [_fastest_by_enumeration(inst, j) for j in range(inst.num_jobs)]
+
+
+def test_an_oversized_horizon_is_refused_before_any_array_is_built():
+    import tracemalloc
+
+    from aisched.errors import InvalidInstanceError
+    from aisched.models.tenants.instance import MAX_SERVER_SLOTS
+    from aisched.scenarios.tenants import generate
+
+    inst = generate(seed=0)
+    tracemalloc.start()
+    with pytest.raises(InvalidInstanceError, match=r"num_slots: = 1000000000 with \d+ servers .* MAX_SERVER_SLOTS"):
+        inst.replace(num_slots=10**9)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 50 * 2**20  # refused before allocating per-slot state
+    assert inst.replace(num_slots=MAX_SERVER_SLOTS // inst.num_servers).num_slots > inst.num_slots
