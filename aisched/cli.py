@@ -67,8 +67,21 @@ def _family_cli(family: str) -> FamilyCli | None:
     return families.cli(family) if family in families.names() else None
 
 
+def _version() -> str:
+    """The installed version, read without importing the numerical stack."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("aisched")
+    except PackageNotFoundError:  # a source tree on sys.path, not installed
+        import aisched
+
+        return aisched.__version__
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="aisched", description="Online scheduling and pricing of AI workloads.")
+    p.add_argument("--version", action="version", version=f"aisched {_version()}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     cmp_ = sub.add_parser("compare", help="compare online algorithms with the offline optimum")
     fam = cmp_.add_subparsers(dest="family", required=True, parser_class=_Parser)
@@ -135,7 +148,7 @@ def _parser() -> argparse.ArgumentParser:
     cal.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
-    rep.add_argument("--no-figures", action="store_true")
+    rep.add_argument("--no-figures", action="store_true", help="tables and claims only, no figures")
     rep.add_argument("--refresh-metrics", action="store_true",
                      help="first recompute every cell's family metrics from its stored outcome (no rerun)")
     rep.add_argument("--reproduction", type=Path, default=None, metavar="FILE",
@@ -522,7 +535,13 @@ def entry() -> NoReturn:
     would take another second or two, so the process runs multiprocessing's exit
     hook (unlinking its semaphores) and ends.
     """
-    code = main()
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `aisched data list | head`: the reader left; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # Python would otherwise complain again when it flushes at exit
+        sys.exit(1)
     if code == INTERRUPTED:
         from multiprocessing import util
 

@@ -222,3 +222,45 @@ def test_make_run_twice_in_a_row_exits_0(tmp_path):
                               capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, f"run {run + 1}: {proc.stdout[-2000:]}{proc.stderr[-2000:]}"
     assert (tmp_path / "results" / "lora_comparison.csv").is_file()
+
+
+def test_version_and_a_closed_pipe_give_no_traceback():
+    import os
+
+    proc = subprocess.run([sys.executable, "-m", "aisched.cli", "--version"], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0 and proc.stdout.startswith("aisched ")
+    read, write = os.pipe()
+    os.close(read)  # `aisched data list | head`: the reader has gone before the first line
+    try:
+        proc = subprocess.run([sys.executable, "-c", "import sys; sys.argv = ['aisched', 'data', 'list']\n"
+                               "from aisched.cli import entry; entry()"], stdout=write, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+    finally:
+        os.close(write)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_conflicting_options_are_refused_in_one_line(capsys):
+    assert main(["compare", "lora", "--tasks", "10", "--arrival-rate", "2"]) == 2
+    assert capsys.readouterr().err.strip() == ("aisched: error: --tasks: = 10 cannot be combined with "
+                                               "--arrival-rate 2: give an exact count or a Poisson rate")
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    import argparse
+
+    from aisched.cli import _parser
+
+    silent = []
+
+    def walk(parser, path):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*path, name])
+            elif action.option_strings and not (action.help or "").strip():
+                silent.append(f"{' '.join(path)} {action.option_strings[0]}")
+
+    walk(_parser(), ["aisched"])
+    assert silent == []

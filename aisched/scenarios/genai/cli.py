@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.genai.defaults import (
     ADMISSIONS,
@@ -56,8 +57,10 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--capacity", type=_capacity, default=d["capacity"],
                         help="homo-S, homo-M, homo-L, hetero or GB per edge (default %(default)s)")
     parser.add_argument("--dag-source", choices=("taskbench", "hugginggpt", "generator"),
-                        default=d["dag_source"])
-    parser.add_argument("--seed", type=int, default=d["seed"])
+                        default=d["dag_source"],
+                        help="where the job DAGs come from: TaskBench's, HuggingGPT's demos or the generator "
+                             "(default %(default)s)")
+    parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
     parser.add_argument("--deadline-rule", choices=DEADLINE_RULES, default="arrival",
                         help="deadline draw (docs/readings.md genai A2; default %(default)s)")
     parser.add_argument("--revenue-rule", choices=REVENUE_RULES, default="proportional",
@@ -101,6 +104,9 @@ def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
     from aisched.scenarios.genai.generator import generate
 
     jobs = args.jobs
+    if jobs is not None and args.arrival_rate is not None:
+        raise InvalidScenarioError("--jobs", f"= {jobs} cannot be combined with --arrival-rate "
+                                   f"{args.arrival_rate:g}: give an exact count or a Poisson rate")
     if jobs is None and args.arrival_rate is None:
         jobs = DEFAULT_SCENARIO["jobs"]
     return generate(seed=args.seed, edges=args.edges, slots=args.slots,

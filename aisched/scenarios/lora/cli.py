@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.lora.defaults import DEADLINE_METHODS, DEFAULT_SCENARIO, DEFAULT_TIME_LIMIT, GPU_MIXES
 
@@ -54,6 +55,9 @@ def instance_from_cli(args: argparse.Namespace) -> LoraInstance:
     from aisched.scenarios.lora.generator import generate
 
     tasks = args.tasks
+    if tasks is not None and args.arrival_rate is not None:
+        raise InvalidScenarioError("--tasks", f"= {tasks} cannot be combined with --arrival-rate "
+                                   f"{args.arrival_rate:g}: give an exact count or a Poisson rate")
     if tasks is None and args.arrival_rate is None:
         tasks = DEFAULT_SCENARIO["tasks"]
     return generate(

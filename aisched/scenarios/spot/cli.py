@@ -31,11 +31,15 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of :func:`generate` (defaults: the paper's LLaMA2-7B job)."""
     parser.add_argument("--work", type=float, default=80.0, help="work L (default %(default)s)")
     parser.add_argument("--deadline", type=int, default=10, help="soft deadline d, slots")
-    parser.add_argument("--min-gpus", type=int, default=1)
-    parser.add_argument("--max-gpus", type=int, default=12)
-    parser.add_argument("--market", choices=MARKETS, default="synthetic")
+    parser.add_argument("--min-gpus", type=int, default=1, help="N_min, the fewest GPUs the job runs on "
+                        "(default %(default)s)")
+    parser.add_argument("--max-gpus", type=int, default=12, help="N_max, the most GPUs the job runs on "
+                        "(default %(default)s)")
+    parser.add_argument("--market", choices=MARKETS, default="synthetic",
+                        help="spot prices and availability: a daily pattern, or the Vast.ai or AWS traces "
+                             "(default %(default)s)")
     parser.add_argument("--bandwidth", type=float, default=800.0, help="Mbps (100..800)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="generator seed (default %(default)s)")
     parser.add_argument("--changeover", choices=("off", "on"), default="off",
                         help="charge a restart (mu_1) when the job moves between spot and on-demand "
                              "(default off: the paper's model)")
@@ -62,17 +66,21 @@ def describe(inst: SpotInstance, args: argparse.Namespace) -> str:
 def add_select_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``aisched select spot``."""
     parser.add_argument("--jobs", type=int, default=1000, help="workload size K")
-    parser.add_argument("--deadline", type=int, default=10)
-    parser.add_argument("--market", choices=MARKETS, default="synthetic")
-    parser.add_argument("--noise", choices=NOISE_SETTINGS, default="fixed-uniform")
+    parser.add_argument("--deadline", type=int, default=10, help="each job's soft deadline, slots "
+                        "(default %(default)s)")
+    parser.add_argument("--market", choices=MARKETS, default="synthetic",
+                        help="spot prices and availability (default %(default)s)")
+    parser.add_argument("--noise", choices=NOISE_SETTINGS, default="fixed-uniform",
+                        help="prediction noise: fixed or magnitude-dependent, uniform or heavy-tailed "
+                             "(section VI-A; default %(default)s)")
     parser.add_argument("--error", type=float, default=0.1, help="prediction error level")
     parser.add_argument("--windows", default="1,2,3,4,5",
                         help="AHAP windows w of the pool (comma-separated; default the paper's)")
     parser.add_argument("--thresholds", default="0.3,0.4,0.5,0.6,0.7,0.8,0.9",
                         help="price thresholds sigma of the pool (comma-separated)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="workload seed (default %(default)s)")
     parser.add_argument("--out", type=Path, default=Path("results"), help="output folder")
-    parser.add_argument("--no-figures", action="store_true")
+    parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
 
 
 def run_select(args: argparse.Namespace) -> int:

@@ -40,19 +40,22 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--users", type=int, default=d["users"], help="tenants (default %(default)s)")
     parser.add_argument("--servers", type=int, default=d["servers"], help="servers (default %(default)s)")
     parser.add_argument("--jobs", type=int, default=d["jobs"], help="jobs (default %(default)s)")
-    parser.add_argument("--utility", choices=UTILITIES, default=d["utility"])
-    parser.add_argument("--trace", choices=("day", "week", "synthetic"), default=d["trace"])
+    parser.add_argument("--utility", choices=UTILITIES, default=d["utility"],
+                        help="the users' utility of completion time, Theorem 1's forms (default %(default)s)")
+    parser.add_argument("--trace", choices=("day", "week", "synthetic"), default=d["trace"],
+                        help="arrivals from a day or a week of the Philly trace, or drawn (default %(default)s)")
     parser.add_argument("--slot-hours", type=_slot_hours, default=d["slot_hours"],
                         help="hours per slot, or 'auto' (48 h at <= 15 jobs, else 1 h; the API's default too) "
                              "(default %(default)s)")
     parser.add_argument("--window", choices=WINDOWS, default="every_tenant",
                         help="how the trace gives arrivals and owners (default %(default)s: the shortest window "
                              "where every user has a job, else the documented draw; T8)")
-    parser.add_argument("--gpus-per-server", type=int, default=d["gpus_per_server"])
+    parser.add_argument("--gpus-per-server", type=int, default=d["gpus_per_server"],
+                        help="workers (GPUs) per server (default %(default)s)")
     parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
     parser.add_argument("--horizon", choices=HORIZONS, default="finishable",
                         help="rule of the automatic horizon (default %(default)s; docs/readings.md T2)")
-    parser.add_argument("--seed", type=int, default=d["seed"])
+    parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
     # algorithm options (docs/readings.md, tenants): passed to the algorithms that take them
     parser.add_argument("--admission", choices=("real_revenue", "ideal"), default=None,
                         help="Astraea's and BatchSche's admission (default real_revenue; T1)")
