@@ -247,7 +247,7 @@ def test_compare_default_runs_the_paper_algorithms_and_the_ready_ones(own_regist
     own_registry.register("lora", "draft")(lambda instance: aisched.run("eft", instance))
     own_registry.register("lora", "mine", ready=True)(lambda instance: aisched.run("ntm", instance))
     table = aisched.compare(random_tiny(3), offline=False)
-    assert list(table.index) == ["pdftsp", "titan", "eft", "ntm", "titan_welfare", "mine"]
+    assert list(table.index) == ["pdftsp", "titan", "eft", "ntm", "mine"]
     assert "draft" in aisched.algorithms("lora")  # registered, run when named
     assert list(aisched.compare(random_tiny(3), ["draft"], offline=False).index) == ["draft"]
 
@@ -261,3 +261,11 @@ def test_a_time_limit_given_as_a_string_says_to_pass_the_number():
     with pytest.raises(aisched.InvalidScenarioError, match=r"time_limit: .*got '60' \(a string: pass the number "
                        r"itself, time_limit=60\)"):
         aisched.offline(random_tiny(0), time_limit="60")
+
+
+def test_compare_and_the_command_line_run_the_same_default_list():
+    from aisched import families, registry
+
+    for family in aisched.FAMILIES:
+        assert registry.default_names(family) == list(families.cli(family).algorithms), family
+    assert "titan_welfare" in aisched.algorithms("lora")  # a variant: runs when named

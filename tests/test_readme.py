@@ -90,7 +90,7 @@ def test_python_blocks_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
     assert welfare == pytest.approx(result.objective, rel=1e-6) and welfare < best.objective - 1e-6
     # the registered example runs in the default comparison, after the paper's algorithms
     mine = namespace["mine"]
-    assert list(mine.index) == ["offline", "pdftsp", "titan", "eft", "ntm", "titan_welfare", "eft_positive"]
+    assert list(mine.index) == ["offline", "pdftsp", "titan", "eft", "ntm", "eft_positive"]
     assert mine.loc["eft_positive", "objective"] >= mine.loc["eft", "objective"] - 1e-6  # only declines losers
     assert "eft_positive" in aisched.algorithms("lora")
 
