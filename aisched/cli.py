@@ -344,6 +344,10 @@ def _compare(args: argparse.Namespace) -> int:
         off = outcomes["offline"]
         if off.status == "optimal":
             print(f"offline optimum proven by {off.info.get('solver')} in {off.runtime_s:.2f} s; ratios are to it")
+        elif math.isnan(off.objective):
+            bound = "no proven bound either" if math.isnan(off.bound) else f"proven bound {off.bound:.2f}"
+            print(f"offline solve found no plan within its {args.time_limit:g} s limit (status {off.status}; "
+                  f"{bound}); {'ratios are to the bound' if not math.isnan(off.bound) else 'no ratios'}")
         else:
             print(
                 f"offline solve stopped at its {args.time_limit:g} s limit: status {off.status}, incumbent "

@@ -102,6 +102,10 @@ class Outcome:
             Naming the first violated constraint, or when the recomputed
             objective differs from the reported one.
         """
+        if math.isnan(self.objective) and self.status != "online":
+            raise InfeasiblePlanError(
+                "plan", f"the {self.algorithm} outcome holds no plan to verify (status {self.status!r}: the solve "
+                "found no incumbent within its limit)")
         if getattr(instance, "family", None) != self.family:
             raise InfeasiblePlanError(
                 "family", f"outcome is for {self.family!r}, instance is {instance.family!r}"

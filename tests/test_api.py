@@ -269,3 +269,15 @@ def test_compare_and_the_command_line_run_the_same_default_list():
     for family in aisched.FAMILIES:
         assert registry.default_names(family) == list(families.cli(family).algorithms), family
     assert "titan_welfare" in aisched.algorithms("lora")  # a variant: runs when named
+
+
+def test_verify_of_an_outcome_without_a_plan_is_refused():
+    import math
+
+    import xarray as xr
+
+    from aisched.outcome import Outcome
+
+    empty = Outcome(algorithm="offline", family="lora", objective=math.nan, plan=xr.Dataset(), status="time_limit")
+    with pytest.raises(InfeasiblePlanError, match="plan: the offline outcome holds no plan to verify"):
+        empty.verify(random_tiny(3))

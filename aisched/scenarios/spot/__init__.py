@@ -38,6 +38,7 @@ __getattr__, __dir__, __all__ = attach(
         "NOISE_SETTINGS": "generator",
         "SLOTS_PER_DAY": "generator",
         "bandwidth_efficiency": "generator",
+        "default_instance": "generator",
         "generate": "generator",
         "predictor": "generator",
         "synthetic_market": "generator",

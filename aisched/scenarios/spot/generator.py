@@ -42,7 +42,7 @@ from aisched.models.spot import SpotInstance
 from aisched.scenarios.spot.defaults import MARKETS, MAX_SLOTS, NOISE_SETTINGS
 from aisched.scenarios.spot.traces import load_gcp_ratios, load_market_csv, load_spot_trace
 
-__all__ = ["generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market", "vast_market",
+__all__ = ["default_instance", "generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market", "vast_market",
            "predictor", "MARKETS", "MAX_SLOTS", "NOISE_SETTINGS", "MAX_AVAILABLE", "SLOTS_PER_DAY"]
 
 SLOTS_PER_DAY = 48
@@ -264,3 +264,9 @@ def predictor(noise: str, error: float, seed: int) -> Any:
         return perfect()
     kind, dist = noise.split("-")
     return noisy(error, kind=kind, dist=dist, seed=seed)
+
+
+def default_instance() -> SpotInstance:
+    """The job ``aisched compare spot`` runs without options: :func:`generate` at its defaults
+    (the paper's LLaMA2-7B job, deadline 10, the synthetic market, seed 0)."""
+    return generate()

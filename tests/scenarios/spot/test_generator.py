@@ -243,3 +243,15 @@ def test_spot_trace_by_ticks_is_the_old_reading(tmp_path):
     assert load_spot_trace(path).size == int(40 * 195 // 1800)
     with pytest.raises(InvalidScenarioError, match="^resample: "):
         load_spot_trace(path, resample="nearest")
+
+
+def test_default_instance_is_what_compare_spot_runs():
+    import argparse
+
+    from aisched import families
+    from aisched.scenarios.spot import default_instance
+
+    parser = argparse.ArgumentParser()
+    cli = families.cli("spot")
+    cli.add_arguments(parser)
+    assert default_instance().to_dataset().identical(cli.instance(parser.parse_args([])).to_dataset())
