@@ -42,7 +42,7 @@ __all__ = ["Diagnostic", "FamilyCli", "FamilyHooks", "FamilyRecord", "FigureFn",
            "register"]
 
 FigureFn = Callable[[Path, Any, Any], "Path | None"]
-"""A report figure: ``fn(sweep folder, scenario definition, table) -> written path or None``."""
+"""A report figure: ``fn(sweep folder, StoredScenario (aisched.experiments.stored), table) -> written path or None``."""
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,8 @@ class FamilyHooks:
     diagnostics
         The cell columns that say whether the proposed algorithm's mechanism acted.
     notes
-        ``notes(definition, table) -> [Markdown line]``, printed after a figure's diagnostics.
+        ``notes(stored, table) -> [Markdown line]`` (``stored``: a ``StoredScenario``), printed after a
+        figure's diagnostics.
     labels
         Words with units for the objective, metrics and generator parameters on axes.
     kinds

@@ -1,7 +1,9 @@
 """The family-free experiment machinery: scenarios as data, the catalogue, sweeps, reports, reproduction.
 
-- :mod:`~aisched.experiments.scenario`: :class:`Scenario` and :class:`Claim`, their
-  validation and TOML form;
+- :mod:`~aisched.experiments.scenario`: :class:`Scenario` and :class:`Claim` and their
+  TOML form; :mod:`~aisched.experiments.validation`: what a scenario may name, and its check;
+- :mod:`~aisched.experiments.stored`: :class:`StoredScenario`, what a sweep folder recorded
+  (``scenario.json``), as the report side reads it;
 - every family reaches it through :mod:`aisched.families` (the typed family registry);
   nothing here imports or names a family;
 - :mod:`~aisched.experiments.catalog`: named scenarios (the papers' figures and a user's);
@@ -21,6 +23,6 @@ from aisched._lazy import attach
 __getattr__, __dir__, __all__ = attach(
     __name__,
     submodules=["catalog", "data", "figures", "report", "reproduce", "reproduction", "scenario",
-                "sweep", "verdicts"],
-    names={"Claim": "scenario", "Scenario": "scenario"},
+                "stored", "sweep", "validation", "verdicts"],
+    names={"Claim": "scenario", "Scenario": "scenario", "StoredScenario": "stored"},
 )

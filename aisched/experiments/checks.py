@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -25,6 +25,9 @@ from aisched import families
 from aisched.experiments.catalog import METRICS, Claim
 from aisched.experiments.diagnostics import idle
 from aisched.experiments.verdicts import VERDICTS, direction, headroom, paired
+
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
 
 __all__ = ["RATIO_METRICS", "ClaimCheck", "check_claims", "claim_points", "mark_idle", "summarise", "variant_checks"]
 
@@ -96,7 +99,7 @@ def summarise(table: pd.DataFrame, metric: str) -> pd.DataFrame:
 _SAME_REFERENCE = ("best", "better_than", "improvement")
 
 
-def _against_bounds(definition: dict[str, Any], summary: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
+def _against_bounds(stored: StoredScenario, summary: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
     """Verdicts that a ratio to a bound cannot give become "not checked".
 
     A bound ``B >= OPT`` makes ``ALG / B`` a lower estimate of ``ALG / OPT`` and
@@ -108,7 +111,7 @@ def _against_bounds(definition: dict[str, Any], summary: pd.DataFrame, checks: l
     stand: every algorithm of a (point, seed) shares its reference, so their
     ratios order as their objectives do.
     """
-    if definition.get("metric") not in RATIO_METRICS or "by_bound" not in summary.columns:
+    if stored.metric not in RATIO_METRICS or "by_bound" not in summary.columns:
         return checks
     out = []
     for chk in checks:
@@ -116,8 +119,8 @@ def _against_bounds(definition: dict[str, Any], summary: pd.DataFrame, checks: l
         if chk.holds is None or int(rows["by_bound"].sum()) == 0 or chk.claim.kind in _SAME_REFERENCE:
             out.append(chk)
             continue
-        safe = (chk.claim.kind == "at_most" and definition["metric"] == "competitive_ratio") or (
-            chk.claim.kind == "at_least" and definition["metric"] == "ratio")
+        safe = (chk.claim.kind == "at_most" and stored.metric == "competitive_ratio") or (
+            chk.claim.kind == "at_least" and stored.metric == "ratio")
         if safe and chk.holds:
             out.append(ClaimCheck(chk.claim, chk.measured, True, chk.detail + " (against a certified bound: "
                                   "it holds on the optimum too)"))
@@ -134,9 +137,9 @@ def _mean(summary: pd.DataFrame, algorithm: str, x: str | None = None) -> pd.Ser
     return rows.set_index("x")["mean"]
 
 
-def check_claims(definition: dict[str, Any], summary: pd.DataFrame,
+def check_claims(stored: StoredScenario, summary: pd.DataFrame,
                  table: pd.DataFrame | None = None) -> list[ClaimCheck]:
-    """Check each claim of a scenario definition against the summary of its sweep.
+    """Check each claim of a sweep's scenario against the summary of its sweep.
 
     With the sweep's ``table`` (one row per cell), a claim comparing algorithms
     ("improvement", "better_than", "best") is decided on the paired per-seed
@@ -145,17 +148,16 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame,
     algorithm at a point where its mechanism was idle is marked (:func:`mark_idle`).
     Without it, on the means only.
     """
-    higher = METRICS[definition["metric"]]
+    higher = METRICS[stored.metric]
     summary = summary[~summary["algorithm"].astype(str).str.contains("@", regex=False)]  # variants: see below
     checks = []
-    labels = definition.get("labels")
-    for raw in definition.get("claims", []):
-        c = Claim(**raw)
-        absent = [p for p in (c.point, c.other_point) if p is not None and labels is not None and p not in labels]
+    labels = stored.labels
+    for c in stored.claims:
+        absent = [p for p in (c.point, c.other_point) if p is not None and p not in labels]
         if absent:
-            checks.append(ClaimCheck(c, math.nan, None, f"point {definition.get('x', 'x')}={absent[0]} is not "
+            checks.append(ClaimCheck(c, math.nan, None, f"point {stored.x}={absent[0]} is not "
                                      f"in this run (its points: {', '.join(labels)})",
-                                     absent=f"{definition.get('x', 'x')}={absent[0]}"))
+                                     absent=f"{stored.x}={absent[0]}"))
             continue
         mine = _mean(summary, c.algorithm)
         if mine.empty or not np.isfinite(mine.to_numpy(dtype=float)).all():
@@ -179,7 +181,7 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame,
             worse, missing = [], []
             for x, ours in mine.items():
                 at = summary[summary["x"] == x].set_index("algorithm")["mean"]
-                absent = [a for a in definition.get("algorithms", []) if a not in at.index or not np.isfinite(at[a])]
+                absent = [a for a in stored.algorithms if a not in at.index or not np.isfinite(at[a])]
                 if absent:
                     missing.append(f"{x}: {', '.join(absent)}")
                     continue
@@ -244,8 +246,8 @@ def check_claims(definition: dict[str, Any], summary: pd.DataFrame,
             a, b = mine.get(str(c.point), math.nan), mine.get(str(c.other_point), math.nan)
             ok = None if not (math.isfinite(a) and math.isfinite(b)) else bool(a > b)
             checks.append(ClaimCheck(c, a - b, ok, f"{c.point}: {a:.4g} vs {c.other_point}: {b:.4g}"))
-    checks = _against_bounds(definition, summary, checks)
-    return checks if table is None else mark_idle(definition, table, _paired_verdicts(definition, table, checks))
+    checks = _against_bounds(stored, summary, checks)
+    return checks if table is None else mark_idle(stored, table, _paired_verdicts(stored, table, checks))
 
 
 def _compact(rooms: list[Any], baseline: str) -> str:
@@ -258,9 +260,9 @@ def _compact(rooms: list[Any], baseline: str) -> str:
     return f"headroom of the {kind} over {baseline}: " + ", ".join(parts)
 
 
-def _paired_verdicts(definition: dict[str, Any], table: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
+def _paired_verdicts(stored: StoredScenario, table: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
     """Re-decide the comparison claims on paired per-seed differences, with headroom (see :func:`check_claims`)."""
-    metric = definition["metric"]
+    metric = stored.metric
     higher = METRICS[metric]
     if metric not in table.columns:
         return checks
@@ -290,7 +292,7 @@ def _paired_verdicts(definition: dict[str, Any], table: pd.DataFrame, checks: li
             continue
         points = [str(x) for x in dict.fromkeys(rows.loc[rows["algorithm"] == c.algorithm, "x"].astype(str))]
         others = [str(c.baseline)] if c.kind == "better_than" else [
-            a for a in definition.get("algorithms", []) if a != c.algorithm]
+            a for a in stored.algorithms if a != c.algorithm]
         worse, unsure, untestable, rooms = [], [], [], []
         for x in points:
             if c.kind == "better_than":
@@ -327,7 +329,7 @@ def _paired_verdicts(definition: dict[str, Any], table: pd.DataFrame, checks: li
     return out
 
 
-def variant_checks(definition: dict[str, Any], summary: pd.DataFrame,
+def variant_checks(stored: StoredScenario, summary: pd.DataFrame,
                    table: pd.DataFrame | None = None) -> dict[str, list[ClaimCheck]]:
     """Each variant's checks of the claims it can change (those about an algorithm it re-runs, and "best").
 
@@ -335,8 +337,8 @@ def variant_checks(definition: dict[str, Any], summary: pd.DataFrame,
     other algorithms keep their default rows (in ``table`` too, when given).
     """
     out: dict[str, list[ClaimCheck]] = {}
-    algorithms = list(definition.get("algorithms", []))
-    for variant, by in definition.get("variants", {}).items():
+    algorithms = list(stored.algorithms)
+    for variant, by in stored.variants.items():
         rename = {f"{a}@{variant}": a for a in by}
         keep = [a for a in algorithms if a not in by] + list(rename)
         rows = summary[summary["algorithm"].isin(keep)].copy()
@@ -345,9 +347,8 @@ def variant_checks(definition: dict[str, Any], summary: pd.DataFrame,
         if table is not None:
             cells = table[table["algorithm"].isin(keep)].copy()
             cells["algorithm"] = cells["algorithm"].replace(rename)
-        claims = [c for c in definition.get("claims", [])
-                  if c["algorithm"] in by or c.get("baseline") in by or c["kind"] == "best"]
-        out[variant] = check_claims({**definition, "claims": claims}, rows, cells)
+        claims = tuple(c for c in stored.claims if c.algorithm in by or c.baseline in by or c.kind == "best")
+        out[variant] = check_claims(dataclasses.replace(stored, claims=claims), rows, cells)
     return out
 
 
@@ -357,13 +358,13 @@ def claim_points(claim: Any, labels: list[str]) -> list[str]:
     return named or [str(x) for x in labels]
 
 
-def mark_idle(definition: dict[str, Any], table: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
+def mark_idle(stored: StoredScenario, table: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
     """The checks, each claim about the proposed algorithm at an idle point marked (verdicts unchanged)."""
-    idle_at = idle(definition, table)
+    idle_at = idle(stored, table)
     if not idle_at:
         return checks
-    proposed = families.record(definition["family"]).proposed
-    labels = [str(x) for x in definition.get("labels", [])]
+    proposed = families.record(stored.family).proposed
+    labels = list(stored.labels)
     out = []
     for chk in checks:
         about = proposed in (chk.claim.algorithm, chk.claim.baseline)

@@ -18,24 +18,27 @@ them into the report's lines:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from aisched import families
 from aisched.families import Diagnostic
 
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
+
 __all__ = ["diagnostics_lines", "idle", "idle_points", "notes_lines"]
 
 
-def idle(definition: dict[str, Any], table: pd.DataFrame) -> dict[str, str]:
+def idle(stored: StoredScenario, table: pd.DataFrame) -> dict[str, str]:
     """x label -> reason, for the points where the family's proposed algorithm's mechanism was idle."""
-    if definition.get("family") not in families.names():  # a hand-made definition: no family, no diagnostics
+    if stored.family not in families.names():  # a family this installation lacks: no diagnostics
         return {}
-    proposed = families.record(definition["family"]).proposed
-    if proposed not in definition.get("algorithms", []):
+    proposed = families.record(stored.family).proposed
+    if proposed not in stored.algorithms:
         return {}
-    return idle_points(proposed, families.hooks(definition["family"]).diagnostics, table)
+    return idle_points(proposed, families.hooks(stored.family).diagnostics, table)
 
 
 def idle_points(algorithm: str, diagnostics: tuple[Diagnostic, ...], table: pd.DataFrame) -> dict[str, str]:
@@ -60,26 +63,26 @@ def idle_points(algorithm: str, diagnostics: tuple[Diagnostic, ...], table: pd.D
     return out
 
 
-def diagnostics_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[str]:
+def diagnostics_lines(stored: StoredScenario, table: pd.DataFrame) -> list[str]:
     """Markdown: the mechanism diagnostics per point (mean over seeds), the idle points marked."""
-    if definition.get("family") not in families.names():
+    if stored.family not in families.names():
         return []
-    family, hooks = families.record(definition["family"]), families.hooks(definition["family"])
+    family, hooks = families.record(stored.family), families.hooks(stored.family)
     shown = [d for d in hooks.diagnostics if d.column in table.columns and table[d.column].notna().any()]
     if not shown:
         return []
-    algorithms = [a for a in definition.get("algorithms", []) if a in set(table["algorithm"])]
+    algorithms = [a for a in stored.algorithms if a in set(table["algorithm"])]
     if family.proposed in algorithms:
         algorithms.remove(family.proposed)
         algorithms.insert(0, family.proposed)
-    idle_at = idle(definition, table)
-    header = f"| {definition['x']} | algorithm | " + " | ".join(d.label for d in shown) + " |"
+    idle_at = idle(stored, table)
+    header = f"| {stored.x} | algorithm | " + " | ".join(d.label for d in shown) + " |"
     lines = ["Mechanism diagnostics (mean over seeds; "
              + (f"**idle** marks a point where {family.proposed}'s mechanism never acted):" if family.proposed
                 else "no proposed algorithm registered):"), "",
              header, "|---" * (len(shown) + 2) + "|"]
     xs = table["x"].astype(str)
-    for x in definition.get("labels", list(dict.fromkeys(xs))):
+    for x in stored.labels:
         for name in algorithms:
             rows = table[(xs == str(x)) & (table["algorithm"] == name)]
             if rows.empty:
@@ -90,9 +93,9 @@ def diagnostics_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[s
     return [*lines, ""]
 
 
-def notes_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[str]:
+def notes_lines(stored: StoredScenario, table: pd.DataFrame) -> list[str]:
     """Markdown: the family's own lines about a figure (``FamilyHooks.notes``), empty when it has none."""
-    if definition.get("family") not in families.names() or table.empty:
+    if stored.family not in families.names() or table.empty:
         return []
-    notes = families.hooks(definition["family"]).notes
-    return list(notes(definition, table)) if notes is not None else []
+    notes = families.hooks(stored.family).notes
+    return list(notes(stored, table)) if notes is not None else []

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     import pandas as pd
     import xarray as xr
 
+    from aisched.experiments.stored import StoredScenario
+
 __all__ = ["COLORS", "GENERIC_LABELS", "clean_title", "fit_titles", "label", "series_style", "legend_outside", "metric_figure", "price_heatmap", "save",
            "style_axes", "subplots", "title_fits", "welfare_bars"]
 
@@ -246,20 +248,20 @@ def price_heatmap(
 
 
 def metric_figure(
-    path: str | Path, definition: Mapping[str, Any], summary: pd.DataFrame, *, extra_paths: Sequence[str | Path] = (),
+    path: str | Path, stored: StoredScenario, summary: pd.DataFrame, *, extra_paths: Sequence[str | Path] = (),
 ) -> list[Path]:
     """A sweep's metric against its x-axis: mean and standard deviation over seeds per algorithm.
 
-    ``definition`` is a scenario's definition (``family``, ``name``, ``title``,
-    ``x``, ``values``, ``labels``, ``metric``); ``summary`` has columns
+    ``stored`` is the sweep's scenario (:class:`~aisched.experiments.stored.StoredScenario`:
+    its ``family``, ``name``, ``title``, ``x``, ``values``, ``labels``, ``metric``); ``summary`` has columns
     ``algorithm``, ``point``, ``x``, ``mean``, ``std``. Numeric x-values give
     lines (one style per series, so ten series stay apart), others grouped bars.
     Written to ``path`` and each of ``extra_paths`` (e.g. an SVG beside the PNG).
     """
     import numpy as np
 
-    family, metric, values = definition["family"], definition["metric"], list(definition["values"])
-    names = list(definition.get("labels") or [str(v) for v in values])
+    family, metric, values = stored.family, stored.metric, list(stored.values)
+    names = list(stored.labels)
     fig, ax = subplots()
     algos = list(dict.fromkeys(summary["algorithm"]))
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
@@ -277,7 +279,7 @@ def metric_figure(
             ax.bar(pos, rows["mean"], width, yerr=rows["std"].fillna(0.0), capsize=2, label=name,
                    color=series_style(j)["color"])
         ax.set_xticks(np.arange(len(names)), names)
-    style_axes(ax, title=definition.get("title") or definition["name"], xlabel=label(definition["x"], family=family),
+    style_axes(ax, title=stored.title or stored.name, xlabel=label(stored.x, family=family),
                ylabel=label(metric, family=family))
     legend_outside(ax)
     fit_titles(fig)

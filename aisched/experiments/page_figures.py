@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from aisched.experiments.checks import ClaimCheck
+
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
 
 __all__ = ["paper_marks", "scenario_svg"]
 
@@ -32,7 +35,7 @@ def _numeric(values: list[Any]) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
-def paper_marks(definition: dict[str, Any], summary: pd.DataFrame, checks: list[ClaimCheck]
+def paper_marks(stored: StoredScenario, summary: pd.DataFrame, checks: list[ClaimCheck]
                 ) -> tuple[list[tuple[str, str, float, str]], list[tuple[float, str]]]:
     """The paper's values to draw: ``(x label, algorithm, y, text)`` points and ``(y, text)`` lines."""
     points, lines = [], []
@@ -50,7 +53,7 @@ def paper_marks(definition: dict[str, Any], summary: pd.DataFrame, checks: list[
     return points, lines
 
 
-def scenario_svg(path: str | Path, definition: dict[str, Any], summary: pd.DataFrame,
+def scenario_svg(path: str | Path, stored: StoredScenario, summary: pd.DataFrame,
                  checks: list[ClaimCheck]) -> Path:
     """Write ``path`` (SVG): the scenario's means per algorithm and the paper's marks; returns it."""
     from aisched.experiments.figures import _pyplot
@@ -60,8 +63,8 @@ def scenario_svg(path: str | Path, definition: dict[str, Any], summary: pd.DataF
 
     matplotlib.rcParams["svg.fonttype"] = "none"
     matplotlib.rcParams["svg.hashsalt"] = "aisched"  # the same ids every run: a regenerated page diffs only where it changed
-    metric, labels = definition["metric"], [str(x) for x in definition["labels"]]
-    values = definition["values"]
+    metric, labels = stored.metric, list(stored.labels)
+    values = list(stored.values)
     algos = list(dict.fromkeys(summary["algorithm"]))
     colours = {a: f"C{i % 10}" for i, a in enumerate(algos)}
     numeric = _numeric(values) and len(values) > 1
@@ -79,7 +82,7 @@ def scenario_svg(path: str | Path, definition: dict[str, Any], summary: pd.DataF
             ax.plot(xs[order], ys[order], marker="o", ms=3, lw=1.2, color=colours[name], label=name)
         else:
             ax.bar(xs + (j - (len(algos) - 1) / 2) * width, ys, width, color=colours[name], label=name)
-    points, lines = paper_marks(definition, summary, checks)
+    points, lines = paper_marks(stored, summary, checks)
     for label, name, y, _ in points:
         if label in position:
             ax.scatter([position[label]], [y], marker="*", s=90, color=colours.get(name, "k"), edgecolors="k",
@@ -90,10 +93,10 @@ def scenario_svg(path: str | Path, definition: dict[str, Any], summary: pd.DataF
         ax.axhline(y, ls="--", lw=1.0, color="0.3", label=text)
     if not numeric:
         ax.set_xticks(range(len(labels)), labels, fontsize=7)
-    ax.set_xlabel(definition["x"].replace("_", " "), fontsize=8)
+    ax.set_xlabel(stored.x.replace("_", " "), fontsize=8)
     ax.set_ylabel(metric.replace("_", " "), fontsize=8)
     ax.tick_params(labelsize=7)
-    ax.set_title(definition["name"], fontsize=9)
+    ax.set_title(stored.name, fontsize=9)
     ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     out = Path(path)

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from aisched import families
 from aisched._files import atomic_write_text
 from aisched.errors import AischedError, InvalidScenarioError
-from aisched import families
+from aisched.experiments.stored import StoredScenario
 
 __all__ = ["Refreshed", "refresh_metrics"]
 
@@ -40,11 +41,11 @@ class Refreshed:
     folders: int
 
 
-def _generator_params(definition: dict[str, Any], point: int) -> dict[str, Any]:
-    base = dict(definition.get("base", {}))
-    if definition.get("x_target", "generator") == "algorithms":
+def _generator_params(stored: StoredScenario, point: int) -> dict[str, Any]:
+    base = dict(stored.base)
+    if stored.x_target == "algorithms":
         return base
-    return {**base, definition["x"]: definition["values"][point]}
+    return {**base, stored.x: stored.values[point]}
 
 
 def refresh_metrics(top: str | os.PathLike[str]) -> Refreshed:
@@ -68,26 +69,26 @@ def refresh_metrics(top: str | os.PathLike[str]) -> Refreshed:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     done = kept = 0
     for root in roots:
-        definition = json.loads((root / "scenario.json").read_text(encoding="utf-8"))
-        family = definition.get("family")
-        if definition.get("kind", "compare") != "compare" or family not in families.names():
+        stored = StoredScenario.read(root)
+        family = stored.family
+        if stored.kind != "compare" or family not in families.names():
             kept += len(list((root / "cells").glob("*.json")))
             continue
         hooks = families.hooks(family)
         instances: dict[tuple[int, int], Any] = {}
         for path in sorted((root / "cells").glob("*.json")):
             row = json.loads(path.read_text(encoding="utf-8"))
-            stored = root / "outcomes" / f"{path.stem}.nc"
+            saved = root / "outcomes" / f"{path.stem}.nc"
             objective = row.get("objective")
-            if not stored.is_file() or objective is None or not math.isfinite(float(objective)):
+            if not saved.is_file() or objective is None or not math.isfinite(float(objective)):
                 kept += 1
                 continue
             key = (int(row["point"]), int(row["seed"]))
             if key not in instances:
                 instances.clear()  # cells run point by point: one instance at a time
-                instances[key] = hooks.generate(seed=key[1], **_generator_params(definition, key[0]))
+                instances[key] = hooks.generate(seed=key[1], **_generator_params(stored, key[0]))
             instance = instances[key]
-            outcome = Outcome.from_netcdf(stored)
+            outcome = Outcome.from_netcdf(saved)
             try:
                 outcome.verify(instance)
             except AischedError as exc:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -32,20 +32,23 @@ from aisched import families
 from aisched.experiments.scenario import METRICS
 from aisched.experiments.verdicts import direction, headroom, paired
 
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
+
 __all__ = ["RegimePoint", "proposed_runs", "regime_figure", "regime_lines", "regime_points", "regime_summary",
            "region_text"]
 
 
-def proposed_runs(definition: dict[str, Any]) -> list[str]:
+def proposed_runs(stored: StoredScenario) -> list[str]:
     """The family's proposed algorithm and each scenario variant of it (``"comdos@full-cell"``), in order.
 
     A variant that changes the proposed algorithm's options (an improvement beside the paper, or
     another reading) gets its own map against the same baselines and reference (issue 26, point 4).
     """
-    proposed = families.record(definition["family"]).proposed
-    if not proposed or proposed not in definition.get("algorithms", []):
+    proposed = families.record(stored.family).proposed
+    if not proposed or proposed not in stored.algorithms:
         return []
-    return [proposed, *(f"{proposed}@{v}" for v, by in definition.get("variants", {}).items() if proposed in by)]
+    return [proposed, *(f"{proposed}@{v}" for v, by in stored.variants.items() if proposed in by)]
 
 
 @dataclass(frozen=True)
@@ -76,15 +79,15 @@ def _ratio_per_seed(rows: pd.DataFrame, proposed: str, baseline: str, x: str, me
     return ratio[np.isfinite(ratio)]
 
 
-def regime_points(definition: dict[str, Any], table: pd.DataFrame, proposed: str | None = None) -> list[RegimePoint]:
+def regime_points(stored: StoredScenario, table: pd.DataFrame, proposed: str | None = None) -> list[RegimePoint]:
     """Per (knob value, baseline): improvement, paired verdict, headroom and diagnostic (x in run order).
 
     ``proposed``: the run compared with the baselines, one of :func:`proposed_runs` (default: the
     family's proposed algorithm under the default readings).
     """
-    family, hooks = families.record(definition["family"]), families.hooks(definition["family"])
-    runs = proposed_runs(definition)
-    metric = definition["metric"]
+    family, hooks = families.record(stored.family), families.hooks(stored.family)
+    runs = proposed_runs(stored)
+    metric = stored.metric
     proposed = proposed or (runs[0] if runs else None)
     if not runs or proposed not in runs or metric not in table.columns:
         return []
@@ -92,9 +95,9 @@ def regime_points(definition: dict[str, Any], table: pd.DataFrame, proposed: str
     names = table["algorithm"].astype(str)
     rows = table[~names.str.contains("@", regex=False) | (names == proposed)]
     deciding = next((d for d in hooks.diagnostics if d.acts_above is not None and d.column in rows.columns), None)
-    baselines = [a for a in definition["algorithms"] if a != family.proposed]
+    baselines = [a for a in stored.algorithms if a != family.proposed]
     out = []
-    for x in [str(v) for v in definition.get("labels", [])]:
+    for x in stored.labels:
         if not (rows["x"].astype(str) == x).any():
             continue
         at = rows[(rows["x"].astype(str) == x) & ~rows["algorithm"].isin(["offline", "bound"])]
@@ -116,13 +119,13 @@ def regime_points(definition: dict[str, Any], table: pd.DataFrame, proposed: str
     return out
 
 
-def region_text(definition: dict[str, Any], points: list[RegimePoint], baseline: str) -> str:
+def region_text(stored: StoredScenario, points: list[RegimePoint], baseline: str) -> str:
     """One sentence: where the proposed algorithm is above ``baseline`` along the knob."""
-    family, hooks = families.record(definition["family"]), families.hooks(definition["family"])
+    family, hooks = families.record(stored.family), families.hooks(stored.family)
     deciding = next((d for d in hooks.diagnostics if d.acts_above is not None), None)
     mine = [p for p in points if p.baseline == baseline]
     above = [p for p in mine if p.verdict == "better"]
-    knob = definition["x"]
+    knob = stored.x
 
     def where(ps: list[RegimePoint]) -> str:
         values = [p.diagnostic for p in ps if math.isfinite(p.diagnostic)]
@@ -141,11 +144,11 @@ def region_text(definition: dict[str, Any], points: list[RegimePoint], baseline:
     return f"{head} at {knob} = {', '.join(p.x for p in above)}{where(above)}{tail}."
 
 
-def regime_summary(definition: dict[str, Any], points: list[RegimePoint]) -> str:
+def regime_summary(stored: StoredScenario, points: list[RegimePoint]) -> str:
     """One sentence for a page's summary: where the proposed algorithm is above each baseline along the knob."""
-    family, hooks = families.record(definition["family"]), families.hooks(definition["family"])
+    family, hooks = families.record(stored.family), families.hooks(stored.family)
     deciding = next((d for d in hooks.diagnostics if d.acts_above is not None), None)
-    knob = definition["x"]
+    knob = stored.x
     xs = list(dict.fromkeys(p.x for p in points))
     above = {b: [p.x for p in points if p.baseline == b and p.verdict == "better"]
              for b in dict.fromkeys(p.baseline for p in points)}
@@ -167,22 +170,22 @@ def regime_summary(definition: dict[str, Any], points: list[RegimePoint]) -> str
     return f"{text} (95 % paired intervals over {knob} = {', '.join(xs)}{scarcity})."
 
 
-def regime_lines(definition: dict[str, Any], table: pd.DataFrame) -> list[str]:
+def regime_lines(stored: StoredScenario, table: pd.DataFrame) -> list[str]:
     """Markdown: the region statement per baseline and a table of the map, for each of :func:`proposed_runs`."""
     lines: list[str] = []
-    for run in proposed_runs(definition):
-        lines += _regime_lines(definition, regime_points(definition, table, run))
+    for run in proposed_runs(stored):
+        lines += _regime_lines(stored, regime_points(stored, table, run))
     return lines
 
 
-def _regime_lines(definition: dict[str, Any], points: list[RegimePoint]) -> list[str]:
+def _regime_lines(stored: StoredScenario, points: list[RegimePoint]) -> list[str]:
     if not points:
         return []
     baselines = list(dict.fromkeys(p.baseline for p in points))
-    lines = [f"Regime map along `{definition['x']}` ({points[0].proposed} against each baseline; headroom: "
+    lines = [f"Regime map along `{stored.x}` ({points[0].proposed} against each baseline; headroom: "
              "the reference over the baseline):", ""]
-    lines += [f"- {region_text(definition, points, b)}" for b in baselines]
-    lines += ["", f"| {definition['x']} | baseline | improvement (mean ± std) | paired verdict | headroom |",
+    lines += [f"- {region_text(stored, points, b)}" for b in baselines]
+    lines += ["", f"| {stored.x} | baseline | improvement (mean ± std) | paired verdict | headroom |",
               "|---|---|---|---|---|"]
     for p in points:
         room = "no reference" if not math.isfinite(p.room) else f"{p.room:+.1%} ({p.reference_kind})"
@@ -191,11 +194,11 @@ def _regime_lines(definition: dict[str, Any], points: list[RegimePoint]) -> list
     return [*lines, ""]
 
 
-def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def regime_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """``regime.svg`` (and ``.png``) under ``root``: improvement along the knob, headroom as a band, per baseline."""
     from aisched.experiments.figures import _pyplot
 
-    runs = {run: regime_points(definition, table, run) for run in proposed_runs(definition)}
+    runs = {run: regime_points(stored, table, run) for run in proposed_runs(stored)}
     runs = {run: ps for run, ps in runs.items() if ps}
     if not runs:
         return None
@@ -205,7 +208,7 @@ def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -
     xs = list(dict.fromkeys(p.x for p in points))
     fig, axes = plt.subplots(1, len(baselines), figsize=(3.0 * len(baselines) + 0.6, 3.2), squeeze=False,
                              sharey=False)
-    proposed = families.record(definition["family"]).proposed
+    proposed = families.record(stored.family).proposed
     for ax, b in zip(axes[0], baselines):
         pos = np.arange(len(xs))
         first = {p.x: p for p in points if p.baseline == b}
@@ -224,12 +227,12 @@ def regime_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -
             ax.scatter(pos[better] + 0.06 * i, imp[better], s=60, facecolors="none", edgecolors="C2", zorder=3,
                        label="above (paired 95 %)" if i == 0 else None)
         ax.set_xticks(pos, xs)
-        ax.set_xlabel(definition["x"].replace("_", " "))
+        ax.set_xlabel(stored.x.replace("_", " "))
         ax.set_title(f"over {b}", fontsize=9)
         ax.set_ylabel("improvement (%)")
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=7, frameon=False)
-    fig.suptitle(f"{definition['name']}: {proposed} against each baseline along {definition['x']}", fontsize=9)
+    fig.suptitle(f"{stored.name}: {proposed} against each baseline along {stored.x}", fontsize=9)
     fig.tight_layout(rect=(0, 0.1, 1, 0.94))
     paths = [root / "regime.svg", root / "regime.png"]
     import matplotlib

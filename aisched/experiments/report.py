@@ -23,39 +23,38 @@ Counts are hold / fail / inconclusive / untestable / not checked.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
-from aisched.errors import InvalidScenarioError
 from aisched import families
-from aisched.experiments.catalog import METRICS, Claim
+from aisched.errors import InvalidScenarioError
+from aisched.experiments.catalog import METRICS
 from aisched.experiments.checks import RATIO_METRICS, ClaimCheck, check_claims, summarise, variant_checks
 from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.regime import regime_lines
+from aisched.experiments.stored import StoredScenario
 from aisched.experiments.sweep import load_table
 from aisched.experiments.verdicts import counts_text, new_counts
 
 __all__ = ["REDUCED_LABEL", "RATIO_METRICS", "ClaimCheck", "check_claims", "mean_table", "measured_text",
            "not_in_run_lines", "reduced_heading", "reference_lines", "report", "summarise", "variant_checks", "verdict_text"]
 
-def _figure(root: Path, definition: dict[str, Any], summary: pd.DataFrame) -> list[Path]:
+def _figure(root: Path, stored: StoredScenario, summary: pd.DataFrame) -> list[Path]:
     """``figure.png`` and ``figure.svg``: the metric along x in the report's one style (:func:`~aisched.experiments.figures.metric_figure`)."""
     from aisched.experiments.figures import metric_figure
 
-    return metric_figure(root / "figure.png", definition, summary, extra_paths=[root / "figure.svg"])
+    return metric_figure(root / "figure.png", stored, summary, extra_paths=[root / "figure.svg"])
 
 
-def _heatmap(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def _heatmap(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     from aisched.experiments.figures import price_heatmap
     from aisched.outcome import Outcome
 
-    record = families.record(definition["family"]) if definition["family"] in families.names() else None
+    record = families.record(stored.family) if stored.family in families.names() else None
     name = record.proposed if record is not None and record.prices else None  # its (node, slot) prices
     rows = table[(table["algorithm"] == name)] if name else table.iloc[0:0]
     if rows.empty:
@@ -68,20 +67,20 @@ def _heatmap(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Pat
     if not any(v.ndim == 2 and "slot" in v.dims for v in prices.data_vars.values()):
         return None
     return price_heatmap(prices, root / "prices.png", variable=None,
-                         title=f"{name}: final prices at {definition['x']}={last['x']}, seed {int(last['seed'])}")
+                         title=f"{name}: final prices at {stored.x}={last['x']}, seed {int(last['seed'])}")
 
 
-def _extra_figures(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> list[Path]:
+def _extra_figures(root: Path, stored: StoredScenario, table: pd.DataFrame) -> list[Path]:
     """The scenario's ``figures``, drawn by the family's registered ``figures``."""
     from aisched.experiments.regime import regime_figure
 
-    available = {**families.hooks(definition["family"]).figures, "regime": regime_figure}
+    available = {**families.hooks(stored.family).figures, "regime": regime_figure}
     paths = []
-    for name in definition.get("figures", []):
+    for name in stored.figures:
         if name not in available:
-            raise InvalidScenarioError("figures", f"{definition['name']}: {name!r} is not a figure of "
-                                       f"{definition['family']!r} (known: {sorted(available)})")
-        path = available[name](root, definition, table)
+            raise InvalidScenarioError("figures", f"{stored.name}: {name!r} is not a figure of "
+                                       f"{stored.family!r} (known: {sorted(available)})")
+        path = available[name](root, stored, table)
         if path is not None:
             paths.append(path)
     return paths
@@ -94,11 +93,11 @@ def _fmt(mean: float, std: float) -> str:
     return f"{mean:.4g}{spread}"
 
 
-def mean_table(definition: dict[str, Any], summary: pd.DataFrame) -> list[str]:
+def mean_table(stored: StoredScenario, summary: pd.DataFrame) -> list[str]:
     """Markdown table: one row per x label, one column per algorithm, mean ± std over seeds."""
     algos = list(dict.fromkeys(summary["algorithm"]))
-    lines = [f"| {definition['x']} | " + " | ".join(algos) + " |", "|---" * (len(algos) + 1) + "|"]
-    for x in definition["labels"]:
+    lines = [f"| {stored.x} | " + " | ".join(algos) + " |", "|---" * (len(algos) + 1) + "|"]
+    for x in stored.labels:
         cells = []
         for name in algos:
             r = summary[(summary["x"] == x) & (summary["algorithm"] == name)]
@@ -203,21 +202,21 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
                    key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.as_posix())])
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
-    definitions = [json.loads((root / "scenario.json").read_text(encoding="utf-8")) for root in roots]
-    reduced = any(d.get("reduced_form") for d in definitions)
+    stored_all = [StoredScenario.read(root) for root in roots]
+    reduced = any(stored.reduced_form for stored in stored_all)
     lines = ["# aisched report" + reduced_heading(reduced), "", f"Sweeps under `{top}`: {len(roots)}.", ""]
     verdicts = new_counts()
     variant_verdicts = new_counts()
     absent: list[tuple[str, ClaimCheck]] = []
-    for root, definition in zip(roots, definitions):
+    for root, stored in zip(roots, stored_all):
         table = load_table(root)
-        metric = definition["metric"]
+        metric = stored.metric
         rel = root.relative_to(top)
-        lines += [f"## {definition['name']}", "", definition.get("title", ""), ""]
+        lines += [f"## {stored.name}", "", stored.title, ""]
         if table.empty:
             lines += ["No finished cells yet.", ""]
-            lines += _claim_lines([ClaimCheck(Claim(**raw), math.nan, None, "no finished cells yet")
-                                   for raw in definition.get("claims", [])], verdicts, reduced)
+            lines += _claim_lines([ClaimCheck(claim, math.nan, None, "no finished cells yet")
+                                   for claim in stored.claims], verdicts, reduced)
             continue
         summary = summarise(table, metric)
         seeds = int(table["seed"].nunique())
@@ -226,23 +225,22 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         lines.append("")
         lines += reference_lines(table, metric)
         if figures:
-            png, _ = _figure(root, definition, summary)
-            lines += [f"![{definition['name']}]({(rel / png.name).as_posix()})", ""]
-            heat = _heatmap(root, definition, table)
+            png, _ = _figure(root, stored, summary)
+            lines += [f"![{stored.name}]({(rel / png.name).as_posix()})", ""]
+            heat = _heatmap(root, stored, table)
             if heat is not None:
                 lines += [f"![prices]({(rel / heat.name).as_posix()})", ""]
-            for path in _extra_figures(root, definition, table):
+            for path in _extra_figures(root, stored, table):
                 lines += [f"![{path.stem}]({(rel / path.name).as_posix()})", ""]
-        lines += mean_table(definition, summary)
-        lines += diagnostics_lines(definition, table)
-        lines += notes_lines(definition, table)
-        if "regime" in definition.get("figures", []):
-            lines += regime_lines(definition, table)
-        lines += _claim_lines(check_claims(definition, summary, table), verdicts, reduced, absent,
-                              definition["name"])
-        for variant, checks in variant_checks(definition, summary, table).items():
+        lines += mean_table(stored, summary)
+        lines += diagnostics_lines(stored, table)
+        lines += notes_lines(stored, table)
+        if "regime" in stored.figures:
+            lines += regime_lines(stored, table)
+        lines += _claim_lines(check_claims(stored, summary, table), verdicts, reduced, absent, stored.name)
+        for variant, checks in variant_checks(stored, summary, table).items():
             changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
-                                for a, params in definition["variants"][variant].items())
+                                for a, params in stored.variants[variant].items())
             lines += [f"Under variant `{variant}` ({changed}):", ""]
             lines += _claim_lines(checks, variant_verdicts, reduced)
     lines += not_in_run_lines(absent, verdicts)

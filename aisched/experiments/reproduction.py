@@ -53,6 +53,7 @@ from aisched.experiments.report import (
 )
 from aisched.experiments.reproduce import read_records
 from aisched.experiments.scenario import METRICS
+from aisched.experiments.stored import StoredScenario
 from aisched.experiments.sweep import load_table
 from aisched.experiments.verdicts import counts_text, new_counts
 
@@ -61,7 +62,7 @@ __all__ = ["write"]
 def _why(name: str) -> dict[str, tuple[str, ...]]:
     """claim text -> the readings that explain it (:attr:`Claim.why`), from the catalogue's scenario ``name``.
 
-    The keys are documentation, not part of a run's recorded definition: a page regenerated from
+    The keys are documentation, not part of a sweep's record: a page regenerated from
     an older run still links the readings named today. Empty for a scenario the catalogue lacks.
     """
     try:
@@ -75,9 +76,9 @@ def _natural(path: Path) -> list[Any]:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.as_posix())]
 
 
-def _size(definition: dict[str, Any]) -> str:
-    base = ", ".join(f"{k}={v}" for k, v in definition.get("base", {}).items())
-    return f"{definition['x']} in {definition['labels']}" + (f"; {base}" if base else "")
+def _size(stored: StoredScenario) -> str:
+    base = ", ".join(f"{k}={v}" for k, v in stored.base.items())
+    return f"{stored.x} in {list(stored.labels)}" + (f"; {base}" if base else "")
 
 
 #: The time budget of issue 16: ``aisched reproduce FAMILY`` with >= 3 seeds within 90 minutes on 2 cores.
@@ -89,7 +90,7 @@ def _kind(check: ClaimCheck) -> str:
     return check.status
 
 
-def _variant_lines(definition: dict[str, Any], text: str, by_variant: dict[str, list[ClaimCheck]],
+def _variant_lines(stored: StoredScenario, text: str, by_variant: dict[str, list[ClaimCheck]],
                    counts: dict[str, int], reduced: bool = False) -> list[str]:
     """Sub-bullets: the claim ``text`` under each variant that re-checks it (counted in ``counts``)."""
     lines: list[str] = []
@@ -99,7 +100,7 @@ def _variant_lines(definition: dict[str, Any], text: str, by_variant: dict[str, 
                 continue
             counts[_kind(chk)] += 1
             changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
-                                for a, params in definition["variants"][variant].items())
+                                for a, params in stored.variants[variant].items())
             measured = measured_text(chk)
             lines.append(f"  - under `{variant}` ({changed}): {verdict_text(chk, reduced)}"
                          + (f" (measured: {measured})" if measured else ""))
@@ -216,62 +217,62 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     variant_counts = new_counts()
     carried: list[str] = []  # claims whose verdict differs under some variant
     body: list[str] = []
-    definitions = [json.loads((root / "scenario.json").read_text(encoding="utf-8")) for root in roots]
-    reduced = any(d.get("reduced_form") for d in definitions)
+    stored_all = [StoredScenario.read(root) for root in roots]
+    reduced = any(stored.reduced_form for stored in stored_all)
     absent: list[tuple[str, ClaimCheck]] = []
-    found = [d["name"] for d in definitions]
+    found = [stored.name for stored in stored_all]
     family_names = list(dict.fromkeys(name.split("/")[0] for name in found))
     missing = [n for f in family_names for n in catalog.names(f) if n not in found]
-    for root, definition in zip(roots, definitions):
+    for root, stored in zip(roots, stored_all):
         table = load_table(root)
-        tally = by_family.setdefault(definition["family"], new_counts())
+        tally = by_family.setdefault(stored.family, new_counts())
         timing = json.loads((root / "sweep.json").read_text()) if (root / "sweep.json").is_file() else {}
-        family = definition["family"]
+        family = stored.family
         reading = index.family_link(family)
-        explained = _why(definition["name"])
+        explained = _why(stored.name)
         seeds = int(table["seed"].nunique()) if not table.empty else 0
-        body += [f"### {definition['name']}", "", definition.get("title", ""), "",
-                 f"Size: {_size(definition)}; {seeds} seed(s), {len(table)} cells"
+        body += [f"### {stored.name}", "", stored.title, "",
+                 f"Size: {_size(stored)}; {seeds} seed(s), {len(table)} cells"
                  + (_timing(timing, len(table)) if timing else "")
                  + f". {reading}.", ""]
         checks = []
         by_variant: dict[str, list[ClaimCheck]] = {}
         summary = None
         if not table.empty:
-            metric = definition["metric"]
+            metric = stored.metric
             summary = summarise(table, metric)
-            checks = check_claims(definition, summary, table)
-            by_variant = variant_checks(definition, summary, table)
+            checks = check_claims(stored, summary, table)
+            by_variant = variant_checks(stored, summary, table)
             better = "higher" if METRICS[metric] else "lower"
             if figures:
-                svg = scenario_svg(figure_dir / f"{definition['name'].replace('/', '-')}.svg", definition,
+                svg = scenario_svg(figure_dir / f"{stored.name.replace('/', '-')}.svg", stored,
                                    summary, checks)
-                body += [f"![{definition['name']}]({os.path.relpath(svg, out.parent)})", ""]
+                body += [f"![{stored.name}]({os.path.relpath(svg, out.parent)})", ""]
             body += [f"`{metric}` ({better} is better), mean ± std over seeds:", "",
-                     *mean_table(definition, summary), *reference_lines(table, metric),
-                     *diagnostics_lines(definition, table), *notes_lines(definition, table)]
-            if "regime" in definition.get("figures", []):
-                points = regime_points(definition, table)
-                proposed = proposed_runs(definition)  # the proposed algorithm, then its variants (issue 26)
+                     *mean_table(stored, summary), *reference_lines(table, metric),
+                     *diagnostics_lines(stored, table), *notes_lines(stored, table)]
+            if "regime" in stored.figures:
+                points = regime_points(stored, table)
+                proposed = proposed_runs(stored)  # the proposed algorithm, then its variants (issue 26)
                 for run in proposed:
-                    run_points = points if run == proposed[0] else regime_points(definition, table, run)
+                    run_points = points if run == proposed[0] else regime_points(stored, table, run)
                     if run_points:
                         regimes.setdefault(family, []).append(
-                            f"{definition['name']}: {regime_summary(definition, run_points)}")
+                            f"{stored.name}: {regime_summary(stored, run_points)}")
                 if figures and points:
-                    regime_figure(root, definition, table)
-                    target = figure_dir / f"{definition['name'].replace('/', '-')}-regime.svg"
+                    regime_figure(root, stored, table)
+                    target = figure_dir / f"{stored.name.replace('/', '-')}-regime.svg"
                     shutil.copyfile(root / "regime.svg", target)
-                    body += [f"![regime map of {definition['name']}]({os.path.relpath(target, out.parent)})", ""]
-                body += regime_lines(definition, table)
-        if definition.get("claims"):
+                    body += [f"![regime map of {stored.name}]({os.path.relpath(target, out.parent)})", ""]
+                body += regime_lines(stored, table)
+        if stored.claims:
             if not checks:  # no finished cells: every claim is still listed
-                body += [f"- {c['text']}: **not checked**: no finished cells" for c in definition["claims"]]
-                counts["not checked"] += len(definition["claims"])
-                tally["not checked"] += len(definition["claims"])
+                body += [f"- {c.text}: **not checked**: no finished cells" for c in stored.claims]
+                counts["not checked"] += len(stored.claims)
+                tally["not checked"] += len(stored.claims)
             for chk in checks:
                 if chk.absent:  # listed once, under "Not in this run"
-                    absent.append((definition["name"], chk))
+                    absent.append((stored.name, chk))
                     tally["not checked"] += 1
                     continue
                 kind = chk.status
@@ -281,11 +282,11 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 body.append(f"- {chk.claim.text}: {verdict_text(chk, reduced)}"
                             + (f" (measured: {measured})" if measured else "")
                             + index.why_text(chk.claim.why or explained.get(chk.claim.text, ()), kind, family))
-                body += _variant_lines(definition, chk.claim.text, by_variant, variant_counts, reduced)
+                body += _variant_lines(stored, chk.claim.text, by_variant, variant_counts, reduced)
                 others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
                 if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:
                     flips = ", ".join(f"`{v}`" for v, h in others.items() if h is not None and h != chk.holds)
-                    carried.append(f"- {definition['name']}: {chk.claim.text}: {kind} by default, "
+                    carried.append(f"- {stored.name}: {chk.claim.text}: {kind} by default, "
                                    f"{'holds' if not chk.holds else 'fails'} under {flips}"
                                    + (f" {REDUCED_LABEL}" if reduced else ""))
             body.append("")

@@ -1,4 +1,4 @@
-"""Scenarios as data: :class:`Scenario`, :class:`Claim`, their validation and TOML form.
+"""Scenarios as data: :class:`Scenario`, :class:`Claim` and their TOML form.
 
 A :class:`Scenario` is a frozen description of an experiment: the family, the
 generator parameters of each point on the x-axis, the algorithms, the metric,
@@ -6,7 +6,11 @@ the number of seeds, whether to solve the offline program, and the paper's
 claims about the figure (checked by :mod:`aisched.experiments.report`). It holds
 no code: :mod:`aisched.experiments.sweep` runs it. Users write their own in
 Python or in a TOML file (:func:`load`, format in :func:`from_mapping`);
-:mod:`aisched.experiments.catalog` names them.
+:mod:`aisched.experiments.catalog` names them. A scenario is checked against the
+registered family when it is made (:mod:`aisched.experiments.validation`);
+:meth:`Scenario.definition` writes it back in the TOML form, and
+:meth:`Scenario.sweep_record` is what a sweep folder records
+(:mod:`aisched.experiments.stored` reads it back).
 
 Every scenario also carries a *reduced* form (smaller generator parameters
 and x-values, one seed) that runs in seconds: the test suite runs every
@@ -15,19 +19,24 @@ named scenario that way, and ``aisched sweep NAME --reduced`` does too.
 
 from __future__ import annotations
 
-import inspect
 import math
 import os
-import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from aisched import families
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.readings import check_reading_keys, reading_keys
+from aisched.experiments.readings import reading_keys
+from aisched.experiments.validation import (
+    CLAIM_KINDS,
+    COMMON_FIGURES,
+    COMMON_METRICS,
+    METRICS,
+    kinds,
+    validate,
+)
 
 __all__ = [
     "CLAIM_KINDS",
@@ -42,67 +51,6 @@ __all__ = [
     "from_mapping",
     "load",
 ]
-
-
-#: Metrics every scenario may plot: a column of the sweep's table, and whether higher is better.
-COMMON_METRICS: dict[str, bool] = {
-    "objective": True,            # the paper's objective (welfare, utility, profit, revenue)
-    "ratio": True,                # objective / offline optimum (or bound)
-    "competitive_ratio": False,   # offline optimum (or bound) / objective (>= 1, the papers' CR)
-    "admitted": True,             # admitted jobs
-    "runtime_s": False,           # wall time of the whole run
-    "decision_median_s": False,   # median seconds per job decision
-}
-
-
-class _Metrics(Mapping[str, bool]):
-    """:data:`COMMON_METRICS` and every registered family's ``metric_columns``, read when asked."""
-
-    def _table(self) -> dict[str, bool]:
-        return {**COMMON_METRICS, **families.metric_directions()}
-
-    def __getitem__(self, name: str) -> bool:
-        return self._table()[name]
-
-    def __iter__(self) -> Any:
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
-
-
-#: Metrics a scenario may plot (common and the families' own), and whether higher is better.
-METRICS: Mapping[str, bool] = _Metrics()
-
-#: Report figures every family has, drawn by the machinery itself: ``"regime"``
-#: (:mod:`aisched.experiments.regime`, the regime map of a scarcity knob).
-COMMON_FIGURES: tuple[str, ...] = ("regime",)
-
-#: The scenario kind every family has: what its cell runs. Other kinds are a family's own
-#: (:attr:`aisched.families.FamilyHooks.kinds`, e.g. a policy-selection kind).
-COMPARE_KIND = "an algorithm (or the offline program) on the generated instance of (point, seed)"
-
-
-def kinds(family: str) -> dict[str, str]:
-    """The scenario kinds of ``family`` (``"compare"`` and its own), each with what a cell runs."""
-    own = families.hooks(family).kinds if family in families.names() else {}
-    return {"compare": COMPARE_KIND, **{name: kind.description for name, kind in own.items()}}
-
-
-#: Claim kinds and what they assert (``m(a, p)``: mean metric of algorithm ``a`` at point ``p``).
-CLAIM_KINDS: dict[str, str] = {
-    "improvement": "m(algorithm, point) / m(baseline, point) - 1 has the sign of value (paper: value)",
-    "best": "algorithm has the best mean metric at every point",
-    "at_most": "m(algorithm, p) <= value at every point",
-    "increasing": "m(algorithm, p) does not decrease along the x-axis",
-    "greater": "m(algorithm, point) > m(algorithm, other_point)",
-    "at_least": "m(algorithm, p) >= value at every point",
-    "better_than": "m(algorithm, p) is better than m(baseline, p) at every point",
-    "decreasing": "m(algorithm, p) does not increase along the x-axis",
-    "gentler_decline": "the relative drop (m(point) - m(other_point)) / |m(point)| of algorithm is smaller "
-                       "than baseline's",
-    "spread_at_most": "max_p m(algorithm, p) / min_p m(algorithm, p) <= value (all means > 0)",
-}
 
 
 @dataclass(frozen=True)
@@ -213,13 +161,18 @@ class Scenario:
         a point the reduced run does not have, rather than dropping it.
     cost
         What a full-size run costs, measured (machine, load, per cell or per
-        seed), shown by ``aisched scenarios``. Not part of :meth:`definition`:
+        seed), shown by ``aisched scenarios``. Not part of :meth:`sweep_record`:
         restating a cost never stops a sweep folder from resuming.
     why
         Keys of the ``docs/readings.md`` sections that explain the figure's claims
         (:attr:`Claim.why`), given to every claim that names none of its own. Like
-        ``cost``, documentation: the claims' ``why`` is not part of :meth:`definition`
+        ``cost``, documentation: the claims' ``why`` is not part of :meth:`sweep_record`
         (the reproduction page looks it up in the catalogue by scenario name and claim).
+
+    :meth:`definition` is the whole scenario in :func:`from_mapping`'s form
+    (``from_mapping(s.definition()) == s``); :meth:`sweep_record` is what a sweep
+    folder records (``scenario.json``, read back as
+    :class:`~aisched.experiments.stored.StoredScenario`).
     """
 
     name: str
@@ -251,7 +204,7 @@ class Scenario:
         object.__setattr__(self, "why", reading_keys(self.why))
         if self.why and isinstance(self.why, tuple):
             object.__setattr__(self, "claims", tuple(c if c.why else replace(c, why=self.why) for c in self.claims))
-        _validate(self)
+        validate(self)
 
     @property
     def labels(self) -> list[str]:
@@ -292,7 +245,36 @@ class Scenario:
         )
 
     def definition(self) -> dict[str, Any]:
-        """A plain, JSON-able description (what a sweep folder records to guard ``--resume``)."""
+        """Every field in :func:`from_mapping`'s (TOML) form: ``from_mapping(s.definition()) == s``.
+
+        Plain and JSON-able (tuples as lists, an x value's tuple too; a claim's unset
+        fields and an unset ``reduced_values`` / ``full_values`` are left out). The
+        round trip through JSON gives the same scenario too wherever the generator and
+        algorithm parameters are JSON's own values (numbers, text, lists, tables), as
+        the paper scenarios' are.
+        """
+        return {
+            "name": self.name, "family": self.family, "title": self.title, "x": self.x,
+            "values": _plain_list(self.values), "base": dict(self.base), "algorithms": list(self.algorithms),
+            "metric": self.metric, "seeds": self.seeds, "offline": self.offline, "time_limit": self.time_limit,
+            "params": {k: dict(v) for k, v in self.params.items()}, "reduced": dict(self.reduced_base),
+            **({"reduced_values": _plain_list(self.reduced_values)} if self.reduced_values is not None else {}),
+            "claims": [{**{k: v for k, v in vars(c).items() if v is not None and k != "why"}, "why": list(c.why)}
+                       for c in self.claims],
+            "kind": self.kind, "x_target": self.x_target, "figures": list(self.figures),
+            "variants": {v: {a: dict(p) for a, p in by.items()} for v, by in self.variants.items()},
+            "bound": self.bound, "bound_at": _plain_list(self.bound_at), "why": list(self.why), "cost": self.cost,
+            **({"full_values": _plain_list(self.full_values)} if self.full_values is not None else {}),
+        }
+
+    def sweep_record(self) -> dict[str, Any]:
+        """What a sweep folder records (``scenario.json``, guarding ``--resume`` byte for byte).
+
+        Plain and JSON-able; read back by :class:`aisched.experiments.stored.StoredScenario`.
+        Documentation (``cost``, the claims' ``why``) and the run's size (``seeds``) are left
+        out, and every field added since the first sweep folders only where it is not the
+        default, so that older folders still resume.
+        """
         return {
             "name": self.name, "family": self.family, "title": self.title, "x": self.x,
             "values": list(self.values), "labels": self.labels, "base": dict(self.base), "algorithms": list(self.algorithms),
@@ -311,173 +293,10 @@ class Scenario:
         }
 
 
-def _generator(family: str, kind: str = "compare") -> Any:
-    hooks = families.hooks(family)
-    if kind == "compare":
-        return hooks.generate
-    if kind not in hooks.kinds:
-        raise InvalidScenarioError("kind", f"{family!r} has no {kind!r} scenarios")
-    return hooks.kinds[kind].cell
-
-
-def _validate(s: Scenario) -> None:
-    from aisched import registry
-    from aisched.api import check_params
-
-    where = f"scenario {s.name!r}: "
-    if not isinstance(s.name, str) or s.name.count("/") != 1 or not all(s.name.split("/")):
-        raise InvalidScenarioError("name", f"{s.name!r} must look like '<family>/<short-name>'")
-    if s.family not in families.names():
-        raise InvalidScenarioError("family", f"{where}{s.family!r} is not one of {families.names()}")
-    if s.name.split("/")[0] != s.family:
-        raise InvalidScenarioError("name", f"{where}must start with its family {s.family!r}/")
-    if not s.values:
-        raise InvalidScenarioError("values", f"{where}needs at least one x value")
-    if s.reduced_values is not None and not s.reduced_values:
-        raise InvalidScenarioError("reduced_values", f"{where}must not be empty")
-    if s.metric not in METRICS:
-        raise InvalidScenarioError("metric", f"{where}{s.metric!r} is not one of {list(METRICS)}")
-    if not isinstance(s.seeds, int) or isinstance(s.seeds, bool) or s.seeds < 1:
-        raise InvalidScenarioError("seeds", f"{where}= {s.seeds!r} must be an integer >= 1")
-    if s.time_limit is not None and not (isinstance(s.time_limit, (int, float)) and s.time_limit > 0
-                                         and math.isfinite(s.time_limit)):
-        raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
-    owner = families.metric_families().get(s.metric, s.family)
-    if owner != s.family:
-        raise InvalidScenarioError("metric", f"{where}{s.metric!r} is a {owner!r} metric")
-    check_reading_keys(s.why, "why", where)
-    everywhere = [*s.values, *(s.full_values or ())]
-    for i, at in enumerate(s.bound_at):
-        if not s.bound:
-            raise InvalidScenarioError("bound_at", f"{where}needs bound = true")
-        if at not in everywhere:
-            raise InvalidScenarioError(f"bound_at[{i}]", f"{where}{at!r} is not one of the x values {list(everywhere)}")
-    if s.metric in ("ratio", "competitive_ratio") and not (s.offline or s.bound):
-        raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true (or bound = true)")
-    known_kinds = kinds(s.family)
-    if s.kind not in known_kinds:
-        raise InvalidScenarioError("kind", f"{where}{s.kind!r} is not one of {list(known_kinds)} "
-                                   f"({s.family!r} has no {s.kind!r} scenarios)")
-    if s.x_target not in ("generator", "algorithms"):
-        raise InvalidScenarioError("x_target", f"{where}{s.x_target!r} is not 'generator' or 'algorithms'")
-    gen = _generator(s.family, s.kind)
-    if s.kind != "compare":
-        known = list(families.hooks(s.family).kinds[s.kind].pools)
-        if s.offline:
-            raise InvalidScenarioError("offline", f"{where}a {s.kind} scenario has no offline program")
-        if s.x_target != "generator":
-            raise InvalidScenarioError("x_target", f"{where}a {s.kind} scenario varies its generator")
-    else:
-        known = registry.names(s.family)
-    if not s.algorithms:
-        raise InvalidScenarioError("algorithms", f"{where}needs at least one algorithm")
-    for i, name in enumerate(s.algorithms):
-        if name not in known:
-            what = "algorithm" if s.kind == "compare" else families.hooks(s.family).kinds[s.kind].pool_word
-            raise InvalidScenarioError(
-                f"algorithms[{i}]", f"{where}{name!r} is not a {what} of {s.family!r} (known: {known})"
-            )
-    for name in s.params:
-        if name not in s.algorithms:
-            raise InvalidScenarioError("params", f"{where}parameters for {name!r}, which is not compared")
-        if s.kind == "compare":
-            try:
-                check_params(s.family, name, s.params[name])
-            except InvalidScenarioError as exc:
-                raise InvalidScenarioError(f"params.{name}.{exc.field}", f"{where}{exc.message}") from None
-    if s.x_target == "algorithms":
-        for name in s.algorithms:
-            taken = inspect.signature(registry.lookup(s.family, name)).parameters
-            if s.x not in taken:
-                raise InvalidScenarioError(
-                    "x", f"{where}{s.x!r} is not a parameter of {s.family!r} algorithm {name!r}")
-            for i, value in enumerate(s.values):
-                try:
-                    check_params(s.family, name, {s.x: value})
-                except InvalidScenarioError as exc:
-                    raise InvalidScenarioError(f"values[{i}]", f"{where}{exc.message}") from None
-    _validate_figures(s, where)
-    _validate_variants(s, where)
-    accepted = set(inspect.signature(gen).parameters) - {"seed", "rng", "pool"}
-    on_x = {} if s.x_target == "algorithms" else {s.x: None}
-    for label, mapping in (("base", s.base), ("reduced_base", s.reduced_base), ("x", on_x)):
-        for key in mapping:
-            if key not in accepted:
-                raise InvalidScenarioError(
-                    label, f"{where}{key!r} is not a parameter of aisched.scenarios.{s.family}."
-                    f"{gen.__name__} (accepted: {sorted(accepted)})"
-                )
-    labels = [str(v) for v in (*s.values, *(s.full_values or ()))]
-    for i, c in enumerate(s.claims):
-        if c.kind not in CLAIM_KINDS:
-            raise InvalidScenarioError(f"claims[{i}].kind", f"{where}{c.kind!r} is not one of {list(CLAIM_KINDS)}")
-        if c.algorithm not in s.algorithms:
-            raise InvalidScenarioError(f"claims[{i}].algorithm", f"{where}{c.algorithm!r} is not compared")
-        if c.kind == "improvement" and (c.baseline not in s.algorithms or c.value is None):
-            raise InvalidScenarioError(
-                f"claims[{i}]", f"{where}an improvement claim needs a compared baseline and a value"
-            )
-        if c.kind in ("at_most", "at_least", "spread_at_most") and c.value is None:
-            raise InvalidScenarioError(f"claims[{i}].value", f"{where}an {c.kind} claim needs a value")
-        if c.kind in ("better_than", "gentler_decline") and c.baseline not in s.algorithms:
-            raise InvalidScenarioError(f"claims[{i}].baseline", f"{where}needs a compared baseline")
-        for attr in ("point", "other_point"):
-            label = getattr(c, attr)
-            if label is not None and label not in labels:
-                raise InvalidScenarioError(
-                    f"claims[{i}].{attr}", f"{where}{label!r} is not an x label ({labels})"
-                )
-        if c.kind in ("improvement", "greater") and c.point is None:
-            raise InvalidScenarioError(f"claims[{i}].point", f"{where}a {c.kind} claim needs a point")
-        if c.kind == "gentler_decline" and (c.point is None or c.other_point is None):
-            raise InvalidScenarioError(f"claims[{i}]", f"{where}a gentler_decline claim needs point and other_point")
-        if c.kind == "greater" and c.other_point is None:
-            raise InvalidScenarioError(f"claims[{i}].other_point", f"{where}a greater claim needs other_point")
-        check_reading_keys(c.why, f"claims[{i}].why", where)
-
-
-def _validate_figures(s: Scenario, where: str) -> None:
-    if isinstance(s.figures, str) or not isinstance(s.figures, tuple):
-        raise InvalidScenarioError("figures", f"{where}must be a tuple of figure names, got {s.figures!r}")
-    available = [*families.hooks(s.family).figures, *COMMON_FIGURES]
-    proposed = families.record(s.family).proposed
-    for i, name in enumerate(s.figures):
-        if name not in available:
-            raise InvalidScenarioError(
-                f"figures[{i}]", f"{where}{name!r} is not a figure of {s.family!r} (known: {sorted(available)})")
-        if name == "regime" and (proposed not in s.algorithms or len(s.algorithms) < 2):
-            raise InvalidScenarioError(
-                f"figures[{i}]", f"{where}'regime' compares {s.family!r}'s proposed algorithm "
-                f"{proposed!r} with baselines: algorithms must hold it and at least one other")
-
-
-def _validate_variants(s: Scenario, where: str) -> None:
-    from aisched.api import check_params
-
-    if not isinstance(s.variants, Mapping):
-        raise InvalidScenarioError("variants", f"{where}must be a table of variants, got {s.variants!r}")
-    for variant, by in s.variants.items():
-        if not isinstance(variant, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", variant):
-            raise InvalidScenarioError("variants", f"{where}variant name {variant!r}: use letters, digits, _ . -")
-        if s.kind != "compare":
-            raise InvalidScenarioError("variants", f"{where}variants need a 'compare' scenario")
-        if not isinstance(by, Mapping) or not by:
-            raise InvalidScenarioError(f"variants.{variant}", f"{where}must name at least one algorithm")
-        for name, params in by.items():
-            if name not in s.algorithms:
-                raise InvalidScenarioError(f"variants.{variant}.{name}", f"{where}{name!r} is not compared")
-            if not isinstance(params, Mapping) or not params:
-                raise InvalidScenarioError(f"variants.{variant}.{name}", f"{where}must set at least one parameter")
-            try:
-                check_params(s.family, name, {**s.params.get(name, {}), **params})
-            except InvalidScenarioError as exc:
-                raise InvalidScenarioError(f"variants.{variant}.{name}.{exc.field}", f"{where}{exc.message}") from None
-
-
 _TOP_KEYS = {
     "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
     "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures", "variants",
-    "bound", "bound_at", "why",
+    "bound", "bound_at", "why", "cost", "full_values",
 }
 _CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value", "why"}
 
@@ -489,8 +308,11 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
     (list), optional ``base`` (table of generator parameters), ``metric``,
     ``seeds``, ``offline``, ``time_limit``, ``params`` (table per algorithm),
     ``reduced`` (table of generator overrides), ``reduced_values``, ``kind``,
-    ``x_target``, ``figures`` (list), ``bound``, ``bound_at`` (list) and ``[[claims]]`` tables with the fields
-    of :class:`Claim`. Example::
+    ``x_target``, ``figures`` (list), ``bound``, ``bound_at`` (list), ``why`` (list), ``cost``,
+    ``full_values`` (list: the full scenario's values of a :meth:`Scenario.reduced` form) and
+    ``[[claims]]`` tables with the fields of :class:`Claim`. An x value is a number, a name or a
+    list of them (read as a tuple: genai's ``term_weights``); ``time_limit`` may be null in a JSON
+    mapping (no limit). :meth:`Scenario.definition` writes this form. Example::
 
         name = "lora/my-scale"
         family = "lora"
@@ -526,12 +348,27 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             raise InvalidScenarioError(key, f"{source}: = {value!r} has the wrong type (expected {names})")
         return value
 
-    for key, kinds in (("values", (str, int, float)), ("reduced_values", (str, int, float)),
-                       ("algorithms", (str,)), ("figures", (str,))):
+    def points(key: str) -> tuple[Any, ...] | None:
+        """The x values under ``key`` (None where absent), a list among them as a tuple."""
+        if key not in data:
+            return None
+        out = []
+        for i, item in enumerate(typed(key, list)):
+            parts = item if isinstance(item, (list, tuple)) else (item,)
+            finite = all(isinstance(v, (str, int, float)) and not (isinstance(v, float) and not math.isfinite(v))
+                         for v in parts)
+            if not parts or not finite:
+                raise InvalidScenarioError(f"{key}[{i}]", f"{source}: = {item!r} is not a number or name "
+                                           "(or a list of them)")
+            out.append(tuple(item) if isinstance(item, (list, tuple)) else item)
+        return tuple(out)
+
+    values, reduced_values, full_values, bound_at = (points(k) for k in ("values", "reduced_values",
+                                                                         "full_values", "bound_at"))
+    for key in ("algorithms", "figures"):
         for i, item in enumerate(typed(key, list, [])):
-            if not isinstance(item, kinds) or (isinstance(item, float) and not math.isfinite(item)):
-                raise InvalidScenarioError(f"{key}[{i}]", f"{source}: = {item!r} is not "
-                                           f"{'a name' if str in kinds and len(kinds) == 1 else 'a number or name'}")
+            if not isinstance(item, str):
+                raise InvalidScenarioError(f"{key}[{i}]", f"{source}: = {item!r} is not a name")
     claims = []
     for i, raw in enumerate(typed("claims", list, [])):
         if not isinstance(raw, Mapping):
@@ -553,21 +390,26 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
     try:
         return Scenario(
             name=typed("name", str), family=typed("family", str), title=typed("title", str, ""),
-            x=typed("x", str), values=tuple(typed("values", list)), base=dict(typed("base", Mapping, {})),
+            x=typed("x", str), values=values, base=dict(typed("base", Mapping, {})),
             algorithms=tuple(typed("algorithms", list)), metric=typed("metric", str, "objective"),
             seeds=typed("seeds", int, 3), offline=typed("offline", bool, False),
-            time_limit=typed("time_limit", (int, float), 60.0),
+            time_limit=typed("time_limit", (int, float, type(None)), 60.0),
             params={k: dict(v) for k, v in params.items()},
             reduced_base=dict(typed("reduced", Mapping, {})),
-            reduced_values=None if "reduced_values" not in data else tuple(typed("reduced_values", list)),
+            reduced_values=reduced_values, full_values=full_values, cost=typed("cost", str, ""),
             claims=tuple(claims), kind=typed("kind", str, "compare"),
             x_target=typed("x_target", str, "generator"), figures=tuple(typed("figures", list, [])),
             variants={v: {a: dict(p) for a, p in by.items()} for v, by in variants.items()},
-            bound=typed("bound", bool, False), bound_at=tuple(typed("bound_at", list, [])),
+            bound=typed("bound", bool, False), bound_at=bound_at or (),
             why=tuple(typed("why", list, [])),
         )
     except InvalidScenarioError as exc:
         raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None
+
+
+def _plain_list(items: Any) -> list[Any]:
+    """``items`` as a list, a tuple among them (an x value like ``(1, 0, 0)``) as a list too."""
+    return [list(v) if isinstance(v, tuple) else v for v in items]
 
 
 def load(path: str | os.PathLike[str]) -> Scenario:

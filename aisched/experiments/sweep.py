@@ -6,7 +6,7 @@ process pool by default, or a Dask distributed cluster), and the parent
 process writes each finished cell as it completes:
 
 ``<out>/<family>/<short-name>/``
-    ``scenario.json``   the scenario's definition (guards ``resume``)
+    ``scenario.json``   the scenario's record (``Scenario.sweep_record``; guards ``resume``)
     ``outcomes/<cell>.nc``  the cell's :class:`~aisched.outcome.Outcome` (netCDF)
     ``cells/<cell>.json``   the cell's row; written last, so its presence
     means the cell is complete (both files are written to a temporary name
@@ -53,9 +53,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from aisched import families
 from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
-from aisched import families
 from aisched.experiments.catalog import Scenario
 
 __all__ = ["Cell", "Interrupted", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep",
@@ -179,8 +179,8 @@ def folder(out: str | os.PathLike[str], scenario: Scenario) -> Path:
 _atomic_write_text = atomic_write_text  # mode as the umask gives (not mkstemp's 0600)
 
 
-def _definition(scenario: Scenario) -> str:
-    return json.dumps(scenario.definition(), indent=1, sort_keys=True, default=str)
+def _record_text(scenario: Scenario) -> str:
+    return json.dumps(scenario.sweep_record(), indent=1, sort_keys=True, default=str)
 
 
 def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> set[str]:
@@ -200,7 +200,7 @@ def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> se
             "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; to continue it, run the same "
             "command with --resume (in Python: resume=True), or choose another folder"
         )
-    if record.read_text(encoding="utf-8") != _definition(scenario):
+    if record.read_text(encoding="utf-8") != _record_text(scenario):
         raise InvalidScenarioError(
             "resume", f"{str(root)!r} holds a sweep of a different definition of {scenario.name!r}; "
             "use another folder"
@@ -209,7 +209,7 @@ def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> se
 
 
 def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
-    definition = _definition(scenario)
+    text = _record_text(scenario)
     record = root / "scenario.json"
     done = finished_cells(scenario, root, resume=resume)
     (root / "cells").mkdir(parents=True, exist_ok=True)
@@ -217,7 +217,7 @@ def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
     for stale in [*root.glob("**/.*.tmp"), *root.glob("outcomes/*.tmp")]:  # temporaries of a killed run
         stale.unlink(missing_ok=True)
     if not record.is_file():
-        _atomic_write_text(record, definition)
+        _atomic_write_text(record, text)
     return done
 
 

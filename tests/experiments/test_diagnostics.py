@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 import aisched  # noqa: F401  (registers the families)
-from aisched.errors import InvalidScenarioError
 from aisched import families
+from aisched.errors import InvalidScenarioError
 from aisched.experiments import regime
-from aisched.experiments.diagnostics import idle_points
 from aisched.experiments.catalog import Claim, Scenario
 from aisched.experiments.checks import check_claims, summarise
-from aisched.experiments.diagnostics import diagnostics_lines, idle
+from aisched.experiments.diagnostics import diagnostics_lines, idle, idle_points
 from aisched.experiments.report import REDUCED_LABEL, verdict_text
+from aisched.experiments.stored import StoredScenario
 
 
 def _rows(x: str, algorithm: str, objectives: list[float], **columns: list[float]) -> list[dict]:
@@ -29,9 +30,9 @@ def _rows(x: str, algorithm: str, objectives: list[float], **columns: list[float
     return out
 
 
-def _genai(labels: list[str], claims: tuple[Claim, ...] = ()) -> dict:
-    return {"name": "genai/t", "family": "genai", "x": "capacity_scale", "labels": labels, "metric": "objective",
-            "algorithms": ["comdos", "heft_ma"], "claims": [vars(c) for c in claims]}
+def _genai(labels: list[str], claims: tuple[Claim, ...] = ()) -> StoredScenario:
+    return StoredScenario(name="genai/t", family="genai", x="capacity_scale", values=[float(x) for x in labels],
+                          labels=labels, metric="objective", algorithms=["comdos", "heft_ma"], claims=claims)
 
 
 def _table() -> pd.DataFrame:
@@ -73,7 +74,7 @@ def test_the_diagnostics_table_shows_every_algorithm_and_marks_the_idle_point() 
 
 
 def test_regime_points_region_and_headroom() -> None:
-    definition = {**_genai(["1.0", "0.25"]), "figures": ["regime"]}
+    definition = replace(_genai(["1.0", "0.25"]), figures=("regime",))
     points = regime.regime_points(definition, _table())
     by_x = {p.x: p for p in points}
     assert by_x["1.0"].verdict == "worse" and by_x["0.25"].verdict == "better"
@@ -92,8 +93,8 @@ def test_regime_points_region_and_headroom() -> None:
 
 def test_a_variant_of_the_proposed_algorithm_gets_its_own_map(tmp_path: Path) -> None:
     """issue 26, point 4: the variant (e.g. ComDOS's full-cell option set) is mapped beside ComDOS."""
-    definition = {**_genai(["1.0", "0.25"]), "figures": ["regime"],
-                  "variants": {"full-cell": {"comdos": {"alpha_reading": "full_cell"}}}}
+    definition = replace(_genai(["1.0", "0.25"]), figures=("regime",),
+                         variants={"full-cell": {"comdos": {"alpha_reading": "full_cell"}}})
     table = pd.concat([_table(), pd.DataFrame(_rows("1.0", "comdos@full-cell", [13, 14, 15])
                                               + _rows("0.25", "comdos@full-cell", [4, 5, 6]))])
     assert regime.proposed_runs(definition) == ["comdos", "comdos@full-cell"]
@@ -102,7 +103,7 @@ def test_a_variant_of_the_proposed_algorithm_gets_its_own_map(tmp_path: Path) ->
     assert [p.proposed for p in default] == ["comdos"] * 2 and {p.baseline for p in variant} == {"heft_ma"}
     by_x = {p.x: p for p in variant}
     assert by_x["1.0"].verdict == "better" and by_x["0.25"].verdict == "worse"
-    assert default == regime.regime_points(_genai(["1.0", "0.25"]) | {"figures": ["regime"]}, table)
+    assert default == regime.regime_points(replace(_genai(["1.0", "0.25"]), figures=("regime",)), table)
     lines = regime.regime_lines(definition, table)
     assert sum(line.startswith("Regime map along") for line in lines) == 2
     assert any(line.startswith("- comdos@full-cell above heft_ma (95 % paired interval above 0) at "
@@ -116,7 +117,7 @@ def test_a_variant_of_the_proposed_algorithm_gets_its_own_map(tmp_path: Path) ->
 
 def test_the_regime_figure_is_drawn_from_a_fixture(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    definition = {**_genai(["1.0", "0.25"]), "figures": ["regime"]}
+    definition = replace(_genai(["1.0", "0.25"]), figures=("regime",))
     png = regime.regime_figure(tmp_path, definition, _table())
     svg = tmp_path / "regime.svg"
     assert png == tmp_path / "regime.png" and png.stat().st_size > 1000
@@ -140,8 +141,9 @@ def test_bound_cells_only_at_bound_at(tmp_path: Path) -> None:
                         algorithms=("comdos", "heft_ma"), bound=True, bound_at=(3,), seeds=2)
     bounds = [(c.x, c.seed) for c in sweep.cells(scenario) if c.algorithm == "bound"]
     assert bounds == [("3", 0), ("3", 1)]
-    assert scenario.definition()["bound_at"] == [3]
-    assert scenario.reduced().definition()["reduced_form"] is True and "reduced_form" not in scenario.definition()
+    assert scenario.sweep_record()["bound_at"] == [3] and StoredScenario.of(scenario).bound_at == (3,)
+    assert scenario.reduced().sweep_record()["reduced_form"] is True and "reduced_form" not in scenario.sweep_record()
+    assert StoredScenario.of(scenario.reduced()).reduced_form and not StoredScenario.of(scenario).reduced_form
 
 
 def test_run_records_are_kept_run_after_run(tmp_path: Path) -> None:
@@ -164,7 +166,8 @@ def test_page_figure_marks_the_papers_values(tmp_path: Path) -> None:
     claims = (Claim("improvement", "comdos +50 % over heft_ma at 0.25", "comdos", baseline="heft_ma",
                     point="0.25", value=0.5),
               Claim("at_most", "ratio <= 2", "comdos", value=2.0))
-    definition = {**_genai(["1.0", "0.25"], claims), "values": [1.0, 0.25]}
+    definition = _genai(["1.0", "0.25"], claims)
+    assert definition.values == (1.0, 0.25)
     table = _table()
     summary = summarise(table, "objective")
     checks = check_claims(definition, summary, table)

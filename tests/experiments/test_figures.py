@@ -10,6 +10,7 @@ import pytest
 import xarray as xr
 
 from aisched.experiments import figures
+from aisched.experiments.stored import StoredScenario
 
 LONG = ("Fig. 8: social welfare of pdFTSP, Titan, EFT and NTM under light, medium and high Poisson workloads "
         "on the paper's mixed cluster [cost: full 5 seeds 191 s; reduced 1 seed 25 s]")
@@ -55,8 +56,8 @@ def _check(drawn: list[dict[str, object]]) -> None:
 def test_the_sweep_figure_of_ten_series(drawn, tmp_path: Path) -> None:
     algorithms = ["pdftsp", "titan", "eft", "ntm", "pdftsp@cell-prices", "pdftsp@beta-per-gb", "pdftsp@from-bids",
                   "titan_welfare", "eft@positive", "ntm@seed-1"]
-    definition = {"family": "lora", "name": "lora/fig8-load", "title": LONG, "x": "arrival_rate",
-                  "values": [30, 50, 80], "labels": ["30", "50", "80"], "metric": "objective"}
+    definition = StoredScenario(family="lora", name="lora/fig8-load", title=LONG, x="arrival_rate",
+                                values=[30, 50, 80], metric="objective")
     paths = figures.metric_figure(tmp_path / "figure.png", definition, _summary(algorithms, 3),
                                   extra_paths=[tmp_path / "figure.svg"])
     assert [p.suffix for p in paths] == [".png", ".svg"] and all(p.stat().st_size > 1000 for p in paths)
@@ -67,9 +68,8 @@ def test_the_sweep_figure_of_ten_series(drawn, tmp_path: Path) -> None:
 
 
 def test_categorical_sweep_figure_and_the_comparison_figures(drawn, tmp_path: Path) -> None:
-    definition = {"family": "spot", "name": "spot/fig5-deadline", "title": LONG, "x": "market",
-                  "values": ["synthetic", "vast", "aws"], "labels": ["synthetic", "vast", "aws"],
-                  "metric": "objective"}
+    definition = StoredScenario(family="spot", name="spot/fig5-deadline", title=LONG, x="market",
+                                values=["synthetic", "vast", "aws"], metric="objective")
     figures.metric_figure(tmp_path / "m.png", definition, _summary(["ahap", "msu"], 3).assign(
         x=lambda d: d["point"].map({0: "synthetic", 1: "vast", 2: "aws"})))
     table = pd.DataFrame({"objective": [10.0, 8.0, 6.0], "status": ["time_limit", "online", "online"],
@@ -89,7 +89,8 @@ def test_family_figures_share_the_style(drawn, tmp_path: Path) -> None:
     from aisched.scenarios.tenants.figures import alpha_bars
 
     alpha_bars({f"scheduler {k}": np.linspace(0.5, 1.5, 6) for k in range(4)}, tmp_path / "a.png")
-    throughput_figure(tmp_path, {"x": "bandwidth", "values": [100, 200, 400, 800]}, pd.DataFrame())
+    throughput_figure(tmp_path, StoredScenario(name="spot/t", family="spot", x="bandwidth",
+                                               values=[100, 200, 400, 800]), pd.DataFrame())
     weights = xr.DataArray(np.full((50, 12), 1 / 12), dims=("job", "policy"))
     policy_weight_heatmap(weights, tmp_path / "w.png", title=LONG)
     fig3_figure(tmp_path / "f3.png")

@@ -70,7 +70,8 @@ def test_a_scenario_gives_its_why_to_claims_that_name_none() -> None:
     plain = Claim("best", "AHAP best", "ahap")
     s = _scenario(claims=(own, plain), why=("S-headroom",))
     assert [c.why for c in s.claims] == [("S3",), ("S-headroom",)]
-    assert all("why" not in c for c in s.definition()["claims"])  # documentation: old folders still resume
+    assert all("why" not in c for c in s.sweep_record()["claims"])  # documentation: old folders still resume
+    assert [c["why"] for c in s.definition()["claims"]] == [["S3"], ["S-headroom"]] and from_mapping(s.definition()) == s
     assert s.reduced().claims == s.claims
     assert Claim("best", "x", "ahap", why="S3").why == ("S3",)
     with pytest.raises(InvalidScenarioError, match=r"^why\[1\]: .*'two words' is not a reading's key"):

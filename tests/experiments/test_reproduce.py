@@ -113,7 +113,7 @@ def _fake_sweep(root: Path, rows: list[dict[str, object]]) -> None:
     """A sweep folder of ``genai/fig5-edges``'s reduced form holding ``rows`` as its finished cells."""
     scenario = catalog.get("genai/fig5-edges").reduced()
     (root / "cells").mkdir(parents=True)
-    (root / "scenario.json").write_text(sweep._definition(scenario), encoding="utf-8")
+    (root / "scenario.json").write_text(sweep._record_text(scenario), encoding="utf-8")
     for i, row in enumerate(rows):
         full = {"scenario": scenario.name, "seed": 0, "status": "online", "bound": float("nan"), "admitted": 1,
                 "runtime_s": 0.1, "decision_median_s": 0.001, "work_s": 0.1, **row}
@@ -172,7 +172,7 @@ def test_a_regime_scenario_beside_a_run_record_keeps_the_record(tmp_path: Path) 
     scenario = catalog.get("genai/regime-capacity").reduced()
     root = tmp_path / "genai" / "regime-capacity"
     (root / "cells").mkdir(parents=True)
-    (root / "scenario.json").write_text(sweep._definition(scenario), encoding="utf-8")
+    (root / "scenario.json").write_text(sweep._record_text(scenario), encoding="utf-8")
     i = 0
     for point, x in enumerate(scenario.labels):
         for algorithm in scenario.runs:

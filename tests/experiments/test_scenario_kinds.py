@@ -114,7 +114,8 @@ def test_unknown_figure_and_toml_keys(tmp_path: Path) -> None:
                     '[base]\nusers = 2\nservers = 3\njobs = 4\n')
     s = catalog.load(path)
     assert s.x_target == "algorithms" and s.figures == ("alpha_per_user",)
-    assert s.definition()["x_target"] == "algorithms"
+    assert s.sweep_record()["x_target"] == "algorithms" and s.definition()["x_target"] == "algorithms"
+    assert catalog.from_mapping(s.definition()) == s
 
 
 def test_report_draws_the_extra_figures(tmp_path: Path) -> None:

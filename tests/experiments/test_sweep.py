@@ -18,6 +18,7 @@ import pytest
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, report, sweep
 from aisched.experiments.catalog import Claim, Scenario
+from aisched.experiments.stored import StoredScenario
 
 # columns that must agree between runs (timings differ)
 STABLE = ["scenario", "point", "x", "seed", "algorithm", "objective", "status", "admitted", "reference",
@@ -221,25 +222,32 @@ def test_report_writes_figures_tables_and_claims(tmp_path: Path) -> None:
     assert "| ratio at most 1 |" in text and "pdFTSP beats NTM at 2 nodes" in text
 
 
+def _stored(metric: str, *claims: Claim, algorithms: tuple[str, ...] = ()) -> StoredScenario:
+    """A hand-made sweep record: points "a" and "b", no registered family."""
+    return StoredScenario(name="t/t", family="t", x="x", values=("a", "b"), metric=metric, algorithms=algorithms,
+                          claims=claims)
+
+
 def test_claim_checks_on_a_hand_made_summary() -> None:
     summary = pd.DataFrame({
         "point": [0, 0, 1, 1], "x": ["a", "a", "b", "b"], "algorithm": ["us", "them"] * 2,
         "mean": [10.0, 8.0, 9.0, 12.0], "std": [0.0] * 4, "count": [1] * 4,
     })
-    definition = {"metric": "objective", "claims": [
-        vars(Claim("improvement", "", "us", baseline="them", point="a", value=0.3)),
-        vars(Claim("improvement", "", "us", baseline="them", point="b", value=0.3)),
-        vars(Claim("best", "", "us")),
-        vars(Claim("increasing", "", "us")),
-        vars(Claim("greater", "", "them", point="b", other_point="a")),
-        vars(Claim("at_most", "", "us", value=10.0)),
-        vars(Claim("at_least", "", "us", value=9.5)),
-        vars(Claim("better_than", "", "us", baseline="them")),
-        vars(Claim("better_than", "", "them", baseline="us", point=None)),
-    ]}
+    definition = _stored(
+        "objective",
+        Claim("improvement", "", "us", baseline="them", point="a", value=0.3),
+        Claim("improvement", "", "us", baseline="them", point="b", value=0.3),
+        Claim("best", "", "us"),
+        Claim("increasing", "", "us"),
+        Claim("greater", "", "them", point="b", other_point="a"),
+        Claim("at_most", "", "us", value=10.0),
+        Claim("at_least", "", "us", value=9.5),
+        Claim("better_than", "", "us", baseline="them"),
+        Claim("better_than", "", "them", baseline="us", point=None),
+    )
     checks = report.check_claims(definition, summary)
     assert [c.holds for c in checks] == [True, False, False, False, True, True, False, False, False]
-    lower = report.check_claims({**definition, "metric": "runtime_s"}, summary)
+    lower = report.check_claims(replace(definition, metric="runtime_s"), summary)
     assert [c.holds for c in lower][2] is False and lower[7].holds is False and lower[8].holds is False
     assert checks[0].measured == pytest.approx(0.25)
     assert checks[1].measured == pytest.approx(-0.25)
@@ -252,8 +260,8 @@ def test_claims_with_a_missing_algorithm_are_unchecked() -> None:
         "point": [0, 0, 1], "x": ["a", "a", "b"], "algorithm": ["us", "them", "us"],
         "mean": [10.0, 8.0, 9.0], "std": [0.0] * 3, "count": [1] * 3,
     })
-    definition = {"metric": "objective", "algorithms": ["us", "them"], "claims": [
-        vars(Claim("best", "", "us")), vars(Claim("better_than", "", "us", baseline="them"))]}
+    definition = _stored("objective", Claim("best", "", "us"), Claim("better_than", "", "us", baseline="them"),
+                         algorithms=("us", "them"))
     best, better = report.check_claims(definition, summary)
     assert best.holds is None and "no measurement of b: them" in best.detail
     assert better.holds is None and "them at b" in better.detail
@@ -300,7 +308,7 @@ def test_a_claim_at_a_point_not_in_the_run_is_listed_as_not_checked(tmp_path: Pa
 def test_a_sweep_without_finished_cells_still_lists_its_claims(tmp_path: Path) -> None:
     root = sweep.folder(tmp_path, MINI)
     root.mkdir(parents=True)
-    (root / "scenario.json").write_text(json.dumps(MINI.definition()))
+    (root / "scenario.json").write_text(json.dumps(MINI.sweep_record()))
     text = report.report(tmp_path, figures=False).read_text()
     assert f"0 hold, 0 fail, 0 inconclusive, 0 untestable, {len(MINI.claims)} not checked." in text
     assert text.count("not checked: no finished cells yet") == len(MINI.claims)
@@ -324,10 +332,10 @@ def test_variants_run_beside_the_default_and_every_claim_is_checked_under_each(t
     assert "Under variant `positive` (eft: require_positive_welfare=True):" in text
     assert "Under the scenarios' variants (other readings): " in text
     summary = report.summarise(table, "objective")
-    checks = report.variant_checks(scenario.definition(), summary)
+    checks = report.variant_checks(StoredScenario.of(scenario), summary)
     assert [c.claim.text for c in checks["paper-pay"]] == ["pdFTSP beats NTM at 2 nodes", "EFT is best"]
     assert [c.claim.text for c in checks["positive"]] == ["EFT is best"]
-    default = report.check_claims(scenario.definition(), summary)
+    default = report.check_claims(StoredScenario.of(scenario), summary)
     assert [c.holds for c in checks["paper-pay"]] == [c.holds for c in default]
 
 
@@ -355,19 +363,17 @@ def test_ratios_to_a_bound_decide_only_the_side_the_bound_certifies() -> None:
         "point": [0, 1], "x": ["a", "b"], "algorithm": ["us", "us"], "mean": [1.5, 2.5], "std": [0.0] * 2,
         "count": [1] * 2, "by_bound": [1, 1],
     })
-    definition = {"metric": "competitive_ratio", "claims": [
-        vars(Claim("at_most", "", "us", value=3.0)), vars(Claim("at_most", "", "us", value=2.0)),
-        vars(Claim("decreasing", "", "us"))]}
+    definition = _stored("competitive_ratio", Claim("at_most", "", "us", value=3.0),
+                         Claim("at_most", "", "us", value=2.0), Claim("decreasing", "", "us"))
     proven, undecided, trend = report.check_claims(definition, summary)
     assert proven.holds is True and "holds on the optimum too" in proven.detail
     assert undecided.holds is None and "cannot decide" in undecided.detail and "largest 2.5" in undecided.detail
     assert trend.holds is None  # a trend of one-sided estimates decides nothing
     ratio = summary.assign(mean=[0.7, 0.5])  # ALG / bound: a lower estimate of ALG / OPT
-    low = {"metric": "ratio", "claims": [vars(Claim("at_least", "", "us", value=0.4)),
-                                         vars(Claim("at_least", "", "us", value=0.6))]}
+    low = _stored("ratio", Claim("at_least", "", "us", value=0.4), Claim("at_least", "", "us", value=0.6))
     assert [c.holds for c in report.check_claims(low, ratio)] == [True, None]
     pair = pd.concat([summary, summary.assign(algorithm="them", mean=[1.2, 2.0])], ignore_index=True)
-    shared = {"metric": "competitive_ratio", "claims": [vars(Claim("better_than", "", "us", baseline="them"))]}
+    shared = _stored("competitive_ratio", Claim("better_than", "", "us", baseline="them"))
     assert [c.holds for c in report.check_claims(shared, pair)] == [False]  # one reference per point: decided
     exact = summary.assign(by_bound=[0, 0])  # references proven optimal: both verdicts stand
     assert [c.holds for c in report.check_claims(definition, exact)] == [True, False, False]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,7 @@ import pytest
 
 from aisched.experiments.catalog import Claim
 from aisched.experiments.report import ClaimCheck, check_claims, summarise, variant_checks
+from aisched.experiments.stored import StoredScenario
 from aisched.experiments.verdicts import (
     VERDICTS,
     counts_text,
@@ -32,9 +34,9 @@ def _table(objectives: dict[str, list[float]], reference: list[float] | None, ki
     return pd.DataFrame(rows)
 
 
-def _definition(*claims: Claim, algorithms: tuple[str, ...] = ("a", "b")) -> dict:
-    return {"name": "t/t", "x": "x", "labels": ["1"], "metric": "objective", "algorithms": list(algorithms),
-            "claims": [vars(c) for c in claims]}
+def _definition(*claims: Claim, algorithms: tuple[str, ...] = ("a", "b")) -> StoredScenario:
+    return StoredScenario(name="t/t", family="t", x="x", values=(1,), metric="objective", algorithms=algorithms,
+                          claims=claims)
 
 
 def _check(table: pd.DataFrame, claim: Claim, **kw) -> ClaimCheck:
@@ -134,7 +136,7 @@ def test_without_the_table_the_means_decide_as_before() -> None:
 
 def test_variants_are_decided_on_their_own_rows() -> None:
     table = _table({"a": [90, 99, 95], "a@v": [120, 131, 125], "b": [100, 110, 104]}, [200, 210, 205])
-    definition = {**_definition(IMPROVE), "variants": {"v": {"a": {"p": 1}}}}
+    definition = replace(_definition(IMPROVE), variants={"v": {"a": {"p": 1}}})
     (default,) = check_claims(definition, summarise(table, "objective"), table)
     (under_v,) = variant_checks(definition, summarise(table, "objective"), table)["v"]
     assert default.status == "fails" and under_v.status == "holds"

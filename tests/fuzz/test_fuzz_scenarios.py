@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from aisched import cli
 from aisched.errors import AischedError
 from aisched.experiments import scenario as scenario_mod
+from aisched.experiments.stored import StoredScenario
 from aisched.scenarios.lora import traces
 
 FAST = settings(max_examples=150, deadline=None, derandomize=True, database=None,
@@ -62,9 +63,12 @@ def _from_mapping_is_clean(data: object) -> None:
     except AischedError as exc:
         assert str(exc) and ":" in str(exc)  # "<field>: <message>"
         return
-    # a valid scenario is one a sweep folder can record and read back as the same definition
-    record = json.loads(json.dumps(result.definition(), default=str))
+    # a valid scenario is one a sweep folder can record and read back, and whose definition gives it again
+    record = json.loads(json.dumps(result.sweep_record(), default=str))
     assert record["name"] == result.name and record["labels"] == result.labels
+    stored = StoredScenario.from_record(record)
+    assert stored.name == result.name and stored.labels == tuple(result.labels)
+    assert scenario_mod.from_mapping(result.definition()) == result
 
 
 def _mutated(key_path: tuple[str, ...], value: object) -> dict:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
 
 __all__ = ["FIGURES", "LABELS", "utility_vs_bid_figure", "payment_vs_bid_figure"]
 
@@ -36,7 +39,7 @@ def _outcome_files(root: Path, algorithm: str = "pdftsp") -> list[Path]:
     return sorted((root / "outcomes").glob(f"p*-s*-{algorithm}.nc"))
 
 
-def utility_vs_bid_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def utility_vs_bid_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 10: each audited task's utility against its bid (full re-runs), true value marked."""
     from aisched.experiments.figures import legend_outside, save, series_style, style_axes, subplots
     from aisched.outcome import Outcome
@@ -57,7 +60,7 @@ def utility_vs_bid_figure(root: Path, definition: dict[str, Any], table: pd.Data
     return save(fig, root / "utility_vs_bid.png")
 
 
-def payment_vs_bid_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def payment_vs_bid_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 11: bid against payment of every admitted task of one cell, with payment = bid."""
     from aisched.experiments.figures import COLORS, legend_outside, save, style_axes, subplots
     from aisched.outcome import Outcome

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -34,6 +34,9 @@ import pandas as pd
 from aisched.errors import InvalidScenarioError
 from aisched.experiments._paths import DATA_DIR
 from aisched.scenarios.spot.traces import load_gcp_ratios, load_market_csv, load_spot_trace
+
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
 
 __all__ = ["FIGURES", "throughput_figure", "traces_figure", "forecast_figure", "vast_series",
            "FORECAST_HISTORY", "FORECAST_SLOTS"]
@@ -57,7 +60,7 @@ def vast_series(data_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     return grid["price_median"].values / scale, grid["n_available"].values.astype(float)
 
 
-def throughput_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def throughput_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 1: throughput ``H(n)`` and ``mu(b) H(n)`` vs GPUs ``n = 1..16`` (see the module doc)."""
     from aisched.experiments.figures import legend_outside, save, style_axes, subplots
     from aisched.scenarios.spot.generator import bandwidth_efficiency
@@ -65,7 +68,7 @@ def throughput_figure(root: Path, definition: dict[str, Any], table: pd.DataFram
     n = np.arange(1, 17)
     fig, ax = subplots(width=6.4, height=3.6)
     ax.plot(n, n, "k-", label="H(n) = n (no reconfiguration)")
-    bandwidths = [float(v) for v in definition.get("values", ())] if definition.get("x") == "bandwidth" else []
+    bandwidths = [float(v) for v in stored.values] if stored.x == "bandwidth" else []
     for b in bandwidths or [800.0]:
         mu = bandwidth_efficiency(b)
         ax.plot(n, mu * n, "--", label=f"mu H(n) after a change, {b:g} Mbps (mu = {mu})")
@@ -83,7 +86,7 @@ def throughput_figure(root: Path, definition: dict[str, Any], table: pd.DataFram
     return save(fig, root / "throughput.png")
 
 
-def traces_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def traces_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 2: spot price and availability traces from the data folder (see the module doc)."""
     from aisched.experiments.figures import legend_outside, save, style_axes, subplots
 
@@ -139,7 +142,7 @@ def forecast_errors(history: int = FORECAST_HISTORY, slots: int = FORECAST_SLOTS
     return out
 
 
-def forecast_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def forecast_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 3: ARIMA forecasts 1 and 3 slots ahead against the truth (see the module doc)."""
     from aisched.experiments.figures import legend_outside, save, style_axes, subplots
 
@@ -176,7 +179,7 @@ LABELS = {
 }
 
 #: Figs. 1-3 (``Scenario.figures`` of the spot family; joined with the selection figures in ``spot.FIGURES``).
-FIGURES: dict[str, Callable[[Path, dict[str, Any], pd.DataFrame], Path | None]] = {
+FIGURES: dict[str, Callable[[Path, StoredScenario, pd.DataFrame], Path | None]] = {
     "throughput": throughput_figure,
     "traces": traces_figure,
     "forecast": forecast_figure,

@@ -28,7 +28,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -36,6 +36,9 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.scenarios.spot.generator import NOISE_SETTINGS, predictor, workload
+
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
 
 __all__ = ["FIGURES", "PHASES", "POOLS", "policy_weight_heatmap", "pool_members", "selection_cell"]
 
@@ -166,7 +169,7 @@ def _cells(root: Path, table: pd.DataFrame) -> list[tuple[pd.Series, Path]]:
     return out
 
 
-def convergence_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def convergence_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 9: running mean utility of Algorithm 2's choices per job, one panel per point.
 
     Solid: Algorithm 2 (mean over seeds); dotted: the best fixed policy in hindsight.
@@ -176,7 +179,7 @@ def convergence_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
     found = _cells(root, table)
     if not found:
         return None
-    labels = definition["labels"]
+    labels = list(stored.labels)
     fig, axes = subplots(1, len(labels), width=3.2 * len(labels), height=3.4, squeeze=False, sharey=True)
     colours = COLORS
     pools = list(dict.fromkeys(table["algorithm"]))
@@ -190,15 +193,15 @@ def convergence_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
             ax.plot(np.mean([d["running_mean"].values for d in runs], axis=0), color=colour, label=pool)
             ax.plot(np.mean([d["best_fixed_running_mean"].values for d in runs], axis=0), color=colour,
                     linestyle=":")
-        style_axes(ax, title=f"{definition['x']} = {label}", xlabel="job k")
+        style_axes(ax, title=f"{stored.x} = {label}", xlabel="job k")
     style_axes(axes[0, 0], ylabel="mean utility of jobs 1..k (money units)")
     legend_outside(axes[0, -1])
-    title = clean_title(definition.get("title") or definition["name"]) + " (dotted: best fixed policy)"
+    title = clean_title(stored.title or stored.name) + " (dotted: best fixed policy)"
     fig.suptitle(textwrap.fill(title, int(14 * 3.2 * len(labels))), fontsize=10)
     return save(fig, root / "convergence.png")
 
 
-def weights_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def weights_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 10: the policy weights of the first cell (lowest point, seed and pool name)."""
     found = _cells(root, table)
     if not found:
@@ -208,12 +211,12 @@ def weights_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) 
         data = data.load()
     return policy_weight_heatmap(
         data["weight"], root / "policy_weights.png", phase_starts=data.attrs.get("phase_starts"),
-        title=f"Algorithm 2 policy weights: pool {row['algorithm']}, {definition['x']} = {row['x']}, "
+        title=f"Algorithm 2 policy weights: pool {row['algorithm']}, {stored.x} = {row['x']}, "
               f"seed {int(row['seed'])}")
 
 
 #: Extra report figures of the spot family (``Scenario.figures``).
-FIGURES: dict[str, Callable[[Path, dict[str, Any], pd.DataFrame], Path | None]] = {
+FIGURES: dict[str, Callable[[Path, StoredScenario, pd.DataFrame], Path | None]] = {
     "convergence": convergence_figure,
     "policy_weights": weights_figure,
 }

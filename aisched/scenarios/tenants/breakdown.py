@@ -26,12 +26,15 @@ split, mean over seeds, beside each tenants figure in the report
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from aisched.models.tenants import TenantInstance
+
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
 
 __all__ = ["BREAKDOWN_COLUMNS", "beyond_rounds", "earliest_round_completion", "gap_lines", "revenue_breakdown"]
 
@@ -103,19 +106,19 @@ def revenue_breakdown(instance: TenantInstance, plan: Any, lam: int = DEFAULT_LA
             "wait_loss": float(ideal.sum() - real.sum()), "mean_delay": float(np.mean(completion - fastest))}
 
 
-def gap_lines(definition: dict[str, Any], table: pd.DataFrame, proposed: str = "astraea") -> list[str]:
+def gap_lines(stored: StoredScenario, table: pd.DataFrame, proposed: str = "astraea") -> list[str]:
     """Markdown: per baseline, the proposed scheduler's revenue gap split as the module docstring says.
 
     At each point a claim of the figure names (else the last point), mean over
     seeds; only where every run has the breakdown columns. Empty when it cannot
     be drawn (no revenue metric, no proposed run, older sweep folders).
     """
-    if definition.get("metric") != "objective" or not set(BREAKDOWN_COLUMNS) <= set(table.columns):
+    if stored.metric != "objective" or not set(BREAKDOWN_COLUMNS) <= set(table.columns):
         return []
-    if proposed not in definition.get("algorithms", []):
+    if proposed not in stored.algorithms:
         return []
-    labels = [str(x) for x in definition.get("labels", [])]
-    points = [str(c["point"]) for c in definition.get("claims", []) if c.get("point") is not None]
+    labels = list(stored.labels)
+    points = [str(c.point) for c in stored.claims if c.point is not None]
     points = [p for p in dict.fromkeys(points) if p in labels] or labels[-1:]
     xs = table["x"].astype(str)
     rows: list[str] = []
@@ -123,7 +126,7 @@ def gap_lines(definition: dict[str, Any], table: pd.DataFrame, proposed: str = "
         mine = table[(xs == x) & (table["algorithm"] == proposed)]
         if mine.empty or mine[list(BREAKDOWN_COLUMNS)].isna().all().all():
             continue
-        for base in definition["algorithms"]:
+        for base in stored.algorithms:
             theirs = table[(xs == x) & (table["algorithm"] == base)]
             if base == proposed or theirs.empty:
                 continue
@@ -140,6 +143,6 @@ def gap_lines(definition: dict[str, Any], table: pd.DataFrame, proposed: str = "
         return []
     return [f"Where {proposed}'s revenue gap goes (mean over the seeds both ran; {proposed} minus baseline, "
             "= the next three columns; docs/readings.md T10):", "",
-            f"| {definition['x']} | baseline | gap | jobs beyond one round (T4) | other jobs admitted | "
+            f"| {stored.x} | baseline | gap | jobs beyond one round (T4) | other jobs admitted | "
             f"waiting | mean delay, slots ({proposed} / baseline) |",
             "|---|---|---|---|---|---|---|", *rows, ""]

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from aisched.scenarios.tenants.generator import generate
 from aisched.scenarios.tenants.metrics import gpu_utilisation
+
+if TYPE_CHECKING:
+    from aisched.experiments.stored import StoredScenario
 
 __all__ = ["FIGURES", "LABELS", "alpha_bars", "alpha_figure", "revenue_cost_figure", "utilisation_figure"]
 
@@ -49,7 +52,7 @@ def alpha_bars(alphas: dict[str, np.ndarray], path: Path, *, title: str = "", dp
     return save(fig, path, dpi=dpi)
 
 
-def alpha_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def alpha_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 7 in a sweep: :func:`alpha_bars` of the mean ``alpha_u`` over seeds at the last point."""
     columns = sorted((c for c in table.columns if re.fullmatch(r"alpha_u\d+", c)), key=lambda c: int(c[7:]))
     online = table[table["algorithm"] != "offline"]
@@ -57,12 +60,12 @@ def alpha_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) ->
         return None
     last = online[online["point"] == online["point"].max()]
     means = last.groupby("algorithm", sort=False)[columns].mean()
-    title = f"{definition.get('title') or definition['name']} ({definition['x']} = {last['x'].iloc[0]})"
+    title = f"{stored.title or stored.name} ({stored.x} = {last['x'].iloc[0]})"
     return alpha_bars({str(name): row.to_numpy(float) for name, row in means.iterrows()},
                       root / "alpha_per_user.png", title=title)
 
 
-def revenue_cost_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def revenue_cost_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 12: ideal revenue (``mu_j`` + cost) against resource cost of each job Astraea admitted."""
     from aisched.experiments.figures import COLORS, legend_outside, save, style_axes, subplots
     from aisched.outcome import Outcome
@@ -84,7 +87,7 @@ def revenue_cost_figure(root: Path, definition: dict[str, Any], table: pd.DataFr
     return save(fig, root / "revenue_vs_cost.png")
 
 
-def utilisation_figure(root: Path, definition: dict[str, Any], table: pd.DataFrame) -> Path | None:
+def utilisation_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 13: GPU utilisation per slot of each scheduler (last point, first seed), makespan marked."""
     from aisched.experiments.figures import legend_outside, save, series_style, style_axes, subplots
     from aisched.outcome import Outcome
@@ -99,9 +102,9 @@ def utilisation_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
     last = max(c[0] for c in cells)
     seed = min(c[1] for c in cells if c[0] == last)
     chosen = [(name, f) for p, s, name, f in cells if p == last and s == seed]
-    base = dict(definition.get("base", {}))
-    if definition.get("x_target", "generator") == "generator":
-        base[definition["x"]] = definition["values"][last]
+    base = dict(stored.base)
+    if stored.x_target == "generator":
+        base[stored.x] = stored.values[last]
     instance = generate(seed=seed, **base)
     fig, ax = subplots(width=7.0, height=3.6)
     for j, (name, f) in enumerate(chosen):
@@ -114,7 +117,7 @@ def utilisation_figure(root: Path, definition: dict[str, Any], table: pd.DataFra
         if end:
             ax.axvline(end, color=style["color"], linewidth=0.6, linestyle=":")
     ax.set_ylim(0, 105)
-    style_axes(ax, title=f"{definition.get('title') or definition['name']} (seed {seed})", xlabel="time slot",
+    style_axes(ax, title=f"{stored.title or stored.name} (seed {seed})", xlabel="time slot",
                ylabel="GPU utilisation (%)")
     legend_outside(ax)
     return save(fig, root / "gpu_utilisation.png")

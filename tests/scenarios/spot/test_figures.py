@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from aisched.experiments._paths import DATA_DIR
+from aisched.experiments.stored import StoredScenario
 from aisched.scenarios import spot
 from aisched.scenarios.spot import figures as spot_figures
 
@@ -18,20 +19,23 @@ def test_the_family_hook_lists_figs_1_to_3_and_the_selection_figures():
 
 
 def test_throughput_figure_is_drawn(tmp_path):
-    path = spot.FIGURES["throughput"](tmp_path, {"x": "bandwidth", "values": [100.0, 800.0]}, None)
+    stored = StoredScenario(name="spot/t", family="spot", x="bandwidth", values=[100.0, 800.0])
+    path = spot.FIGURES["throughput"](tmp_path, stored, None)
     assert path is not None and path.is_file() and path.stat().st_size > 0
 
 
 @needs_data
 def test_traces_figure_is_drawn(tmp_path):
-    path = spot.FIGURES["traces"](tmp_path, {"x": "market", "values": ["vast"]}, None)
+    path = spot.FIGURES["traces"](tmp_path, StoredScenario(name="spot/t", family="spot", x="market",
+                                                           values=["vast"]), None)
     assert path is not None and path.is_file()
 
 
 def test_figures_are_skipped_with_a_message_without_data(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(spot_figures, "DATA_DIR", tmp_path / "nowhere")
-    assert spot_figures.traces_figure(tmp_path, {}, None) is None
-    assert spot_figures.forecast_figure(tmp_path, {}, None) is None
+    stored = StoredScenario(name="spot/t", family="spot", x="market", values=["vast"])
+    assert spot_figures.traces_figure(tmp_path, stored, None) is None
+    assert spot_figures.forecast_figure(tmp_path, stored, None) is None
     out = capsys.readouterr().out
     assert "'traces' skipped" in out and "'forecast' skipped" in out
     assert "gpu_market_price_availability_2025.csv" in out

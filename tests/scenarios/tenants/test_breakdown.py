@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,6 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aisched
+from aisched.experiments.scenario import Claim
+from aisched.experiments.stored import StoredScenario
 from aisched.models.tenants import TenantInstance
 from aisched.scenarios import tenants as tenants_sc
 from aisched.scenarios.tenants.breakdown import (
@@ -100,8 +104,9 @@ def test_the_gap_table_splits_each_baselines_gap_with_no_residue() -> None:
             rows.append({"x": "12", "seed": seed, "algorithm": name, "objective": out.objective,
                          **revenue_breakdown(inst, out.plan)})
     table = pd.DataFrame(rows)
-    definition = {"family": "tenants", "metric": "objective", "x": "jobs", "labels": ["12"],
-                  "algorithms": list(ALGORITHMS), "claims": [{"point": "12"}]}
+    definition = StoredScenario(name="tenants/t", family="tenants", metric="objective", x="jobs", values=(12,),
+                                algorithms=ALGORITHMS,
+                                claims=(Claim("better_than", "", "astraea", baseline="hived", point="12"),))
     lines = gap_lines(definition, table)
     body = [line for line in lines if line.startswith("| 12 |")]
     assert [line.split(" | ")[1] for line in body] == ["batchsche", "gandiva_fair", "hived"]
@@ -111,7 +116,7 @@ def test_the_gap_table_splits_each_baselines_gap_with_no_residue() -> None:
         base = line.split(" | ")[1]
         mean = table.groupby("algorithm")["objective"].mean()
         assert cells[0] == pytest.approx(mean["astraea"] - mean[base], abs=0.5)
-    assert gap_lines({**definition, "metric": "alpha_variance"}, table) == []
+    assert gap_lines(replace(definition, metric="alpha_variance"), table) == []
     assert gap_lines(definition, table.drop(columns=["wait_loss"])) == []  # a folder from before the split
 
 

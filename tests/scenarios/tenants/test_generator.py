@@ -207,10 +207,13 @@ def test_cli_bad_algorithm_option_exits_2_naming_it(argv, option, capsys):
 
 def test_new_claim_kinds_on_a_hand_made_summary():
     """Claim kinds added for tenants Figs. 5-6 and Table 2: decreasing, gentler_decline, spread_at_most."""
+    from dataclasses import replace
+
     import pandas as pd
 
     from aisched.experiments import report
     from aisched.experiments.scenario import Claim
+    from aisched.experiments.stored import StoredScenario
 
     summary = pd.DataFrame({
         "point": [0, 0, 1, 1, 2, 2], "x": ["5", "5", "10", "10", "15", "15"], "algorithm": ["us", "them"] * 3,
@@ -220,17 +223,18 @@ def test_new_claim_kinds_on_a_hand_made_summary():
               Claim("gentler_decline", "", "us", baseline="them", point="5", other_point="15"),
               Claim("gentler_decline", "", "them", baseline="us", point="5", other_point="15"),
               Claim("spread_at_most", "", "us", value=1.3), Claim("spread_at_most", "", "them", value=1.3)]
-    definition = {"metric": "ratio", "claims": [vars(c) for c in claims]}
+    definition = StoredScenario(name="tenants/t", family="tenants", x="jobs", values=(5, 10, 15), metric="ratio",
+                                claims=claims)
     checks = report.check_claims(definition, summary)
     assert [c.holds for c in checks] == [False, True, True, False, True, False]
     assert checks[2].measured == pytest.approx(0.15 - 0.5)
     assert checks[4].measured == pytest.approx(1.0 / 0.8)
     # lower is better: a fall is a gain, so the larger fall (them) is the gentler "decline"
-    lower = report.check_claims({**definition, "metric": "makespan"}, summary)
+    lower = report.check_claims(replace(definition, metric="makespan"), summary)
     assert lower[2].holds is False and lower[3].holds is True
     # a mean <= 0 leaves max / min undefined: not checked
     bad = summary.assign(mean=[0.0, 1.0, 1.0, 1.0, 1.0, 1.0])
-    assert report.check_claims({**definition, "claims": [vars(claims[4])]}, bad)[0].holds is None
+    assert report.check_claims(replace(definition, claims=(claims[4],)), bad)[0].holds is None
 
 
 @pytest.mark.parametrize("claim, field", [
@@ -280,8 +284,11 @@ def test_reduced_forms_bind_capacity_at_their_high_load_point():
 def test_utilisation_figure_of_a_reduced_sweep(tmp_path):
     _need_data()
     from aisched.experiments import catalog, sweep
+    from aisched.experiments.stored import StoredScenario
 
     s = catalog.get("tenants/fig13-utilisation").reduced()
     sweep.sweep(s, tmp_path, executor="serial", progress=False)
-    png = sc.utilisation_figure(sweep.folder(tmp_path, s), s.definition(), None)
+    root = sweep.folder(tmp_path, s)
+    assert StoredScenario.read(root) == StoredScenario.of(s)
+    png = sc.utilisation_figure(root, StoredScenario.read(root), None)
     assert png is not None and png.stat().st_size > 1000
