@@ -37,7 +37,17 @@ from aisched.experiments import sweep as sweeps
 from aisched.experiments.scenario import Scenario
 from aisched.families import FamilyRecord, RegimeTarget, SilentParameter
 
-__all__ = ["Calibration", "TargetFit", "calibrate", "parameter_key", "settings"]
+__all__ = ["CALIBRATION_PREFIX", "Calibration", "TargetFit", "calibrate", "fidelity_lines", "is_calibration_sweep",
+           "parameter_key", "settings"]
+
+#: The short names of calibration sweeps (``<family>/calibrate-<digest>``): the report and the reproduction
+#: page leave their folders out (they are no figure of the paper) and show :func:`fidelity_lines` instead.
+CALIBRATION_PREFIX = "calibrate-"
+
+
+def is_calibration_sweep(folder: Path) -> bool:
+    """Whether a sweep folder (``out/<family>/<short-name>``) holds one of :func:`calibrate`'s sweeps."""
+    return folder.name.startswith(CALIBRATION_PREFIX)
 
 #: A setting of the silent parameters: parameter key (:func:`parameter_key`) -> value (None: the own default).
 Setting = dict[str, Any]
@@ -183,7 +193,7 @@ def _scenario(record: FamilyRecord, group: _Group, sub: Setting) -> Scenario:
     else:
         x = next(iter(group.at))
         values, base = (group.at[x],), {k: v for k, v in base.items() if k != x}
-    name = f"{record.name}/calibrate-{_digest([dict(group.at), sub])}"
+    name = f"{record.name}/{CALIBRATION_PREFIX}{_digest([dict(group.at), sub])}"
     return Scenario(name=name, family=record.name, title=f"calibration of {record.name}: {sub}", x=x,
                     values=values, base=base, algorithms=group.algorithms, params=params, seeds=1)
 
@@ -278,3 +288,47 @@ def _score(targets: tuple[RegimeTarget, ...], values: Mapping[str, float]) -> fl
         scale = abs(target.value) if target.kind != "ordering" and target.value else 1.0
         total += (target.residual(ours) / scale) ** 2
     return total
+
+
+def fidelity_lines(top: str | os.PathLike[str], family_names: list[str]) -> list[str]:
+    """Markdown: per family, the paper's baseline relations against ours at the default and at the fit.
+
+    Read from ``top/<family>/calibration.json`` (:func:`calibrate`); a family that declares regime targets
+    but was not calibrated under ``top`` says so, with the command.
+    """
+    lines: list[str] = []
+    for family in family_names:
+        if family not in families.names() or not families.record(family).regime_targets:
+            continue
+        path = Path(top) / family / "calibration.json"
+        lines += [f"### {family}: regime fidelity", ""]
+        if not path.is_file():
+            lines += [f"Not calibrated under this folder: `aisched calibrate {family} --out <this folder>` "
+                      f"fits its {len(families.record(family).silent_parameters)} silent parameters to its "
+                      f"{len(families.record(family).regime_targets)} regime targets.", ""]
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            targets, fit, default = data["targets"], data["fit"], data["default"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise InvalidScenarioError("calibration", f"{path} is not a calibration record ({exc})") from None
+        changed = [f"{k} = {_value(v)} (default {_value(default.get(k))})" for k, v in fit.items() if v != default.get(k)]
+        lines += [f"The paper's relations among its baselines against ours ({data.get('seeds', '?')} seeds a setting, "
+                  f"baselines only: {', '.join(data.get('baselines', []))}). Fit: "
+                  + ("; ".join(changed) if changed else "the default itself") + ".", "",
+                  "| relation | paper | ours at the default | residual | ours at the fit | residual | met at the fit |",
+                  "|---|---|---|---|---|---|---|"]
+        for t in targets:
+            lines.append(f"| {t['name']} | {t['paper']:.3f} | {t['default']:.3f} | {t['default'] - t['paper']:+.3f} | "
+                         f"{t['fit']:.3f} | {t['fit'] - t['paper']:+.3f} | {'yes' if t['met_at_fit'] else 'no'} |")
+        lines.append("")
+        if data.get("fit_meets_all"):
+            lines.append("The fit meets every relation (within 0.05, or 15 % where that is tighter).")
+        else:
+            lines.append("The fit does not meet every relation, so the scenarios keep the default; "
+                         "the closest each comes on its own:")
+            lines += [f"- {t['name']}: {t['closest']:.3f} at "
+                      + ", ".join(f"{k} = {_value(v)}" for k, v in t["closest_setting"].items())
+                      + ("" if t["meetable"] else " (no setting in the range meets it)") for t in targets]
+        lines.append("")
+    return lines

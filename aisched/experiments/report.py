@@ -32,6 +32,7 @@ import pandas as pd
 
 from aisched import families
 from aisched.errors import InvalidScenarioError
+from aisched.experiments.calibrate import is_calibration_sweep
 from aisched.experiments.catalog import METRICS
 from aisched.experiments.checks import RATIO_METRICS, ClaimCheck, check_claims, summarise, variant_checks
 from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
@@ -198,7 +199,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         ``directory`` when it holds no sweep.
     """
     top = Path(directory)
-    roots = sorted((p.parent for p in top.glob("**/scenario.json")),  # natural order: fig5 before fig10
+    roots = sorted((p.parent for p in top.glob("**/scenario.json") if not is_calibration_sweep(p.parent)),  # natural order: fig5 before fig10
                    key=lambda p: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.as_posix())])
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")

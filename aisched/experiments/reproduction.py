@@ -28,6 +28,7 @@ from typing import Any
 
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog
+from aisched.experiments.calibrate import fidelity_lines, is_calibration_sweep
 from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.page_figures import scenario_svg
 from aisched.experiments.readings import ReadingIndex
@@ -202,7 +203,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         ``directory`` holds no sweep.
     """
     top = Path(directory)
-    roots = sorted((p.parent for p in top.glob("**/scenario.json")), key=_natural)
+    roots = sorted((p.parent for p in top.glob("**/scenario.json") if not is_calibration_sweep(p.parent)),
+                   key=_natural)
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     out = Path(path)
@@ -324,6 +326,12 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                     "(`aisched sweep`); each section below gives its seeds, cells and wall time.")
     head.append("")
     head += _summary(by_family, regimes, index.findings)
+    fidelity = fidelity_lines(top, list(by_family))
+    if fidelity:
+        head += ["## Regime fidelity", "",
+                 "What the papers leave unstated is declared per family (silent parameters) and fitted to the "
+                 "relations each paper reports among its *baselines* only (`aisched calibrate`); the claims "
+                 "below run at the default.", "", *fidelity]
     head += [f"Claims: {sum(counts.values())} in all: {counts_text(counts)}."
              + (f" Under the scenarios' variants (other readings, listed under each claim): "
                 f"{counts_text(variant_counts)}." if sum(variant_counts.values()) else ""), ""]

@@ -108,3 +108,22 @@ def test_the_command_line_offers_families_with_targets_only(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["calibrate", "lora"])
     assert "invalid choice: 'lora'" in capsys.readouterr().err
+
+
+def test_the_page_shows_regime_fidelity_and_leaves_calibration_sweeps_out(small_spot, tmp_path) -> None:
+    from aisched.experiments import catalog, report, reproduction, sweep
+
+    cal.calibrate("spot", tmp_path, seeds=1, executor="serial")
+    scenario = catalog.get("spot/fig5-deadline").reduced()
+    scenario = dataclasses.replace(scenario, algorithms=("od_only", "msu", "up"), claims=(), offline=False,
+                                   variants={}, figures=())
+    sweep.sweep(scenario, tmp_path, executor="serial", progress=False, outcomes=False)
+    text = report.report(tmp_path, figures=False).read_text()
+    assert "spot/fig5-deadline" in text and "calibrate-" not in text
+    page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
+    assert "## Regime fidelity" in page and "calibrate-" not in page
+    fidelity = page.split("## Regime fidelity", 1)[1]
+    assert "| MSU / OD-Only at deadline 10 | 0.963 |" in fidelity and "| UP / OD-Only at deadline 10 | 1.117 |" in fidelity
+    (tmp_path / "spot" / "calibration.json").unlink()
+    page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
+    assert "Not calibrated under this folder: `aisched calibrate spot" in page
