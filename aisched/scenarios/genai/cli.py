@@ -131,23 +131,13 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
                           title="ComDOS final memory price lambda (edge x slot)")
     return ["genai_comdos_memory_price.png"]
 
+
 class GenaiCli(FamilyCli):
-    """``aisched compare genai``: the module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+    """``aisched compare genai``: this module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
 
-    help = CLI_HELP
-    algorithms = CLI_ALGORITHMS
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        add_cli_arguments(parser)
-
-    def instance(self, args: argparse.Namespace) -> Any:
-        return instance_from_cli(args)
-
-    def describe(self, instance: Any, args: argparse.Namespace) -> str:
-        return describe(instance, args)
-
-    def figures(self, outcomes: dict[str, Any], table: Any, out: Path) -> list[str]:
-        return cli_figures(outcomes, table, out)
-
-    def params(self, args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
-        return cli_params(args, names)
+    help, algorithms = CLI_HELP, CLI_ALGORITHMS
+    add_arguments = staticmethod(add_cli_arguments)
+    instance = staticmethod(instance_from_cli)
+    describe = staticmethod(describe)
+    figures = staticmethod(cli_figures)
+    params = staticmethod(cli_params)

@@ -92,22 +92,13 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
     )
     return ["lora_pdftsp_compute_price.png"]
 
+
 class LoraCli(FamilyCli):
-    """``aisched compare lora``: the module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+    """``aisched compare lora``: this module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
 
-    help = CLI_HELP
-    algorithms = CLI_ALGORITHMS
-    known = CLI_KNOWN
-    time_limit = CLI_TIME_LIMIT
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        add_cli_arguments(parser)
-
-    def instance(self, args: argparse.Namespace) -> Any:
-        return instance_from_cli(args)
-
-    def describe(self, instance: Any, args: argparse.Namespace) -> str:
-        return describe(instance, args)
-
-    def figures(self, outcomes: dict[str, Any], table: Any, out: Path) -> list[str]:
-        return cli_figures(outcomes, table, out)
+    help, algorithms = CLI_HELP, CLI_ALGORITHMS
+    known, time_limit = CLI_KNOWN, CLI_TIME_LIMIT
+    add_arguments = staticmethod(add_cli_arguments)
+    instance = staticmethod(instance_from_cli)
+    describe = staticmethod(describe)
+    figures = staticmethod(cli_figures)

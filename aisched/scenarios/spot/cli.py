@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
@@ -141,23 +141,13 @@ def run_select(args: argparse.Namespace) -> int:
     print(f"wrote {', '.join(written)} to {out}/")
     return 0
 
+
 class SpotCli(FamilyCli):
-    """``aisched compare spot``: the module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+    """``aisched compare spot``: this module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
 
-    help = CLI_HELP
-    algorithms = CLI_ALGORITHMS
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        add_cli_arguments(parser)
-
-    def instance(self, args: argparse.Namespace) -> Any:
-        return instance_from_cli(args)
-
-    def describe(self, instance: Any, args: argparse.Namespace) -> str:
-        return describe(instance, args)
-
-    def add_select_arguments(self, parser: argparse.ArgumentParser) -> None:
-        add_select_arguments(parser)
-
-    def run_select(self, args: argparse.Namespace) -> int:
-        return run_select(args)
+    help, algorithms = CLI_HELP, CLI_ALGORITHMS
+    add_arguments = staticmethod(add_cli_arguments)
+    instance = staticmethod(instance_from_cli)
+    describe = staticmethod(describe)
+    add_select_arguments = staticmethod(add_select_arguments)
+    run_select = staticmethod(run_select)

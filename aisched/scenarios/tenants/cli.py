@@ -174,23 +174,13 @@ def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> lis
     title = "tenants: revenue-fairness ratio alpha_u per tenant and scheduler (Fig. 7)"
     return [alpha_bars(alphas, out / "tenants_alpha.png", title=title, dpi=100).name] if alphas else []
 
+
 class TenantsCli(FamilyCli):
-    """``aisched compare tenants``: the module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+    """``aisched compare tenants``: this module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
 
-    help = CLI_HELP
-    algorithms = CLI_ALGORITHMS
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        add_cli_arguments(parser)
-
-    def instance(self, args: argparse.Namespace) -> Any:
-        return instance_from_cli(args)
-
-    def describe(self, instance: Any, args: argparse.Namespace) -> str:
-        return describe(instance, args)
-
-    def figures(self, outcomes: dict[str, Any], table: Any, out: Path) -> list[str]:
-        return cli_figures(outcomes, table, out)
-
-    def params(self, args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
-        return cli_params(args, names)
+    help, algorithms = CLI_HELP, CLI_ALGORITHMS
+    add_arguments = staticmethod(add_cli_arguments)
+    instance = staticmethod(instance_from_cli)
+    describe = staticmethod(describe)
+    figures = staticmethod(cli_figures)
+    params = staticmethod(cli_params)
