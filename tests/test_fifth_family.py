@@ -83,5 +83,11 @@ def test_a_sweep_the_report_and_the_reproduction_page(tmp_path) -> None:
                                figures=False)
     assert "| the threshold rule reaches at most the optimum | largest" in path.read_text()
     written = reproduction.write(tmp_path / "r", tmp_path / "page.md", readings=None, figures=False)
-    assert f"| {FAMILY} | 1 | 1 | 0 |" in written.read_text()  # the summary: one claim, it holds
+    page = written.read_text()
+    assert f"| {FAMILY} | 1 | 1 | 0 |" in page  # the summary: one claim, it holds
+    glance = page.split(f"## {FAMILY}: claims at a glance", 1)[1].split("## Per figure", 1)[0]
+    row = next(line for line in glance.splitlines() if line.startswith("| [fig1-capacity]"))
+    assert row.startswith(f"| [fig1-capacity](#{FAMILY}fig1-capacity) | the threshold rule reaches at most the "
+                          "optimum | 1 | 0.") and "| holds |" in row
+    assert f"### {FAMILY}/fig1-capacity" in page.split("## Per figure", 1)[1]  # the full text stays below
     assert isinstance(sweep.load_table(sweep.folder(tmp_path, scenario)), pd.DataFrame)

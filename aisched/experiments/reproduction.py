@@ -31,7 +31,7 @@ from aisched.experiments import catalog
 from aisched.experiments.calibrate import fidelity_lines, is_calibration_sweep
 from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.page_figures import scenario_svg
-from aisched.experiments.readings import ReadingIndex
+from aisched.experiments.readings import ReadingIndex, slug
 from aisched.experiments.regime import (
     proposed_runs,
     regime_figure,
@@ -179,6 +179,38 @@ def _timing(timing: dict[str, Any], cells: int) -> str:
     return text
 
 
+def _short(text: str, width: int = 80) -> str:
+    """``text`` cut at a word before ``width`` characters (with an ellipsis), table pipes escaped."""
+    text = " ".join(text.split()).replace("|", "/")
+    return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + " ..."
+
+
+def _value_text(check: ClaimCheck, value: float | None) -> str:
+    """A claim's figure in its kind's unit: a relative change as a percentage, else the number."""
+    if value is None or value != value:  # None or NaN
+        return ""
+    return f"{value:+.1%}" if check.claim.kind == "improvement" else f"{value:.4g}"
+
+
+def _glance_row(stored: StoredScenario, check: ClaimCheck, why: str) -> str:
+    """One row of a family's claims table: figure (linked), claim, paper, ours, verdict, headroom, readings."""
+    figure = f"[{stored.name.split('/', 1)[1]}](#{slug(stored.name)})"
+    headroom = _short(check.headroom.split(": ", 1)[-1], 50) if check.headroom else ""
+    return (f"| {figure} | {_short(check.claim.text)} | {_value_text(check, check.claim.value)} | "
+            f"{_value_text(check, check.measured)} | {check.status} | {headroom} | "
+            f"{why.removeprefix(' Why: ').rstrip('.')} |")
+
+
+def _glance(rows: dict[str, list[str]]) -> list[str]:
+    """Per family, one table a row per claim (the full text follows under "Per figure")."""
+    lines: list[str] = []
+    for family, family_rows in rows.items():
+        lines += [f"## {family}: claims at a glance", "",
+                  "| figure | claim | paper | ours | verdict | headroom | readings |", "|---|---|---|---|---|---|---|",
+                  *family_rows, ""]
+    return lines
+
+
 def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "docs/reproduction.md", *,
           readings: str | os.PathLike[str] | None = "docs/readings.md", figures: bool = True) -> Path:
     """Write the reproduction page for the sweeps under ``directory``; returns its path.
@@ -218,6 +250,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     figure_dir = out.parent / "figures"
     variant_counts = new_counts()
     carried: list[str] = []  # claims whose verdict differs under some variant
+    glance: dict[str, list[str]] = {}  # per family, a row per claim for the table on top
     body: list[str] = []
     stored_all = [StoredScenario.read(root) for root in roots]
     reduced = any(stored.reduced_form for stored in stored_all)
@@ -281,9 +314,10 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 counts[kind] += 1
                 tally[kind] += 1
                 measured = measured_text(chk)
+                why = index.why_text(chk.claim.why or explained.get(chk.claim.text, ()), kind, family)
                 body.append(f"- {chk.claim.text}: {verdict_text(chk, reduced)}"
-                            + (f" (measured: {measured})" if measured else "")
-                            + index.why_text(chk.claim.why or explained.get(chk.claim.text, ()), kind, family))
+                            + (f" (measured: {measured})" if measured else "") + why)
+                glance.setdefault(family, []).append(_glance_row(stored, chk, why))
                 body += _variant_lines(stored, chk.claim.text, by_variant, variant_counts, reduced)
                 others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
                 if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:
@@ -342,6 +376,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                  ""]
     if runs:
         head += _budget(runs)
+    head += _glance(glance)
     head += ["## Per figure", ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(head + body) + "\n", encoding="utf-8")
