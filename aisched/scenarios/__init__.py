@@ -3,7 +3,7 @@
 ``aisched.scenarios.<family>`` holds the family's seeded generator (``generate``),
 its trace or data loaders, its paper figures as named scenarios, its report
 figures and metrics, and its ``aisched compare`` options. Importing a package
-registers the family with :mod:`aisched.experiments.families`, which the
+registers the family's record with :mod:`aisched.families`, which the
 family-free machinery (catalogue, sweep, report, reproduce) reads.
 """
 
