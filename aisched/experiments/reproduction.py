@@ -196,8 +196,9 @@ def _glance_row(stored: StoredScenario, check: ClaimCheck, why: str) -> str:
     """One row of a family's claims table: figure (linked), claim, paper, ours, verdict, headroom, readings."""
     figure = f"[{stored.name.split('/', 1)[1]}](#{slug(stored.name)})"
     headroom = _short(check.headroom.split(": ", 1)[-1], 50) if check.headroom else ""
+    ours = _value_text(check, check.measured) if check.claim.value is not None else ""  # same unit as the paper's
     return (f"| {figure} | {_short(check.claim.text)} | {_value_text(check, check.claim.value)} | "
-            f"{_value_text(check, check.measured)} | {check.status} | {headroom} | "
+            f"{ours} | {check.status} | {headroom} | "
             f"{why.removeprefix(' Why: ').rstrip('.')} |")
 
 
