@@ -3,16 +3,24 @@
 :func:`tempfile.mkstemp` creates a file readable by its owner only (0600); a
 result renamed from it would keep that mode while the figures beside it are
 0644. :func:`file_mode` is the mode ``open(path, "w")`` would give.
+
+:class:`FolderLock` keeps a second writer out of a folder (a sweep folder: two
+``aisched sweep --resume`` on one folder would compute every cell twice); it is
+``filelock``'s lock, which the kernel releases when its holder ends, however it
+ends, with a record of the holder (its PID) beside it for the refusal to name.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import tempfile
 import threading
 from pathlib import Path
 
-__all__ = ["atomic_write_text", "file_mode", "private_temp"]
+__all__ = ["FolderBusy", "FolderLock", "HOLDER_FILE", "LOCK_FILE", "WriteFailed", "atomic_write_text", "file_mode",
+           "folder_holder", "fsize_limit", "holder_text", "lock_folder", "make_folders", "private_temp", "write_cause"]
 
 _LOCK = threading.Lock()
 
@@ -45,3 +53,230 @@ def atomic_write_text(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+# --- writes that fail: the cause in words ------------------------------------------------------------------
+
+
+class WriteFailed(Exception):
+    """A cell's file could not be written: ``path`` and the ``cause`` in words (:func:`_cause`)."""
+
+    def __init__(self, path: Path, cause: str) -> None:
+        self.path, self.cause = path, cause
+        super().__init__(f"cannot write {str(path)!r}: {cause}")
+
+
+def write_cause(exc: BaseException, path: Path) -> str:
+    """Why writing ``path`` failed, in words a user acts on (netCDF's "HDF error" names no cause: found here)."""
+    code = getattr(exc, "errno", None)
+    text = getattr(exc, "strerror", None) or str(exc)
+    if code == errno.ENOSPC:
+        return f"the disk is full ({text})"
+    if code == errno.EDQUOT:
+        return f"the disk quota is used up ({text})"
+    if code in (errno.EACCES, errno.EPERM):
+        return f"permission denied ({text})"
+    if code == errno.EROFS:
+        return f"the file system is read-only ({text})"
+    if code == errno.EFBIG:
+        return f"the file is larger than the file size limit{fsize_limit()} ({text})"
+    if isinstance(exc, OSError) and code is not None and code > 0:
+        return text
+    # the netCDF library's errors (RuntimeError, or OSError with its own negative code) name no cause: look
+    limit = fsize_limit()
+    if limit:
+        return f"the file size limit{limit} was likely reached (netCDF: {exc})"
+    folder = path if path.is_dir() else path.parent
+    try:
+        if shutil.disk_usage(folder).free < 16 * 2**20:
+            return f"the disk is full (netCDF: {exc})"
+    except OSError:
+        pass
+    if not os.access(folder, os.W_OK):
+        return f"permission denied (netCDF: {exc})"
+    return text
+
+
+def fsize_limit() -> str:
+    """`` (ulimit -f: N bytes)`` where this process has a file size limit, else ''."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return ""
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return "" if soft == resource.RLIM_INFINITY else f" (ulimit -f: {soft} bytes)"
+
+
+def make_folders(root: Path, subs: tuple[str, ...], field: str = "out") -> None:
+    """Create ``root/<sub>`` for each of ``subs`` and check that files can be written there (before any work).
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``field``: naming the folder and the cause.
+    """
+    from aisched.errors import InvalidScenarioError
+
+    where = root
+    try:
+        for sub in subs:
+            where = root / sub
+            where.mkdir(parents=True, exist_ok=True)
+            private_temp(where / "write-check").unlink()
+    except OSError as exc:
+        raise InvalidScenarioError(field, f"cannot write the folder {str(where)!r}: {write_cause(exc, where)}"
+                                   ) from None
+
+
+# --- a folder's lock: one writer at a time ------------------------------------------------------------------
+
+#: The lock file of a locked folder (:class:`FolderLock`) and, beside it, its holder's record (JSON: pid,
+#: host, since, and what the holder adds). ``filelock`` opens the lock file with ``flock`` (Unix) or
+#: ``LockFileEx`` (Windows): the kernel releases it when the process ends, on SIGKILL and on a crash alike,
+#: so a lock never outlives its holder (a holder's record may: it is read only while the lock is held).
+LOCK_FILE = ".aisched.lock"
+HOLDER_FILE = ".aisched.lock.pid"
+
+
+class FolderBusy(Exception):
+    """Another process (or another :class:`FolderLock` of this one) holds the folder's lock.
+
+    ``holder`` is its record (:data:`HOLDER_FILE`), or ``{}`` when it has not written one yet.
+    """
+
+    def __init__(self, folder: Path, holder: dict) -> None:
+        self.folder, self.holder = folder, holder
+        super().__init__(f"{folder} is locked by {holder_text(holder)}")
+
+
+def holder_text(holder: dict) -> str:
+    """``PID 123`` (``on host h`` where it is another host's), or ``another process`` when not known."""
+    import socket
+
+    pid = holder.get("pid")
+    if pid is None:
+        return "another process"
+    host = holder.get("host")
+    return f"PID {pid}" + (f" on host {host}" if host and host != socket.gethostname() else "")
+
+
+def _holder(folder: Path) -> dict:
+    import json
+
+    try:
+        record = json.loads((folder / HOLDER_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+class FolderLock:
+    """An exclusive lock on ``folder`` (which must exist), with a record of its holder beside it.
+
+    :meth:`acquire` gives up after ``patience`` seconds (another process's :func:`folder_holder`
+    probe holds the lock a few microseconds) unless ``wait``; :meth:`release` removes the record.
+    """
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        from filelock import FileLock
+
+        self.folder = Path(folder)
+        self._lock = FileLock(self.folder / LOCK_FILE, thread_local=False)
+
+    def acquire(self, record: dict, *, wait: bool = False, patience: float = 1.0) -> None:
+        """Take the lock and write ``record`` (plus pid, host and since) as its holder's.
+
+        Raises
+        ------
+        FolderBusy
+            Not ``wait`` and the lock is still held after ``patience`` seconds.
+        OSError
+            The lock file cannot be made (the folder is missing or not writable).
+        """
+        import json
+        import socket
+        from datetime import datetime, timezone
+
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire(timeout=-1 if wait else patience, poll_interval=0.05)
+        except Timeout:
+            raise FolderBusy(self.folder, _holder(self.folder)) from None
+        try:
+            atomic_write_text(self.folder / HOLDER_FILE, json.dumps({
+                "pid": os.getpid(), "host": socket.gethostname(),
+                "since": datetime.now(timezone.utc).isoformat(timespec="seconds"), **record}))
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def __enter__(self) -> FolderLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def release(self) -> None:
+        """Remove the holder's record and release the lock (nothing when not held)."""
+        if not self._lock.is_locked:
+            return
+        try:
+            (self.folder / HOLDER_FILE).unlink(missing_ok=True)
+        finally:
+            self._lock.release()
+
+
+def lock_folder(folder: Path, record: dict, *, wait: bool = False, what: str = "sweep") -> FolderLock:
+    """Hold ``folder``'s lock for a ``what`` (its holder's ``record`` beside it): ``with lock_folder(...):``.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``out``: the folder is held by another process, naming its PID (unless ``wait``: then
+        one line on stderr says whose, and this waits), or the lock file cannot be made.
+    """
+    from aisched.errors import InvalidScenarioError
+
+    lock = FolderLock(folder)
+    try:
+        try:
+            lock.acquire(record)
+        except FolderBusy as busy:
+            who = holder_text(busy.holder)
+            if not wait:
+                raise InvalidScenarioError(
+                    "out", f"{str(folder)!r} is in use by another {what} ({who}); run this one when it ends, or "
+                    "add --wait (in Python: wait=True) to wait for it") from None
+            import sys
+
+            from tqdm import tqdm
+
+            tqdm.write(f"aisched: waiting for the {what} of {who} in {folder} to end", file=sys.stderr)
+            lock.acquire(record, wait=True)
+    except OSError as exc:
+        raise InvalidScenarioError("out", f"cannot lock the folder {str(folder)!r}: {write_cause(exc, folder)}"
+                                   ) from None
+    return lock
+
+
+def folder_holder(folder: str | os.PathLike[str]) -> dict | None:
+    """The record of the process that holds ``folder``'s lock now (``{}`` if it wrote none yet), else None.
+
+    Probes the lock (taken and released at once, never waiting); a folder without a lock file
+    (never locked) is not held, and nothing is created in it.
+    """
+    from filelock import FileLock, Timeout
+
+    folder = Path(folder)
+    if not (folder / LOCK_FILE).is_file():
+        return None
+    probe = FileLock(folder / LOCK_FILE, thread_local=False)
+    try:
+        probe.acquire(timeout=0)
+    except Timeout:
+        return _holder(folder)
+    except OSError:  # a folder we may read but not write: we cannot tell; say not held
+        return None
+    probe.release()
+    return None

@@ -24,7 +24,7 @@ from aisched.errors import (
 )
 from aisched.outcome import Outcome
 
-__all__ = ["algorithms", "bound", "check_params", "run", "offline", "compare", "FAMILIES"]
+__all__ = ["algorithms", "bound", "check_params", "run", "offline", "compare", "FAMILIES"]  # noqa: F822 (module __getattr__)
 
 
 

@@ -113,6 +113,8 @@ def _parser() -> argparse.ArgumentParser:
     swp.add_argument("--seeds", type=int, default=None, help="number of seeds (default: the scenario's)")
     swp.add_argument("--out", type=Path, default=Path("results"), help="results root (default %(default)s)")
     swp.add_argument("--resume", action="store_true", help="continue a sweep; finished cells are kept")
+    swp.add_argument("--wait", action="store_true",
+                     help="if another sweep is writing the folder, wait for it to end instead of refusing")
     swp.add_argument("--reduced", action="store_true", help="the scenario's small test-size form")
     swp.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
     swp.add_argument("--serial", action="store_true", help="run the cells in this process")
@@ -135,6 +137,8 @@ def _parser() -> argparse.ArgumentParser:
     rpr.add_argument("--no-figures", action="store_true", help="no figures in the report")
     rpr.add_argument("--no-share", action="store_true",
                      help="run every cell, also those that repeat another scenario's (same instance and algorithm)")
+    rpr.add_argument("--wait", action="store_true",
+                     help="if another sweep is writing a scenario's folder, wait for it to end instead of refusing")
     cal = sub.add_parser("calibrate", help="fit a family's silent parameters to its paper's baseline-only "
                                            "relations (runs the baselines only)")
     cal.add_argument("family", choices=[f for f in families.names() if families.record(f).regime_targets])
@@ -439,7 +443,8 @@ def _sweep(args: argparse.Namespace) -> int:
     _out_dir("--out", args.out)
     executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
     table = sweep.sweep(scenario, args.out, seeds=args.seeds, resume=args.resume, executor=executor,
-                        workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes)
+                        workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes,
+                        wait=args.wait)
     root = sweep.folder(args.out, scenario)
     print(f"{scenario.name}: {len(table)} cells in {root}/ (table.csv, cells/, outcomes/)")
     return 0
@@ -454,7 +459,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     path = reproduce.reproduce(
         [args.family], args.out, seeds=args.seeds, reduced=args.reduced, executor=executor,
         workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes,
-        figures=not args.no_figures, share=not args.no_share)
+        figures=not args.no_figures, share=not args.no_share, wait=args.wait)
     print(next(line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("Claims:")))
     print(f"wrote {path}")
     return 0

@@ -19,6 +19,8 @@ mechanism diagnostics); beside each figure's table stand the diagnostics
 and in every verdict, and lists the claims at points it lacks once, under
 "Not in this run".
 Counts are hold / fail / inconclusive / untestable / not checked.
+A report taken while a sweep is still writing a folder (it holds the folder's
+lock) says ``partial: N of M cells`` at its top, per such folder.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 import pandas as pd
 
 from aisched import families
+from aisched._files import folder_holder, holder_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.calibrate import is_calibration_sweep
 from aisched.experiments.catalog import METRICS
@@ -190,6 +193,13 @@ def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int], reduced: bo
     return [*lines, ""]
 
 
+def partial_line(name: str, cells: int, holder: dict) -> str:
+    """``partial: N of M cells of NAME (...)``: the line of a sweep still running when the report was taken."""
+    total = holder.get("cells_total")
+    return (f"partial: {cells} of {total if isinstance(total, int) else '?'} cells of {name} (a sweep, "
+            f"{holder_text(holder)}, is still writing it); take the report again when it ends.")
+
+
 def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     """Write ``report.md`` (and figures) for every sweep under ``directory``; returns its path.
 
@@ -209,8 +219,12 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     verdicts = new_counts()
     variant_verdicts = new_counts()
     absent: list[tuple[str, ClaimCheck]] = []
+    partial: list[str] = []
     for root, stored in zip(roots, stored_all):
+        holder = folder_holder(root)  # a sweep still writing it: probed before the cells are read
         table = load_table(root)
+        if holder is not None:
+            partial.append(partial_line(stored.name, len(table), holder))
         metric = stored.metric
         rel = root.relative_to(top)
         lines += [f"## {stored.name}", "", stored.title, ""]
@@ -248,6 +262,8 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {counts_text(verdicts)}."
                   + (f" Under the scenarios' variants (other readings): {counts_text(variant_verdicts)}."
                      if sum(variant_verdicts.values()) else ""), ""]
+    if partial:  # at the top: the numbers below are of the cells finished so far
+        lines[1:1] = ["", *partial]
     out = top / "report.md"
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out

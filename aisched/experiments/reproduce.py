@@ -101,6 +101,7 @@ def reproduce(
     outcomes: bool = True,
     figures: bool = True,
     share: bool = True,
+    wait: bool = False,
 ) -> Path:
     """Run every named scenario of ``families`` into ``out`` and write the report; returns its path.
 
@@ -127,6 +128,9 @@ def reproduce(
         Run once the cells of different scenarios that are the same computation (same
         instance, algorithm and parameters; :mod:`aisched.experiments.sharing`): the later
         ones take its row (``same_as``), at no cost. False: every cell runs.
+    wait
+        A scenario's folder held by another sweep: wait for it to end instead of refusing
+        (as :func:`~aisched.experiments.sweep.sweep`'s ``wait``).
 
     Raises
     ------
@@ -155,7 +159,8 @@ def reproduce(
         if in_flight == 1:
             bar.set_description_str(f"reproduce {label}: {s.name}", refresh=True)
         tic = time.perf_counter()
-        sweep(s, out, seeds=seeds, resume=True, runner=runner, bar=bar, outcomes=outcomes, progress=progress)
+        sweep(s, out, seeds=seeds, resume=True, runner=runner, bar=bar, outcomes=outcomes, progress=progress,
+              wait=wait)
         walls[s.name] = time.perf_counter() - tic
 
     try:

@@ -1,4 +1,10 @@
-"""What a sweep folder stored: :class:`StoredScenario`, the typed ``scenario.json``.
+"""What a sweep folder stored: :class:`StoredScenario`, the typed ``scenario.json``, and its cells.
+
+Its cells' rows (``cells/<cell>.json``) are read by :func:`read_row`, which names
+what makes a file unusable (not JSON, a field of :data:`ROW_FIELDS` missing or of
+the wrong type); :func:`load_table` builds the tidy table from them (refusing a
+broken file by name) and :func:`cell_files` tells the finished cells from the
+broken ones for ``--resume`` (which sets these aside, :func:`set_aside`).
 
 A sweep records its scenario in ``<folder>/scenario.json``
 (:meth:`Scenario.sweep_record <aisched.experiments.scenario.Scenario.sweep_record>`,
@@ -18,19 +24,26 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
+import sys
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aisched._files import write_cause
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.scenario import Claim
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from aisched.experiments.scenario import Scenario
 
-__all__ = ["RECORD", "StoredScenario"]
+__all__ = ["NETCDF_LOCK", "RECORD", "ROW_FIELDS", "StoredScenario", "TABLE_COLUMNS", "cell_files", "load_table",
+           "read_row", "set_aside"]
 
 #: The file of a sweep folder that records its scenario.
 RECORD = "scenario.json"
@@ -166,3 +179,174 @@ def _claim(claim: Claim | Mapping[str, Any], i: int) -> Claim:
         raise InvalidScenarioError(f"claims[{i}]", f"keys {sorted(claim)}; needs kind, text and algorithm, "
                                    f"allows {list(_CLAIM_FIELDS)}")
     return Claim(**claim)
+
+
+# --- the cells a sweep folder stored: cells/<cell>.json rows, outcomes/<cell>.nc ------------------------------
+
+TABLE_COLUMNS = [
+    "scenario", "point", "x", "seed", "algorithm", "objective", "status", "bound", "admitted",
+    "runtime_s", "decision_median_s", "work_s", "reference", "reference_kind", "ratio", "competitive_ratio",
+]
+
+#: One netCDF write at a time in this process. The HDF5 library under netCDF4 is not built thread-safe:
+#: two sweeps' writer threads (``aisched reproduce`` runs two scenarios at once) writing together crashed
+#: the parent process in libhdf5 (segfault, 2026-11-27, a full-size lora run), losing the run.
+NETCDF_LOCK = threading.Lock()
+
+#: The fields of every cell's row (``cells/<cell>.json``) and the types each may have: :func:`load_table`
+#: and the report read them. ``None`` stands for JSON's null; numbers are int or float (JSON's NaN included).
+_NUMBER: tuple[type, ...] = (int, float)
+ROW_FIELDS: dict[str, tuple[type, ...]] = {
+    "scenario": (str,), "point": (int,), "x": (str, int, float), "seed": (int,), "algorithm": (str,),
+    "objective": (*_NUMBER, type(None)), "status": (str, type(None)), "bound": (*_NUMBER, type(None)),
+    "admitted": (*_NUMBER, type(None)), "runtime_s": (*_NUMBER, type(None)),
+    "decision_median_s": (*_NUMBER, type(None)), "work_s": (*_NUMBER, type(None)),
+}
+
+
+def row_problem(row: Any) -> str | None:
+    """What makes ``row`` (a parsed cell file) unusable as a table row, or None."""
+    if not isinstance(row, dict):
+        return f"holds {type(row).__name__}, not a table of a cell's fields"
+    missing = [k for k in ROW_FIELDS if k not in row]
+    if missing:
+        return f"lacks the field(s) {', '.join(map(repr, missing))}"
+    for key, types in ROW_FIELDS.items():
+        value = row[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            return f"field {key!r} = {value!r} is not {names}"
+    return None
+
+
+def read_row(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """A cell file's row, or (None, what is wrong with it)."""
+    try:
+        row = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror or exc})"
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+        return None, f"is not valid JSON ({exc})"
+    problem = row_problem(row)
+    return (None, problem) if problem else (row, None)
+
+
+#: Outcome files found readable, by (path, size, mtime): a resumed ``reproduce`` checks each folder twice.
+_READABLE: dict[tuple[str, int, int], bool] = {}
+
+
+def outcome_problem(path: Path) -> str | None:
+    """Why the outcome file ``path`` cannot be read (netCDF4 checks its header and its length), or None."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None  # a sweep with outcomes=False writes none
+    except OSError as exc:
+        return f"its outcome {path.name} cannot be read ({exc.strerror or exc})"
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key in _READABLE:
+        return None
+    import netCDF4
+
+    try:
+        with NETCDF_LOCK, netCDF4.Dataset(path, "r"):
+            pass
+    except (OSError, RuntimeError) as exc:
+        return f"its outcome {path.name} cannot be read ({exc}; truncated?)"
+    _READABLE[key] = True
+    return None
+
+
+def cell_files(root: Path) -> tuple[set[str], list[tuple[Path, str]]]:
+    """(keys of the finished cells, [(file, what is wrong) of each broken one]) in ``root``.
+
+    A cell is finished when its ``cells/<key>.json`` parses, holds every field of
+    :data:`ROW_FIELDS`, is the row of the cell its name says, and its ``outcomes/<key>.nc``,
+    where there is one, is readable.
+    """
+    done: set[str] = set()
+    broken: list[tuple[Path, str]] = []
+    for path in sorted((root / "cells").glob("*.json")):
+        row, problem = read_row(path)
+        if row is not None:
+            named = f"p{row['point']:03d}-s{row['seed']:03d}-{row['algorithm']}"
+            if named != path.stem:
+                problem = f"holds the row of cell {named!r}, not of {path.stem!r}"
+            else:
+                problem = outcome_problem(root / "outcomes" / f"{path.stem}.nc")
+        if problem:
+            broken.append((path, problem))
+        else:
+            done.add(path.stem)
+    return done, broken
+
+
+def set_aside(name: str, root: Path, broken: list[tuple[Path, str]]) -> None:
+    """Rename each broken cell file (and its outcome) to ``*.broken``, and say so in one line."""
+    for path, _ in broken:
+        for f in (path, root / "outcomes" / f"{path.stem}.nc"):
+            try:
+                if f.exists():
+                    os.replace(f, f.with_name(f.name + ".broken"))
+            except OSError as exc:
+                raise InvalidScenarioError("out", f"cannot set aside the broken cell file {str(f)!r}: "
+                                           f"{write_cause(exc, f)}") from None
+    first, why = broken[0]
+    more = f" and {len(broken) - 1} more" if len(broken) > 1 else ""
+    from tqdm import tqdm
+
+    tqdm.write(f"aisched: {name}: {len(broken)} broken cell file(s) recomputed, kept beside as *.broken "
+               f"({first.name} {why}{more})", file=sys.stderr)
+
+
+def _closed(row: dict[str, Any]) -> bool:
+    """A bound cell whose verified primal value meets its certified bound (to 1e-9 relative): the optimum."""
+    objective, bound = row.get("objective"), row.get("bound")
+    if objective is None or bound is None or not (math.isfinite(objective) and math.isfinite(bound)):
+        return False
+    return bool(objective >= bound - 1e-9 * max(abs(bound), 1.0))
+
+
+def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
+    """The tidy table of a sweep folder, from its finished cells (with references and ratios).
+
+    Raises
+    ------
+    InvalidScenarioError
+        A cell file that does not read as a row (not JSON, a field missing or of the wrong type), by name.
+    """
+    import numpy as np
+    import pandas as pd
+
+    root = Path(root)
+    rows = []
+    for path in sorted((root / "cells").glob("*.json")):
+        row, problem = read_row(path)
+        if row is None:
+            raise InvalidScenarioError("cells", f"{str(path)!r} {problem}; run the sweep again with --resume to "
+                                       "recompute it (or delete the file)")
+        rows.append(row)
+    if not rows:
+        return pd.DataFrame(columns=TABLE_COLUMNS)
+    table = pd.DataFrame(rows)
+    ref: dict[tuple[Any, Any], tuple[float, str]] = {}
+    for r in rows:  # the proven optimum, else the least upper bound (offline solve's or certified)
+        if r["algorithm"] not in ("offline", "bound"):
+            continue
+        key = (r["point"], r["seed"])
+        if r["algorithm"] == "offline" and r["status"] == "optimal":
+            ref[key] = (r["objective"], "optimum")
+        elif r["algorithm"] == "bound" and _closed(r) and ref.get(key, ("", ""))[1] != "optimum":
+            ref[key] = (r["objective"], "optimum")  # a verified plan as good as a certified bound: proven
+        elif (r["bound"] is not None and not math.isnan(r["bound"]) and ref.get(key, ("", ""))[1] != "optimum"
+              and r["bound"] < ref.get(key, (math.inf, ""))[0]):
+            ref[key] = (r["bound"], "bound")
+    pairs = list(zip(table["point"], table["seed"]))
+    table["reference"] = [ref.get(k, (math.nan, ""))[0] for k in pairs]
+    table["reference_kind"] = [ref.get(k, (math.nan, ""))[1] for k in pairs]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        table["ratio"] = table["objective"] / table["reference"]
+        table["competitive_ratio"] = table["reference"] / table["objective"]
+    table = table.sort_values(["point", "seed", "algorithm"], kind="stable").reset_index(drop=True)
+    extra = [c for c in table.columns if c not in TABLE_COLUMNS]  # family metrics (cell_metrics)
+    return table[TABLE_COLUMNS + extra]

@@ -13,12 +13,14 @@ process writes each finished cell as it completes:
     and renamed: a killed sweep never leaves a half-written result)
     ``table.csv``       the tidy table, rebuilt from ``cells/`` at the end
     ``sweep.json``      timings of the last run: cells run, work, overhead
+    ``.aisched.lock``   held by the running sweep: a second one is refused naming its PID (or waits)
 
-``resume=True`` skips the cells whose ``.json`` exists. Every online outcome
-and every offline incumbent is re-checked with :meth:`Outcome.verify` in the
-worker before it is written. In a "selection" scenario (spot Figs. 9-10) a
+A failed write stops the sweep with one line naming the file and the cause, keeping every
+cell written. ``resume=True`` skips the finished cells (:func:`~aisched.experiments.stored.cell_files`);
+a broken one is set aside (``*.broken``) and recomputed. Every online outcome and every
+offline incumbent is re-checked with :meth:`Outcome.verify` in the worker before it is written. In a "selection" scenario (spot Figs. 9-10) a
 cell is one run of Algorithm 2 over the pool its ``algorithm`` names
-(the family's registered ``selection_cell``); its netCDF holds the weights
+(the family's ``kinds`` hook, :class:`aisched.families.ScenarioKind`); its netCDF holds the weights
 and utilities per (job, policy) instead of an Outcome.
 
 The table has one row per cell: ``scenario, point, x, seed, algorithm,
@@ -54,17 +56,15 @@ import pandas as pd
 import xarray as xr
 
 from aisched import families
-from aisched._files import atomic_write_text
+from aisched._files import WriteFailed, atomic_write_text, lock_folder, make_folders
+from aisched._files import write_cause as _cause
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.catalog import Scenario
+from aisched.experiments.stored import NETCDF_LOCK as _NETCDF_LOCK  # noqa: F401 (the name tests and docs know)
+from aisched.experiments.stored import TABLE_COLUMNS, cell_files, load_table, set_aside  # noqa: F401
 
 __all__ = ["Cell", "Interrupted", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep",
            "WORKER_DISPATCHES", "worker_dispatch"]
-
-TABLE_COLUMNS = [
-    "scenario", "point", "x", "seed", "algorithm", "objective", "status", "bound", "admitted",
-    "runtime_s", "decision_median_s", "work_s", "reference", "reference_kind", "ratio", "competitive_ratio",
-]
 
 
 @dataclass(frozen=True)
@@ -183,8 +183,9 @@ def _record_text(scenario: Scenario) -> str:
     return json.dumps(scenario.sweep_record(), indent=1, sort_keys=True, default=str)
 
 
-def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> set[str]:
-    """Keys of the cells already finished in ``root`` (nothing is written).
+def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True,
+                   broken: list[tuple[Path, str]] | None = None) -> set[str]:
+    """Keys of the cells already finished in ``root`` (nothing is written); the broken ones go to ``broken``.
 
     Raises
     ------
@@ -205,85 +206,54 @@ def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True) -> se
             "resume", f"{str(root)!r} holds a sweep of a different definition of {scenario.name!r}; "
             "use another folder"
         )
-    return {p.stem for p in (root / "cells").glob("*.json")}
-
-
-def _prepare(scenario: Scenario, root: Path, resume: bool) -> set[str]:
-    text = _record_text(scenario)
-    record = root / "scenario.json"
-    done = finished_cells(scenario, root, resume=resume)
-    (root / "cells").mkdir(parents=True, exist_ok=True)
-    (root / "outcomes").mkdir(parents=True, exist_ok=True)
-    for stale in [*root.glob("**/.*.tmp"), *root.glob("outcomes/*.tmp")]:  # temporaries of a killed run
-        stale.unlink(missing_ok=True)
-    if not record.is_file():
-        _atomic_write_text(record, text)
+    done, bad = cell_files(root)
+    if broken is not None:
+        broken += bad
     return done
 
 
-#: One netCDF write at a time in this process. The HDF5 library under netCDF4 is not built thread-safe:
-#: two sweeps' writer threads (``aisched reproduce`` runs two scenarios at once) writing together crashed
-#: the parent process in libhdf5 (segfault, 2026-11-27, a full-size lora run), losing the run.
-_NETCDF_LOCK = threading.Lock()
+def _prepare(scenario: Scenario, root: Path, resume: bool) -> tuple[set[str], int]:
+    """(finished cells, broken ones set aside) of ``root``, once its folders exist and its lock is held."""
+    record = root / "scenario.json"
+    broken: list[tuple[Path, str]] = []
+    done = finished_cells(scenario, root, resume=resume, broken=broken)
+    if broken:
+        set_aside(scenario.name, root, broken)
+    for stale in [*root.glob("**/.*.tmp"), *root.glob("outcomes/*.tmp")]:  # temporaries of a killed run
+        stale.unlink(missing_ok=True)
+    if not record.is_file():
+        try:
+            _atomic_write_text(record, _record_text(scenario))
+        except OSError as exc:
+            raise InvalidScenarioError("out", f"cannot write {str(record)!r}: {_cause(exc, record)}") from None
+    return done, len(broken)
 
 
-def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> None:
-    path = root / "outcomes" / f"{cell.key}.nc"
-    if outcome is None:  # sweep(outcomes=False): the row only
-        pass
-    elif isinstance(outcome, xr.Dataset):  # a selection cell: written to a temporary name, then renamed
-        tmp = path.with_name(f".{path.name}.tmp")
-        with _NETCDF_LOCK:
-            outcome.to_netcdf(tmp, engine="netcdf4")
-        os.replace(tmp, path)
-    else:
-        with _NETCDF_LOCK:
-            outcome.to_netcdf(path)
-    _atomic_write_text(root / "cells" / f"{cell.key}.json", json.dumps(row, default=_plain))
+def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> float:
+    """Write the cell's outcome (None: none), then its row (last: it marks the cell complete); the seconds it took.
 
-
-def _timed_write(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> float:
+    Raises WriteFailed naming the file and the cause.
+    """
     tic = time.perf_counter()
-    _write_cell(root, cell, row, outcome)
+    path = target = root / "outcomes" / f"{cell.key}.nc"
+    try:
+        if isinstance(outcome, xr.Dataset):  # a selection cell: written to a temporary name, then renamed
+            tmp = path.with_name(f".{path.name}.tmp")
+            try:
+                with _NETCDF_LOCK:
+                    outcome.to_netcdf(tmp, engine="netcdf4")
+                os.replace(tmp, path)
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
+        elif outcome is not None:  # None: sweep(outcomes=False), the row only
+            with _NETCDF_LOCK:
+                outcome.to_netcdf(path)
+        target = root / "cells" / f"{cell.key}.json"
+        _atomic_write_text(target, json.dumps(row, default=_plain))
+    except (OSError, RuntimeError) as exc:  # netCDF4 raises RuntimeError ("NetCDF: HDF error") on a full disk
+        raise WriteFailed(target, _cause(exc, target)) from exc
     return time.perf_counter() - tic
-
-
-def _closed(row: dict[str, Any]) -> bool:
-    """A bound cell whose verified primal value meets its certified bound (to 1e-9 relative): the optimum."""
-    objective, bound = row.get("objective"), row.get("bound")
-    if objective is None or bound is None or not (math.isfinite(objective) and math.isfinite(bound)):
-        return False
-    return bool(objective >= bound - 1e-9 * max(abs(bound), 1.0))
-
-
-def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
-    """The tidy table of a sweep folder, from its finished cells (with references and ratios)."""
-    root = Path(root)
-    rows = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((root / "cells").glob("*.json"))]
-    if not rows:
-        return pd.DataFrame(columns=TABLE_COLUMNS)
-    table = pd.DataFrame(rows)
-    ref: dict[tuple[Any, Any], tuple[float, str]] = {}
-    for r in rows:  # the proven optimum, else the least upper bound (offline solve's or certified)
-        if r["algorithm"] not in ("offline", "bound"):
-            continue
-        key = (r["point"], r["seed"])
-        if r["algorithm"] == "offline" and r["status"] == "optimal":
-            ref[key] = (r["objective"], "optimum")
-        elif r["algorithm"] == "bound" and _closed(r) and ref.get(key, ("", ""))[1] != "optimum":
-            ref[key] = (r["objective"], "optimum")  # a verified plan as good as a certified bound: proven
-        elif (r["bound"] is not None and not math.isnan(r["bound"]) and ref.get(key, ("", ""))[1] != "optimum"
-              and r["bound"] < ref.get(key, (math.inf, ""))[0]):
-            ref[key] = (r["bound"], "bound")
-    pairs = list(zip(table["point"], table["seed"]))
-    table["reference"] = [ref.get(k, (math.nan, ""))[0] for k in pairs]
-    table["reference_kind"] = [ref.get(k, (math.nan, ""))[1] for k in pairs]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        table["ratio"] = table["objective"] / table["reference"]
-        table["competitive_ratio"] = table["reference"] / table["objective"]
-    table = table.sort_values(["point", "seed", "algorithm"], kind="stable").reset_index(drop=True)
-    extra = [c for c in table.columns if c not in TABLE_COLUMNS]  # family metrics (cell_metrics)
-    return table[TABLE_COLUMNS + extra]
 
 
 @dataclass(frozen=True)
@@ -479,6 +449,7 @@ def sweep(
     outcomes: bool = True,
     runner: Runner | None = None,
     bar: Any | None = None,
+    wait: bool = False,
 ) -> pd.DataFrame:
     """Run every cell of ``scenario`` not yet done and return the tidy table.
 
@@ -512,9 +483,14 @@ def sweep(
         Advance this progress bar (a tqdm; an :class:`~aisched.experiments.progress.EtaBar`
         also gets each cell's time for its estimate) by one per finished cell
         instead of showing one of this sweep's own.
+    wait
+        Wait for another sweep holding the folder to end, instead of refusing.
 
     Raises
     ------
+    InvalidScenarioError
+        Before any cell runs: ``out`` is not writable, another sweep holds the folder (by PID),
+        or it holds another sweep. After: a write failed (the file, the cause, the cells kept).
     Interrupted
         On Ctrl-C (a ``KeyboardInterrupt``): the workers are ended, every
         finished cell is written and ``table.csv`` holds them; ``resume=True``
@@ -525,8 +501,6 @@ def sweep(
     pandas.DataFrame
         The table (:data:`TABLE_COLUMNS`), also written to ``table.csv``.
     """
-    from aisched.experiments.progress import EtaBar
-
     todo_all = cells(scenario, seeds)
     root = folder(out, scenario)
     if runner is not None:
@@ -534,7 +508,19 @@ def sweep(
     if executor not in ("serial", "process") and not executor.startswith("dask:"):
         raise InvalidScenarioError("executor", f"{executor!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
     dispatch = runner.dispatch if runner is not None else (worker_dispatch() if executor == "process" else None)
-    done = _prepare(scenario, root, resume)
+    make_folders(root, ("cells", "outcomes"))  # before any cell runs: a folder that cannot be written is named now
+    with lock_folder(root, {"scenario": scenario.name, "cells_total": len(todo_all)}, wait=wait):
+        return _sweep(scenario, root, todo_all, resume=resume, executor=executor, workers=workers,
+                      progress=progress, outcomes=outcomes, runner=runner, bar=bar, dispatch=dispatch)
+
+
+def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool, executor: str,
+           workers: int | None, progress: bool, outcomes: bool, runner: Runner | None, bar: Any | None,
+           dispatch: str | None) -> pd.DataFrame:
+    """:func:`sweep` in its folder ``root``, whose lock this process holds."""
+    from aisched.experiments.progress import EtaBar
+
+    done, broken = _prepare(scenario, root, resume)
     todo = [c for c in todo_all if c.key not in done]
     tic = time.perf_counter()
     work = write = 0.0
@@ -548,6 +534,7 @@ def sweep(
     if eta is not None:
         eta.expect(f"{c.scenario}:{c.algorithm}" for c in todo)
     interrupted = False
+    failure: BaseException | None = None
     if todo:
         if runner is None:
             submit, completed, shutdown, stop = _executor(executor, workers, dispatch or "sync")
@@ -556,12 +543,17 @@ def sweep(
         # one writer thread: the next cell computes while the last one's files are written
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aisched-sweep-writer")
         writes: list[Future] = []
+        failed = threading.Event()  # set by a failed write: stop computing cells whose results cannot be kept
         try:
             futures = {submit(c): c for c in todo}
             for fut in completed(list(futures)):
+                if failed.is_set():
+                    break
                 cell = futures[fut]
                 row, outcome = fut.result()
-                writes.append(writer.submit(_timed_write, root, cell, row, outcome if outcomes else None))
+                writes.append(writer.submit(lambda *a: 0.0 if failed.is_set() else _write_cell(*a),  # none after
+                                            root, cell, row, outcome if outcomes else None))  # a failure
+                writes[-1].add_done_callback(lambda w: w.exception() is None or failed.set())
                 work += row["work_s"]
                 shared += bool(row.get("same_as"))
                 if eta is not None:  # a shared cell (experiments.sharing) cost nothing: no time to learn from
@@ -577,19 +569,32 @@ def sweep(
             stop()
         finally:  # writes first: with a Dask client alive, xarray writes under its distributed lock
             writer.shutdown(wait=True)
+            if failed.is_set() and runner is None:
+                stop()  # this sweep's own workers: the cells in flight could not be kept (a shared pool runs on)
             shutdown()
-        write = sum(w.result() for w in writes)  # re-raises a failed write
+        failure = next((w.exception() for w in writes if w.exception() is not None), None)
+        write = sum(w.result() for w in writes if w.exception() is None)
     if own_bar:
         bar.close()
     wall = time.perf_counter() - tic
     table = load_table(root)
-    _atomic_write_text(root / "table.csv", table.to_csv(index=False))
+    try:
+        _atomic_write_text(root / "table.csv", table.to_csv(index=False))
+    except OSError:
+        if failure is None:
+            raise
+    if failure is not None:
+        if not isinstance(failure, WriteFailed):
+            raise failure
+        raise InvalidScenarioError(
+            "out", f"{failure}; {len(table)} of {len(todo_all)} cells are kept in {str(root)!r}; "
+            "fix that, then run the same command with --resume") from None
     if interrupted:  # an EtaBar counts every scenario of its run (reproduce), else this sweep's cells
         kept = getattr(bar, "done", len(todo_all) - len(todo) + len(writes))
         raise Interrupted(kept, getattr(bar, "planned", None) or len(todo_all))
     _atomic_write_text(root / "sweep.json", json.dumps({
         "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
         "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,
-        "worker_dispatch": dispatch, "cells_shared": shared,
+        "worker_dispatch": dispatch, "cells_shared": shared, "cells_broken_recomputed": broken,
     }, indent=1))
     return table
