@@ -42,8 +42,9 @@ SILENT_PARAMETERS: tuple[SilentParameter, ...] = (
         name="mean_price", where="section VI-A (Cloud Service)",
         quote="Spot price traces are normalized from Vast.ai data with the on-demand price set to 1",
         low=0.3, high=1.0, default=None, grid=(None, 0.5, 0.6, 0.85, 1.0),
-        argument="what the trace is divided by is not given. Our default divides by the trace's median "
-                 "on-demand-equivalent (mean spot price 0.73); a spot price above on-demand's is no spot market."),
+        argument="what the trace is divided by is not given. Our default takes the median price over the "
+                 "median of the P90 series as on-demand (readings S10; mean spot price 0.73); a spot price above "
+                 "on-demand's is no spot market."),
     SilentParameter(
         name="gpus", algorithm="up", where="section VI-A (Baselines)",
         quote="At each time slot, UP compares the accumulated progress against the expected progress ... It "
