@@ -103,7 +103,15 @@ class Calibration:
 
     def to_json(self) -> dict[str, Any]:
         """A plain, JSON-able record."""
+        from datetime import datetime, timezone
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version("aisched")
+        except PackageNotFoundError:  # a source tree on sys.path
+            installed = "not installed"
         return {
+            "aisched": installed, "written": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "family": self.family, "seeds": self.seeds, "default": self.default, "fit": self.fit,
             "fit_meets_all": self.fit_meets_all, "baselines": list(self.baselines),
             "targets": [{"name": t.target.name, "paper": t.target.value, "default": t.default, "fit": t.fit,

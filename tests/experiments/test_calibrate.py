@@ -89,6 +89,7 @@ def test_calibration_runs_baselines_only_fits_and_resumes(small_spot, tmp_path) 
                           for p in tables)
     written = json.loads((tmp_path / "spot" / "calibration.json").read_text())
     assert written["fit"] == result.fit and len(written["targets"]) == 2
+    assert written["aisched"] and written["written"].startswith("20")  # where it came from
     text = result.text()
     assert "MSU / OD-Only at deadline 10" in text and "0.963" in text and "runs the baselines only" in text
     again = cal.calibrate("spot", tmp_path, seeds=1, executor="serial")  # every cell kept from the first run

@@ -236,16 +236,7 @@ class JobPricer:
                 return best, best_states, False, used
             used += 1  # every state of the other cutset tasks examined counts, solved or pruned
             pinned = {**fixed, **{u: tuple(int(x) for x in s) for u, s in zip(more, combo, strict=True)}}
-            value = sum(float(model.own[u][s]) for u, s in pinned.items())
-            unary: dict[int, np.ndarray] = {}
-            for e in model.edges:
-                a, b, _ = e
-                if a in pinned and b in pinned:
-                    value += model.pair_cost(e, pinned[a], pinned[b])
-                elif a in pinned:
-                    unary[b] = unary.get(b, 0.0) + model.fixed_factor(b, e, pinned[a])
-                elif b in pinned:
-                    unary[a] = unary.get(a, 0.0) + model.fixed_factor(a, e, pinned[b])
+            value, unary = model.pinned_terms(pinned)
             if not value < best:
                 continue
             rest = [u for u in range(model.n) if u not in pinned]

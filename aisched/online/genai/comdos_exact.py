@@ -200,6 +200,21 @@ class JobGraph:
             return _INF
         return float(comm[sa[0]]) if sa[0] != sb[0] else 0.0
 
+    def pinned_terms(self, pinned: dict[int, tuple]) -> tuple[float, dict[int, np.ndarray]]:
+        """The cost of the ``pinned`` tasks' states (their own and the edges among them), and the unary factors
+        the edges from them put on the other tasks (what :meth:`solve_forest` takes)."""
+        value = sum(float(self.own[u][s]) for u, s in pinned.items())
+        unary: dict[int, np.ndarray] = {}
+        for e in self.edges:
+            a, b, _ = e
+            if a in pinned and b in pinned:
+                value += self.pair_cost(e, pinned[a], pinned[b])
+            elif a in pinned:
+                unary[b] = unary.get(b, 0.0) + self.fixed_factor(b, e, pinned[a])
+            elif b in pinned:
+                unary[a] = unary.get(a, 0.0) + self.fixed_factor(a, e, pinned[b])
+        return value, unary
+
     def solve(self) -> tuple[float, dict[int, tuple]]:
         cut = self.cutset()
         rest = [u for u in range(self.n) if u not in cut]
@@ -207,19 +222,9 @@ class JobGraph:
             return self.solve_forest(rest, {})
         finite = [list(zip(*np.nonzero(np.isfinite(self.own[u])), strict=True)) for u in cut]
         best, best_states = _INF, {}
-        cut_set = set(cut)
         for combo in itertools.product(*finite):
             fixed = {u: tuple(int(x) for x in s) for u, s in zip(cut, combo, strict=True)}
-            value = sum(float(self.own[u][s]) for u, s in fixed.items())
-            unary: dict[int, np.ndarray] = {}
-            for e in self.edges:
-                a, b, _ = e
-                if a in cut_set and b in cut_set:
-                    value += self.pair_cost(e, fixed[a], fixed[b])
-                elif a in cut_set:
-                    unary[b] = unary.get(b, 0.0) + self.fixed_factor(b, e, fixed[a])
-                elif b in cut_set:
-                    unary[a] = unary.get(a, 0.0) + self.fixed_factor(a, e, fixed[b])
+            value, unary = self.pinned_terms(fixed)
             if not value < best:
                 continue
             rest_value, states = self.solve_forest(rest, unary)
