@@ -5,7 +5,8 @@ with the offline optimum on a generated scenario, prints a table and writes
 the outcomes (netCDF), the instance, the table (CSV) and figures.
 ``aisched select spot [options]`` runs online policy selection (spot family).
 ``aisched calibrate FAMILY`` fits the values a paper leaves unstated to the
-relations it reports among its baselines. ``aisched scenarios`` lists the named scenarios (the papers' figures),
+relations it reports among its baselines; ``aisched sensitivity FAMILY`` checks every
+claim across them. ``aisched scenarios`` lists the named scenarios (the papers' figures),
 ``aisched sweep NAME`` runs one (every point x seed x algorithm; resumable;
 local process pool or ``--dask``) and ``aisched report DIR`` writes figures and
 a Markdown report with the papers' claims checked.
@@ -145,11 +146,20 @@ def _parser() -> argparse.ArgumentParser:
     cal.add_argument("--seeds", type=int, default=3, help="seeds per setting of the silent grid (default %(default)s)")
     cal.add_argument("--out", type=Path, default=Path("results"),
                      help="results root: sweeps in OUT/FAMILY/calibrate-*, resumed (default %(default)s)")
-    cal.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
-    cal.add_argument("--serial", action="store_true", help="run the cells in this process")
-    cal.add_argument("--dask", default=None, metavar="ADDRESS",
-                     help="run the cells on a Dask cluster: a scheduler address or local:N")
-    cal.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sen = sub.add_parser("sensitivity", help="every claim's verdict at the default, the fit and each silent value in "
+                                             "turn (runs the paper's algorithms too)")
+    sen.add_argument("family", choices=[f for f in families.names() if families.record(f).silent_parameters])
+    sen.add_argument("--seeds", type=int, default=3, help="seeds per setting (default %(default)s)")
+    sen.add_argument("--out", type=Path, default=Path("results"),
+                     help="results root: sweeps in OUT/FAMILY/silent-*, resumed; the fit read from "
+                          "OUT/FAMILY/calibration.json (default %(default)s)")
+    sen.add_argument("--full", action="store_true", help="the scenarios at the paper's sizes (default: reduced)")
+    for cmd in (cal, sen):
+        cmd.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
+        cmd.add_argument("--serial", action="store_true", help="run the cells in this process")
+        cmd.add_argument("--dask", default=None, metavar="ADDRESS",
+                         help="run the cells on a Dask cluster: a scheduler address or local:N")
+        cmd.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep = sub.add_parser("report", help="figures and a Markdown report of the sweeps under DIR")
     rep.add_argument("directory", type=Path)
     rep.add_argument("--no-figures", action="store_true", help="tables and claims only, no figures")
@@ -478,6 +488,22 @@ def _calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sensitivity(args: argparse.Namespace) -> int:
+    _check_run_options(args)
+    from aisched.experiments.sensitivity import sensitivity, summary_lines
+
+    _out_dir("--out", args.out)
+    executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    result = sensitivity(args.family, args.out, seeds=args.seeds, full=args.full, executor=executor,
+                         workers=args.workers, progress=not args.no_progress)
+    for name, entry in result["scenarios"].items():
+        print(name + "".join(f" ({k} not varied: {why})" for k, why in entry["skipped"].items()))
+        print("\n".join(f"  - {c['text']}: {c['sensitivity']}" for c in entry["claims"]))
+    print("\n".join(summary_lines(args.out, [args.family])[4:]))
+    print(f"wrote {args.out / args.family / 'sensitivity.json'} ({result['wall_s']:.0f} s)")
+    return 0
+
+
 def _report(args: argparse.Namespace) -> int:
     if not args.directory.is_dir():
         what = "is not a folder" if args.directory.exists() else "does not exist"
@@ -518,6 +544,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _reproduce(args)
         if args.command == "calibrate":
             return _calibrate(args)
+        if args.command == "sensitivity":
+            return _sensitivity(args)
         if args.command == "select":
             module = _family_cli(args.family)
             assert module is not None

@@ -99,6 +99,10 @@ class SilentParameter:
         empty: ``low``, ``default`` and ``high``.
     algorithm
         ``None``: a generator parameter; else the algorithm (a baseline) whose parameter it is.
+    scope
+        The generator settings of the scenarios it means something in (``{"market": "vast"}``: the
+        downscaling of the Vast.ai trace means nothing on a synthetic market); empty: every
+        scenario. The sensitivity sweep (:mod:`aisched.experiments.sensitivity`) varies it only there.
     """
 
     name: str
@@ -110,8 +114,10 @@ class SilentParameter:
     argument: str
     grid: tuple[float | None, ...] = ()
     algorithm: str | None = None
+    scope: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "scope", MappingProxyType(dict(self.scope)))
         where = f"silent parameter {self.name!r}"
         if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low <= self.high):
             raise InvalidScenarioError(where, f"range [{self.low!r}, {self.high!r}] is not a finite interval")

@@ -37,17 +37,20 @@ from aisched.experiments import sweep as sweeps
 from aisched.experiments.scenario import Scenario
 from aisched.families import FamilyRecord, RegimeTarget, SilentParameter
 
-__all__ = ["CALIBRATION_PREFIX", "Calibration", "TargetFit", "calibrate", "fidelity_lines", "is_calibration_sweep",
+__all__ = ["CALIBRATION_PREFIX", "SENSITIVITY_PREFIX", "Calibration", "TargetFit", "calibrate", "fidelity_lines", "is_calibration_sweep",
            "parameter_key", "settings"]
 
 #: The short names of calibration sweeps (``<family>/calibrate-<digest>``): the report and the reproduction
 #: page leave their folders out (they are no figure of the paper) and show :func:`fidelity_lines` instead.
 CALIBRATION_PREFIX = "calibrate-"
+#: The short names of :mod:`aisched.experiments.sensitivity`'s sweeps (``<family>/silent-<scenario>-<digest>``):
+#: off the report too (the page shows their verdicts beside the claims instead).
+SENSITIVITY_PREFIX = "silent-"
 
 
 def is_calibration_sweep(folder: Path) -> bool:
-    """Whether a sweep folder (``out/<family>/<short-name>``) holds one of :func:`calibrate`'s sweeps."""
-    return folder.name.startswith(CALIBRATION_PREFIX)
+    """Whether a sweep folder (``out/<family>/<short-name>``) holds a calibration or sensitivity sweep."""
+    return folder.name.startswith((CALIBRATION_PREFIX, SENSITIVITY_PREFIX))
 
 #: A setting of the silent parameters: parameter key (:func:`parameter_key`) -> value (None: the own default).
 Setting = dict[str, Any]

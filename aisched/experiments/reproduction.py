@@ -53,6 +53,7 @@ from aisched.experiments.report import (
     verdict_text,
 )
 from aisched.experiments.reproduce import read_records
+from aisched.experiments.sensitivity import page_entries, summary_lines
 from aisched.experiments.scenario import METRICS
 from aisched.experiments.stored import StoredScenario
 from aisched.experiments.sweep import load_table
@@ -192,23 +193,31 @@ def _value_text(check: ClaimCheck, value: float | None) -> str:
     return f"{value:+.1%}" if check.claim.kind == "improvement" else f"{value:.4g}"
 
 
-def _glance_row(stored: StoredScenario, check: ClaimCheck, why: str) -> str:
-    """One row of a family's claims table: figure (linked), claim, paper, ours, verdict, headroom, readings."""
+def _glance_row(stored: StoredScenario, check: ClaimCheck, why: str,
+                silent: dict[str, Any] | None = None, swept: bool = False) -> str:
+    """One row of a family's claims table: figure (linked), claim, paper, ours, verdict, headroom, readings;
+    for a family with a sensitivity record (``swept``), the verdict at the fit and across the silent range."""
     figure = f"[{stored.name.split('/', 1)[1]}](#{slug(stored.name)})"
     headroom = _short(check.headroom.split(": ", 1)[-1], 50) if check.headroom else ""
     ours = _value_text(check, check.measured) if check.claim.value is not None else ""  # same unit as the paper's
+    extra = ""
+    if swept:
+        extra = (f" {(silent['fit'] or 'the default') if silent else 'not swept'} | "
+                 f"{_short(silent['sensitivity'], 90) if silent else 'not swept'} |")
     return (f"| {figure} | {_short(check.claim.text)} | {_value_text(check, check.claim.value)} | "
             f"{ours} | {check.status} | {headroom} | "
-            f"{why.removeprefix(' Why: ').rstrip('.')} |")
+            f"{why.removeprefix(' Why: ').rstrip('.')} |" + extra)
 
 
-def _glance(rows: dict[str, list[str]]) -> list[str]:
+def _glance(rows: dict[str, list[str]], swept: set[str]) -> list[str]:
     """Per family, one table a row per claim (the full text follows under "Per figure")."""
     lines: list[str] = []
     for family, family_rows in rows.items():
+        more = family in swept
         lines += [f"## {family}: claims at a glance", "",
-                  "| figure | claim | paper | ours | verdict | headroom | readings |", "|---|---|---|---|---|---|---|",
-                  *family_rows, ""]
+                  "| figure | claim | paper | ours | verdict | headroom | readings |"
+                  + (" at the fit | across the silent range |" if more else ""),
+                  "|---|---|---|---|---|---|---|" + ("---|---|" if more else ""), *family_rows, ""]
     return lines
 
 
@@ -259,6 +268,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     found = [stored.name for stored in stored_all]
     family_names = list(dict.fromkeys(name.split("/")[0] for name in found))
     missing = [n for f in family_names for n in catalog.names(f) if n not in found]
+    silent = page_entries(top, family_names)  # per (scenario, claim): the fit's verdict and the sensitivity
+    swept = {name.split("/")[0] for name, _ in silent}
     for root, stored in zip(roots, stored_all):
         table = load_table(root)
         tally = by_family.setdefault(stored.family, new_counts())
@@ -318,7 +329,11 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 why = index.why_text(chk.claim.why or explained.get(chk.claim.text, ()), kind, family)
                 body.append(f"- {chk.claim.text}: {verdict_text(chk, reduced)}"
                             + (f" (measured: {measured})" if measured else "") + why)
-                glance.setdefault(family, []).append(_glance_row(stored, chk, why))
+                entry = silent.get((stored.name, chk.claim.text))
+                glance.setdefault(family, []).append(_glance_row(stored, chk, why, entry, family in swept))
+                if entry is not None:
+                    body.append(f"  - at the fit: {entry['fit'] or 'the fit is the default'}; across the silent "
+                                f"range ({entry['size']}; `{family}/silent-*`): {entry['sensitivity']}")
                 body += _variant_lines(stored, chk.claim.text, by_variant, variant_counts, reduced)
                 others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
                 if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:
@@ -367,6 +382,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                  "What the papers leave unstated is declared per family (silent parameters) and fitted to the "
                  "relations each paper reports among its *baselines* only (`aisched calibrate`); the claims "
                  "below run at the default.", "", *fidelity]
+    head += summary_lines(top, list(by_family))
     head += [f"Claims: {sum(counts.values())} in all: {counts_text(counts)}."
              + (f" Under the scenarios' variants (other readings, listed under each claim): "
                 f"{counts_text(variant_counts)}." if sum(variant_counts.values()) else ""), ""]
@@ -377,7 +393,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                  ""]
     if runs:
         head += _budget(runs)
-    head += _glance(glance)
+    head += _glance(glance, swept)
     head += ["## Per figure", ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(head + body) + "\n", encoding="utf-8")

@@ -35,13 +35,13 @@ SILENT_PARAMETERS: tuple[SilentParameter, ...] = (
         name="mean_available", where="section VI-A (Cloud Service)",
         quote="Regional spot availability is approximated by uniformly downscaling global Vast.ai "
               "availability and capped within [0, 16]",
-        low=2.0, high=16.0, default=None, grid=(None, 4.0, 6.0, 8.0, 10.0, 12.0),
+        low=2.0, high=16.0, default=None, grid=(None, 4.0, 6.0, 8.0, 10.0, 12.0), scope={"market": "vast"},
         argument="the downscaling factor is not given. Our default scales the trace's maximum to the cap 16 "
                  "(mean 11.9 GPUs for a job that needs 9); any mean in (0, 16] is a uniform downscaling."),
     SilentParameter(
         name="mean_price", where="section VI-A (Cloud Service)",
         quote="Spot price traces are normalized from Vast.ai data with the on-demand price set to 1",
-        low=0.3, high=1.0, default=None, grid=(None, 0.5, 0.6, 0.85, 1.0),
+        low=0.3, high=1.0, default=None, grid=(None, 0.5, 0.6, 0.85, 1.0), scope={"market": "vast"},
         argument="what the trace is divided by is not given. Our default takes the median price over the "
                  "median of the P90 series as on-demand (readings S10; mean spot price 0.73); a spot price above "
                  "on-demand's is no spot market."),

@@ -1,0 +1,318 @@
+"""Every claim's verdict across the silent range: the default, the fit, each silent value in turn.
+
+Calibration (:mod:`aisched.experiments.calibrate`) fits a family's silent parameters to the
+relations its paper reports among its baselines. This module asks the other question: does a
+claim's verdict depend on those values at all? :func:`sensitivity` reruns each scenario of the
+family that has claims (the default kind, ``"compare"``) at
+
+- the **default** (the scenario as it is),
+- the **fit** (``calibration.json`` under the same folder, where present and different), and
+- every value of each silent parameter's grid **one at a time**, the others at their default
+  (a one-at-a-time design: it shows where a single unstated value turns a verdict; it does not
+  search the corners, which the fit stands in for),
+
+and checks every claim with the report's own rules (:func:`~aisched.experiments.checks.check_claims`:
+paired intervals, headroom, the same verdict words). A parameter is varied in a scenario only
+where it means something (:attr:`~aisched.families.SilentParameter.scope`, an algorithm
+parameter only where that algorithm runs) and is not the figure's own x axis. The runs are
+ordinary resumable sweeps in ``out/<family>/silent-*`` (left off the report's figures like the
+calibration's) without the scenario's variants, at the reduced sizes by default (``full=True``:
+the paper's).
+
+Each claim gets a **sensitivity verdict** (:func:`sensitivity_text`): "holds wherever the text
+allows" when every setting gives the same verdict, else the default's verdict and, per parameter,
+where it turns ("fails where value <= 110"). ``sensitivity.json`` keeps every verdict; the
+reproduction page shows the fit's verdict and the sensitivity beside the default's
+(:func:`page_entries`, :func:`summary_lines`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from aisched import families
+from aisched._files import atomic_write_text
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import sweep as sweeps
+from aisched.experiments.calibrate import SENSITIVITY_PREFIX, Setting, parameter_key, settings
+from aisched.experiments.checks import check_claims, summarise
+from aisched.experiments.scenario import Scenario
+from aisched.experiments.stored import StoredScenario
+from aisched.families import FamilyRecord, SilentParameter
+
+__all__ = ["SENSITIVITY_PREFIX", "category", "design", "page_entries", "sensitivity", "sensitivity_text",
+           "summary_lines"]
+
+#: A verdict word per status, as the sensitivity sentence says it.
+_WORDS = {"holds": "holds", "fails": "fails", "inconclusive": "inconclusive", "untestable": "untestable",
+          "not checked": "not checked"}
+
+
+def design(record: FamilyRecord, fit: Setting | None = None) -> list[tuple[str, Setting]]:
+    """The settings run: ``("default", ...)``, ``("fit", ...)`` where it differs, then one value at a time.
+
+    Labels are ``"default"``, ``"fit"`` and ``"<key>=<value>"`` (:func:`~aisched.experiments.calibrate.parameter_key`).
+    """
+    default = settings(record)[0]
+    out: list[tuple[str, Setting]] = [("default", default)]
+    if fit is not None and fit != default:
+        out.append(("fit", {**default, **fit}))
+    for p in record.silent_parameters:
+        key = parameter_key(p)
+        for value in p.values:
+            if value != default[key]:
+                out.append((f"{key}={_value(value)}", {**default, key: value}))
+    return out
+
+
+def _value(value: Any) -> str:
+    return "own" if value is None else f"{value:g}"
+
+
+def _varied(parameter: SilentParameter, scenario: Scenario) -> str | None:
+    """Why ``parameter`` is not varied in ``scenario`` (None: it is)."""
+    if parameter.algorithm is not None:
+        if parameter.algorithm not in scenario.algorithms:
+            return f"{parameter.algorithm} does not run here"
+        return "the figure's x axis" if scenario.x_target == "algorithms" and scenario.x == parameter.name else None
+    if scenario.x_target == "generator" and scenario.x == parameter.name:
+        return "the figure's x axis"
+    for key, wanted in parameter.scope.items():
+        here = scenario.values if scenario.x_target == "generator" and scenario.x == key else (scenario.base.get(key),)
+        if any(v != wanted for v in here):
+            return f"means nothing where {key} is not {wanted!r}"
+    return None
+
+
+def _derive(scenario: Scenario, record: FamilyRecord, setting: Setting, seeds: int) -> tuple[Scenario, str]:
+    """``scenario`` at ``setting`` (only the parameters varied here), and a key of what changed."""
+    base, params = dict(scenario.base), {a: dict(p) for a, p in scenario.params.items()}
+    changed = []
+    for p in record.silent_parameters:
+        value = setting[parameter_key(p)]
+        if _varied(p, scenario) is not None or value == p.default:
+            continue
+        changed.append(f"{parameter_key(p)}={_value(value)}")
+        target = base if p.algorithm is None else params.setdefault(p.algorithm, {})
+        if value is None:
+            target.pop(p.name, None)
+        else:
+            target[p.name] = int(value) if p.algorithm is not None and float(value).is_integer() else value
+    key = ",".join(changed) or "default"
+    short = scenario.name.split("/", 1)[1]
+    digest = hashlib.sha1(key.encode()).hexdigest()[:8]
+    derived = dataclasses.replace(
+        scenario, name=f"{record.name}/{SENSITIVITY_PREFIX}{short}-{digest}", base=base, params=params,
+        variants={}, figures=(), seeds=seeds, title=f"{scenario.title} [silent parameters: {key}]")
+    return derived, key
+
+
+def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, full: bool = False,
+                names: Sequence[str] | None = None, executor: str = "process", workers: int | None = None,
+                progress: bool = False) -> dict[str, Any]:
+    """Check every claim of ``family`` at each setting of :func:`design`; write ``sensitivity.json``.
+
+    Parameters
+    ----------
+    family
+        A registered family with silent parameters.
+    out
+        Results root: sweeps in ``out/<family>/silent-*`` (resumed when there); the fit is read from
+        ``out/<family>/calibration.json`` when present; the result goes to ``out/<family>/sensitivity.json``.
+    seeds
+        Seeds per setting.
+    full
+        The scenarios at the paper's sizes (default: their reduced forms).
+    names
+        Only these scenarios (default: every scenario of the family with claims).
+    executor, workers, progress
+        As for :func:`~aisched.experiments.sweep.sweep`.
+
+    Returns
+    -------
+    dict
+        The record written: per scenario, per claim, the verdict at every setting and the sensitivity text.
+
+    Raises
+    ------
+    InvalidScenarioError
+        The family declares no silent parameter, ``seeds`` < 1, or a corrupt ``calibration.json``.
+    """
+    from aisched.experiments.reproduce import plan
+
+    record = families.record(family)
+    if not record.silent_parameters:
+        raise InvalidScenarioError("family", f"{family!r} declares no silent parameters")
+    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
+        raise InvalidScenarioError("seeds", f"= {seeds!r} must be an integer >= 1")
+    fit = _read_fit(Path(out) / family / "calibration.json")
+    runs = design(record, fit)
+    scenarios = [s for s in plan([family], reduced=not full, names=names) if s.claims and s.kind == "compare"]
+    started = time.perf_counter()
+    result: dict[str, Any] = {"family": family, "seeds": seeds, "full": full, "fit": fit,
+                              "design": [{"label": label, "setting": s} for label, s in runs], "scenarios": {}}
+    runner = sweeps.open_runner(executor, workers)
+    try:
+        for scenario in scenarios:
+            skipped = {parameter_key(p): why for p in record.silent_parameters
+                       if (why := _varied(p, scenario)) is not None}
+            verdicts: dict[str, dict[str, Any]] = {c.text: {} for c in scenario.claims}
+            done: dict[str, dict[str, tuple[str, float]]] = {}  # what changed -> claim -> (status, measured)
+            for label, setting in runs:
+                derived, key = _derive(scenario, record, setting, seeds)
+                if key not in done:
+                    table = sweeps.sweep(derived, out, seeds=seeds, resume=True, runner=runner, progress=progress,
+                                         outcomes=False)
+                    stored = StoredScenario.read(sweeps.folder(out, derived))
+                    checks = check_claims(stored, summarise(table, stored.metric), table)
+                    done[key] = {c.claim.text: (c.status, _finite(c.measured)) for c in checks}
+                for text, (status, measured) in done[key].items():
+                    verdicts[text][label] = {"status": status, "measured": measured, "ran": key}
+            result["scenarios"][scenario.name] = {
+                "skipped": skipped,
+                "claims": [{"text": text, "verdicts": by, "sensitivity": sensitivity_text(by, runs, skipped),
+                            "category": category(by)} for text, by in verdicts.items()]}
+    finally:
+        runner.shutdown()
+    result["wall_s"] = round(time.perf_counter() - started, 1)
+    path = Path(out) / family / "sensitivity.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(result, indent=1, default=str) + "\n")
+    return result
+
+
+def _finite(value: Any) -> float | None:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return None
+    return value if value == value and abs(value) != float("inf") else None
+
+
+def _read_fit(path: Path) -> Setting | None:
+    if not path.is_file():
+        return None
+    try:
+        fit = json.loads(path.read_text(encoding="utf-8"))["fit"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InvalidScenarioError("calibration", f"{path} is not a calibration record ({exc})") from None
+    if not isinstance(fit, dict):
+        raise InvalidScenarioError("calibration", f"{path}: 'fit' is not a table of silent parameters")
+    return fit
+
+
+def category(verdicts: Mapping[str, Mapping[str, Any]]) -> str:
+    """``"holds everywhere"`` (and the like) when every setting agrees, else ``"depends"``."""
+    statuses = {v["status"] for v in verdicts.values()}
+    return f"{next(iter(statuses))} everywhere" if len(statuses) == 1 else "depends"
+
+
+def sensitivity_text(verdicts: Mapping[str, Mapping[str, Any]], runs: Sequence[tuple[str, Setting]],
+                     skipped: Mapping[str, str] | None = None) -> str:
+    """The sensitivity verdict of one claim from its verdict at every setting of :func:`design`.
+
+    "holds wherever the text allows" when every setting agrees; else "holds at the default; fails
+    where value <= 110; inconclusive at the fit", naming per parameter the grid values where the
+    verdict differs from the default's (a threshold where they are the grid's low or high end).
+    """
+    skipped = skipped or {}
+    statuses = {v["status"] for v in verdicts.values()}
+    if len(statuses) == 1:
+        return f"{_WORDS[next(iter(statuses))]} wherever the text allows"
+    base = verdicts["default"]["status"]
+    parts = [f"{_WORDS[base]} at the default"]
+    if "fit" in verdicts and verdicts["fit"]["status"] != base:
+        parts.append(f"{_WORDS[verdicts['fit']['status']]} at the fit")
+    by_key: dict[str, list[tuple[Any, str]]] = {}
+    default = dict(runs)["default"]
+    for label, setting in runs:
+        if label in ("default", "fit") or label not in verdicts:
+            continue
+        key = label.split("=", 1)[0]
+        by_key.setdefault(key, []).append((setting[key], verdicts[label]["status"]))
+    for key, rows in by_key.items():
+        if key in skipped:
+            continue
+        grid = sorted([*rows, (default[key], base)], key=lambda r: (r[0] is not None, r[0] or 0))
+        for status in dict.fromkeys(s for _, s in rows if s != base):
+            where = [v for v, s in grid if s == status]
+            values = [v for v, _ in grid]
+            ordered = None not in values and 0 < len(where) < len(values)  # "own" has no place in the order
+            if ordered and where == values[:len(where)]:
+                cond = f"{key} <= {where[-1]:g}"
+            elif ordered and where == values[-len(where):]:
+                cond = f"{key} >= {where[0]:g}"
+            else:
+                cond = f"{key} = " + ", ".join(_value(v) for v in where)
+            parts.append(f"{_WORDS[status]} where {cond}")
+    return "; ".join(parts)
+
+
+def _read(top: Path, family: str) -> dict[str, Any] | None:
+    path = top / family / "sensitivity.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["scenarios"]  # noqa: B018  (the required field)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); "
+                                   f"rerun `aisched sensitivity {family} --out {top}`") from None
+    return data
+
+
+def page_entries(top: str | os.PathLike[str], family_names: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]]:
+    """``(scenario name, claim text) -> {"fit": status or None, "sensitivity": text, "size": words}``."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for family in family_names:
+        data = _read(Path(top), family)
+        if data is None:
+            continue
+        size = f"{'full' if data.get('full') else 'reduced'} sizes, {data.get('seeds', '?')} seeds"
+        for name, entry in data["scenarios"].items():
+            for claim in entry["claims"]:
+                fit = claim["verdicts"].get("fit")
+                out[(name, claim["text"])] = {"fit": None if fit is None else fit["status"],
+                                              "default": claim["verdicts"]["default"]["status"],
+                                              "sensitivity": claim["sensitivity"], "size": size}
+    return out
+
+
+def summary_lines(top: str | os.PathLike[str], family_names: Sequence[str]) -> list[str]:
+    """Markdown: per family, the claims' verdicts at the default and the fit, and by sensitivity."""
+    from aisched.experiments.verdicts import VERDICTS
+
+    rows = []
+    for family in family_names:
+        data = _read(Path(top), family)
+        if data is None:
+            continue
+        claims = [c for e in data["scenarios"].values() for c in e["claims"]]
+        default = {k: sum(c["verdicts"]["default"]["status"] == k for c in claims) for k in VERDICTS}
+        has_fit = any("fit" in c["verdicts"] for c in claims)
+        fit = {k: sum(c["verdicts"].get("fit", c["verdicts"]["default"])["status"] == k for c in claims)
+               for k in VERDICTS}
+        same = {k: sum(c["category"] == f"{k} everywhere" for c in claims) for k in VERDICTS}
+        depends = sum(c["category"] == "depends" for c in claims)
+        counts = "/".join(str(default[k]) for k in VERDICTS)
+        fit_counts = "/".join(str(fit[k]) for k in VERDICTS) if has_fit else "the fit is the default"
+        same_text = ", ".join(f"{n} {k}" for k, n in same.items() if n) or "none"
+        rows.append(f"| {family} | {len(claims)} | {len(data['design'])} | "
+                    f"{'full' if data.get('full') else 'reduced'}, {data.get('seeds', '?')} seeds | {counts} | "
+                    f"{fit_counts} | {same_text} | {depends} |")
+    if not rows:
+        return []
+    return ["## Sensitivity to the silent parameters", "",
+            "Every claim rerun at the default, at the fit and at each value of each silent parameter's grid "
+            "in turn, the others at their default (`aisched sensitivity FAMILY`; "
+            "`aisched.experiments.sensitivity`). Counts are hold/fail/inconclusive/untestable/not checked at the "
+            "sizes swept (which may differ from the figures' own run below).", "",
+            "| family | claims | settings | swept at | at the default | at the fit | same verdict at every setting "
+            "| verdict depends on a silent value |", "|---|---|---|---|---|---|---|---|", *rows, ""]

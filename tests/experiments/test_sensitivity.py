@@ -1,0 +1,115 @@
+"""Each claim's verdict across the silent range: the design, the sentence, where a parameter is varied, the page."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from aisched import families
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import catalog, reproduction
+from aisched.experiments import sensitivity as sens
+from aisched.experiments import sweep as sweeps
+
+
+def _record(grids):
+    record = families.record("spot")
+    return dataclasses.replace(record, silent_parameters=tuple(
+        dataclasses.replace(p, grid=grids[p.name]) for p in record.silent_parameters if p.name in grids))
+
+
+def test_the_design_is_the_default_the_fit_and_one_value_at_a_time() -> None:
+    record = _record({"value": (96.0, 120.0, 160.0), "gpus": (None, 12.0)})
+    runs = sens.design(record)
+    assert [label for label, _ in runs] == ["default", "value=96", "value=160", "up.gpus=12"]
+    assert runs[0][1] == {"value": 120.0, "up.gpus": None}
+    assert dict(runs)["value=96"] == {"value": 96.0, "up.gpus": None}  # the others at their default
+    with_fit = sens.design(record, {"value": 160.0, "up.gpus": 12.0})
+    assert with_fit[1] == ("fit", {"value": 160.0, "up.gpus": 12.0}) and len(with_fit) == 5
+    assert len(sens.design(record, {"value": 120.0, "up.gpus": None})) == 4  # a fit equal to the default: no extra run
+
+
+def _verdicts(default, **others):
+    return {"default": {"status": default}, **{k.replace("_", "="): {"status": v} for k, v in others.items()}}
+
+
+def test_the_sensitivity_sentence_names_where_a_verdict_turns() -> None:
+    record = _record({"value": (96.0, 110.0, 120.0, 160.0), "gpus": (None, 12.0)})
+    runs = sens.design(record)
+    same = {label: {"status": "holds"} for label, _ in runs}
+    assert sens.sensitivity_text(same, runs) == "holds wherever the text allows"
+    assert sens.category(same) == "holds everywhere"
+    low = {**same, "value=96": {"status": "fails"}, "value=110": {"status": "fails"}}
+    assert sens.sensitivity_text(low, runs) == "holds at the default; fails where value <= 110"
+    assert sens.category(low) == "depends"
+    high = {**same, "value=160": {"status": "inconclusive"}}
+    assert sens.sensitivity_text(high, runs) == "holds at the default; inconclusive where value >= 160"
+    middle = {**same, "value=110": {"status": "fails"}}
+    assert sens.sensitivity_text(middle, runs) == "holds at the default; fails where value = 110"
+    own = {**same, "up.gpus=12": {"status": "untestable"}}  # 'own' has no place in an order: listed, no threshold
+    assert sens.sensitivity_text(own, runs) == "holds at the default; untestable where up.gpus = 12"
+    fit_runs = sens.design(record, {"value": 160.0, "up.gpus": None})
+    at_fit = {**{label: {"status": "holds"} for label, _ in fit_runs}, "fit": {"status": "fails"}}
+    assert sens.sensitivity_text(at_fit, fit_runs) == "holds at the default; fails at the fit"
+    skipped = sens.sensitivity_text(low, runs, {"value": "the figure's x axis"})
+    assert skipped == "holds at the default"  # a skipped parameter's rows are never read
+
+
+def test_a_parameter_is_varied_only_where_it_means_something() -> None:
+    record = families.record("spot")
+    by = {p.name: p for p in record.silent_parameters}
+    fig5, fig7 = catalog.get("spot/fig5-deadline"), catalog.get("spot/fig7-availability")
+    synthetic = catalog.get("spot/fig5-deadline-synthetic")
+    assert sens._varied(by["value"], fig5) is None and sens._varied(by["mean_available"], fig5) is None
+    assert sens._varied(by["mean_available"], fig7) == "the figure's x axis"
+    assert sens._varied(by["mean_available"], synthetic) == "means nothing where market is not 'vast'"
+    assert sens._varied(by["value"], synthetic) is None
+    assert sens._varied(by["gpus"], fig5) is None  # UP runs in Fig. 5
+    derived, key = sens._derive(fig5, record, {"value": 96.0, "mean_available": 8.0, "mean_price": None,
+                                               "up.gpus": 12.0}, seeds=2)
+    assert key == "value=96,mean_available=8,up.gpus=12"
+    assert derived.base["value"] == 96.0 and derived.base["mean_available"] == 8.0
+    assert derived.params["up"]["gpus"] == 12 and isinstance(derived.params["up"]["gpus"], int)
+    assert derived.variants == {} and derived.seeds == 2 and derived.claims == fig5.claims
+    assert derived.name.startswith("spot/silent-fig5-deadline-")
+    same, key = sens._derive(fig5, record, sens.design(record)[0][1], seeds=2)
+    assert key == "default" and same.base == fig5.base and same.params == fig5.params
+
+
+def test_sensitivity_runs_the_claims_at_each_setting_and_the_page_shows_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(families._RECORDS, "spot", _record({"value": (96.0, 120.0)}))
+    name = "spot/fig5-deadline"
+    result = sens.sensitivity("spot", tmp_path, seeds=1, names=[name], executor="serial")
+    entry = result["scenarios"][name]
+    claims = catalog.get(name).claims
+    assert [c["text"] for c in entry["claims"]] == [c.text for c in claims]
+    for claim in entry["claims"]:
+        assert set(claim["verdicts"]) == {"default", "value=96"}
+        assert claim["verdicts"]["value=96"]["ran"] == "value=96"
+    on_disk = json.loads((tmp_path / "spot" / "sensitivity.json").read_text())
+    assert on_disk["scenarios"][name]["claims"] == entry["claims"]
+    folders = sorted(p.name for p in (tmp_path / "spot").iterdir() if p.is_dir())
+    assert len(folders) == 2 and all(f.startswith("silent-fig5-deadline-") for f in folders)
+    again = sens.sensitivity("spot", tmp_path, seeds=1, names=[name], executor="serial")  # resumed: the same
+    assert again["scenarios"] == result["scenarios"]
+    sweeps.sweep(catalog.get(name).reduced(), tmp_path, seeds=1, executor="serial", progress=False, outcomes=False)
+    page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
+    assert "## Sensitivity to the silent parameters" in page
+    assert "| at the fit | across the silent range |" in page
+    assert "### spot/silent" not in page and page.count("### spot/fig5-deadline\n") == 1  # no section of its own
+    first = entry["claims"][0]
+    assert f"across the silent range (reduced sizes, 1 seeds; `spot/silent-*`): {first['sensitivity']}" in page
+
+
+def test_sensitivity_refuses_bad_input(tmp_path) -> None:
+    with pytest.raises(InvalidScenarioError, match="seeds"):
+        sens.sensitivity("spot", tmp_path, seeds=0)
+    (tmp_path / "spot").mkdir()
+    (tmp_path / "spot" / "calibration.json").write_text("{not json")
+    with pytest.raises(InvalidScenarioError, match="calibration.json is not a calibration record"):
+        sens.sensitivity("spot", tmp_path, seeds=1, names=["spot/fig5-deadline"], executor="serial")
+    (tmp_path / "spot" / "sensitivity.json").write_text("[]")
+    with pytest.raises(InvalidScenarioError, match="sensitivity.json is not a sensitivity record"):
+        sens.summary_lines(tmp_path, ["spot"])
