@@ -18,9 +18,11 @@ import shutil
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
-__all__ = ["FolderBusy", "FolderLock", "HOLDER_FILE", "LOCK_FILE", "WriteFailed", "atomic_write_text", "file_mode",
-           "folder_holder", "fsize_limit", "holder_text", "lock_folder", "make_folders", "private_temp", "write_cause"]
+__all__ = ["FolderBusy", "FolderLock", "HOLDER_FILE", "LOCK_FILE", "WriteFailed", "atomic_save_figure", "atomic_write_text",
+           "file_mode", "folder_holder", "fsize_limit", "holder_text", "lock_folder", "make_folders", "private_temp",
+           "remove_stale_temps", "write_cause"]
 
 _LOCK = threading.Lock()
 
@@ -53,6 +55,52 @@ def atomic_write_text(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def atomic_save_figure(fig: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path:
+    """``fig.savefig(path, **kwargs)`` through a temporary file beside ``path`` and a rename.
+
+    A report killed while drawing (SIGKILL, a full disk) leaves the figure it replaces whole, never a
+    0-byte or half-written one; the temporary (``.<name>.<random>.tmp``) is removed on an error and,
+    after a kill, by :func:`remove_stale_temps`. The format is the suffix's (``kwargs["format"]`` where
+    given, else matplotlib's default for a path without one).
+    """
+    path = Path(path)
+    if "format" not in kwargs:
+        if path.suffix:
+            kwargs["format"] = path.suffix[1:]
+        else:
+            import matplotlib
+
+            kwargs["format"] = matplotlib.rcParams["savefig.format"]
+    tmp = private_temp(path)
+    try:
+        with open(tmp, "wb") as fh:
+            fig.savefig(fh, **kwargs)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def remove_stale_temps(folder: Path, older_than: float = 60.0) -> None:
+    """Remove the temporaries (:func:`private_temp`) directly in ``folder`` that a killed writer left.
+
+    Only those last written more than ``older_than`` seconds ago: a writer at work beside this one
+    (another report) keeps its own.
+    """
+    import time
+
+    now = time.time()
+    for tmp in folder.glob(".*.tmp"):
+        try:
+            if now - tmp.stat().st_mtime > older_than:
+                tmp.unlink()
+        except OSError:
+            pass
 
 
 # --- writes that fail: the cause in words ------------------------------------------------------------------

@@ -388,8 +388,10 @@ def _compare(args: argparse.Namespace) -> int:
         written.append(f"{family}_objective.png")
         written.extend(module.figures(outcomes, table, out))
     from aisched._files import atomic_write_text
+    from aisched.provenance import provenance
 
-    record = {"family": family, "files": written, "comparison": _comparison_key(args)}
+    record = {"family": family, "files": written, "comparison": _comparison_key(args),
+              "provenance": provenance(seeds=getattr(args, "seed", None))}
     atomic_write_text(out / RECORD, json.dumps(record, indent=1) + "\n")
     print(f"wrote {', '.join(written)} to {out}/")
     return 0

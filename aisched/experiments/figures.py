@@ -10,7 +10,8 @@ the same way:
 - :func:`legend_outside`: the legend to the right of the axes, never over the
   data, one column per 12 entries;
 - :func:`save`: lays the figure out (:func:`fit_titles` re-wraps a title the
-  layout left too wide) so that nothing is cut, and writes it.
+  layout left too wide) so that nothing is cut, and writes it atomically
+  (:func:`aisched._files.atomic_save_figure`: a killed report keeps the old figure whole).
 
 Use them for a new figure::
 
@@ -29,6 +30,8 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from aisched._files import atomic_save_figure
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -185,7 +188,7 @@ def save(fig: Any, path: str | Path, dpi: int = 120) -> Path:
     plt = _pyplot()
     path = Path(path)
     fit_titles(fig)
-    fig.savefig(path, dpi=dpi, bbox_inches="tight", pad_inches=0.1)
+    atomic_save_figure(fig, path, dpi=dpi, bbox_inches="tight", pad_inches=0.1)  # a killed report: the old one
     plt.close(fig)
     return path
 
@@ -285,6 +288,6 @@ def metric_figure(
     fit_titles(fig)
     paths = [Path(path), *(Path(p) for p in extra_paths)]
     for p in paths[:-1]:
-        fig.savefig(p, dpi=120, bbox_inches="tight", pad_inches=0.1)
+        atomic_save_figure(fig, p, dpi=120, bbox_inches="tight", pad_inches=0.1)
     save(fig, paths[-1])
     return paths

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from aisched._files import atomic_save_figure
 from aisched.experiments.checks import ClaimCheck
 
 if TYPE_CHECKING:
@@ -101,6 +102,6 @@ def scenario_svg(path: str | Path, stored: StoredScenario, summary: pd.DataFrame
     fig.tight_layout()
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, format="svg", metadata={"Date": None})
+    atomic_save_figure(fig, out, format="svg", metadata={"Date": None})  # a killed page keeps the old figure
     plt.close(fig)
     return out

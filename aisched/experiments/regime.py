@@ -196,7 +196,7 @@ def _regime_lines(stored: StoredScenario, points: list[RegimePoint]) -> list[str
 
 def regime_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """``regime.svg`` (and ``.png``) under ``root``: improvement along the knob, headroom as a band, per baseline."""
-    from aisched.experiments.figures import _pyplot
+    from aisched.experiments.figures import _pyplot, atomic_save_figure
 
     runs = {run: regime_points(stored, table, run) for run in proposed_runs(stored)}
     runs = {run: ps for run, ps in runs.items() if ps}
@@ -239,6 +239,6 @@ def regime_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Pa
 
     with matplotlib.rc_context({"svg.hashsalt": "aisched"}):  # the same ids every run (a clean diff)
         for p in paths:
-            fig.savefig(p, dpi=100, metadata={"Date": None} if p.suffix == ".svg" else None)
+            atomic_save_figure(fig, p, dpi=100, metadata={"Date": None} if p.suffix == ".svg" else None)
     plt.close(fig)
     return paths[1]

@@ -21,10 +21,13 @@ and in every verdict, and lists the claims at points it lacks once, under
 Counts are hold / fail / inconclusive / untestable / not checked.
 A report taken while a sweep is still writing a folder (it holds the folder's
 lock) says ``partial: N of M cells`` at its top, per such folder.
+Figures and the page are written atomically (a temporary file beside each, then a rename):
+a report killed part way leaves the previous figures and ``report.md`` whole.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -33,7 +36,7 @@ from pathlib import Path
 import pandas as pd
 
 from aisched import families
-from aisched._files import folder_holder, holder_text
+from aisched._files import atomic_write_text, folder_holder, holder_text, remove_stale_temps
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.calibrate import is_calibration_sweep
 from aisched.experiments.catalog import METRICS
@@ -43,6 +46,7 @@ from aisched.experiments.regime import regime_lines
 from aisched.experiments.stored import StoredScenario
 from aisched.experiments.sweep import load_table
 from aisched.experiments.verdicts import counts_text, new_counts
+from aisched.provenance import provenance, provenance_text
 
 __all__ = ["REDUCED_LABEL", "RATIO_METRICS", "ClaimCheck", "check_claims", "mean_table", "measured_text",
            "not_in_run_lines", "reduced_heading", "reference_lines", "report", "summarise", "variant_checks", "verdict_text"]
@@ -193,6 +197,15 @@ def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int], reduced: bo
     return [*lines, ""]
 
 
+def _made_by(root: Path) -> str | None:
+    """The provenance line of a sweep folder's last run (``sweep.json``), or None (an older folder)."""
+    try:
+        record = json.loads((root / "sweep.json").read_text(encoding="utf-8")).get("provenance")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return provenance_text(record) if isinstance(record, dict) else None
+
+
 def partial_line(name: str, cells: int, holder: dict) -> str:
     """``partial: N of M cells of NAME (...)``: the line of a sweep still running when the report was taken."""
     total = holder.get("cells_total")
@@ -215,7 +228,8 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     stored_all = [StoredScenario.read(root) for root in roots]
     reduced = any(stored.reduced_form for stored in stored_all)
-    lines = ["# aisched report" + reduced_heading(reduced), "", f"Sweeps under `{top}`: {len(roots)}.", ""]
+    lines = ["# aisched report" + reduced_heading(reduced), "", f"Sweeps under `{top}`: {len(roots)}.", "",
+             f"Report written by {provenance_text(provenance())}.", ""]
     verdicts = new_counts()
     variant_verdicts = new_counts()
     absent: list[tuple[str, ClaimCheck]] = []
@@ -237,9 +251,11 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         seeds = int(table["seed"].nunique())
         lines.append(f"Metric `{metric}` ({'higher' if METRICS[metric] else 'lower'} is better), "
                      f"mean ± std over {seeds} seed(s); {len(table)} cells.")
-        lines.append("")
+        made = _made_by(root)
+        lines += [*([f"Last swept by {made}."] if made else []), ""]
         lines += reference_lines(table, metric)
         if figures:
+            remove_stale_temps(root)  # of a report killed while drawing (its figures were kept whole)
             png, _ = _figure(root, stored, summary)
             lines += [f"![{stored.name}]({(rel / png.name).as_posix()})", ""]
             heat = _heatmap(root, stored, table)
@@ -265,5 +281,6 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     if partial:  # at the top: the numbers below are of the cells finished so far
         lines[1:1] = ["", *partial]
     out = top / "report.md"
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    atomic_write_text(out, "\n".join(lines) + "\n")  # a killed report keeps the old page whole
+    remove_stale_temps(top)
     return out

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from aisched import families as family_registry
+from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, report
 from aisched.experiments.scenario import Scenario
@@ -42,6 +43,7 @@ from aisched.experiments.sweep import (
     open_workers,
     sweep,
 )
+from aisched.provenance import provenance
 
 __all__ = ["plan", "read_records", "record_name", "reproduce"]
 
@@ -182,13 +184,14 @@ def reproduce(
         "cells_shared": int(sum(_work(out, s, "cells_shared") or 0 for s in scenarios)),
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": {"platform": platform.platform(), "processor": platform.machine(), "cpus": os.cpu_count()},
+        "provenance": provenance(seeds=seeds),
         # load averages (1, 5, 15 min) when the run started and ended: a loaded machine runs slower
         "load_start": None if load_start is None else list(load_start),
         "load_end": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
     Path(out).mkdir(parents=True, exist_ok=True)
     path = Path(out) / record_name(families, reduced)
-    path.write_text(json.dumps({"runs": [*read_records(path), record]}, indent=1), encoding="utf-8")
+    atomic_write_text(path, json.dumps({"runs": [*read_records(path), record]}, indent=1))
     return report.report(out, figures=figures)
 
 

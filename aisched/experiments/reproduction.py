@@ -26,6 +26,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog
 from aisched.experiments.calibrate import fidelity_lines, is_calibration_sweep
@@ -53,11 +54,12 @@ from aisched.experiments.report import (
     verdict_text,
 )
 from aisched.experiments.reproduce import read_records
-from aisched.experiments.sensitivity import page_entries, summary_lines
 from aisched.experiments.scenario import METRICS
+from aisched.experiments.sensitivity import page_entries, summary_lines
 from aisched.experiments.stored import StoredScenario
 from aisched.experiments.sweep import load_table
 from aisched.experiments.verdicts import counts_text, new_counts
+from aisched.provenance import provenance_text
 
 __all__ = ["write"]
 
@@ -371,6 +373,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                  f"{run.get('cells_total', '?')} cells ({run.get('cells_already_done', 0)} kept from an earlier run"
                  + (f", {int(run['cells_shared'])} repeating another scenario's cell, run once"
                     if run.get("cells_shared") else "") + f"){_load(run)}."]
+        if run.get("provenance"):
+            head.append(f"  Made by {provenance_text(run['provenance'])}.")
     if not runs:  # sweeps run one by one (``aisched sweep``): each scenario's section gives its seeds
         head.append("- No `aisched reproduce` record in this folder: its scenarios were run one by one "
                     "(`aisched sweep`); each section below gives its seeds, cells and wall time.")
@@ -396,5 +400,5 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     head += _glance(glance, swept)
     head += ["## Per figure", ""]
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(head + body) + "\n", encoding="utf-8")
+    atomic_write_text(out, "\n".join(head + body) + "\n")  # a killed report leaves the old page whole
     return out

@@ -268,7 +268,7 @@ class Scenario:
         }
 
     def sweep_record(self) -> dict[str, Any]:
-        """What a sweep folder records (``scenario.json``, guarding ``--resume`` byte for byte).
+        """What a sweep folder records (``scenario.json``; its computation keys guard ``--resume``, its text may change).
 
         Plain and JSON-able; read back by :class:`aisched.experiments.stored.StoredScenario`.
         Documentation (``cost``, the claims' ``why``) and the run's size (``seeds``) are left

@@ -7,8 +7,12 @@ broken file by name) and :func:`cell_files` tells the finished cells from the
 broken ones for ``--resume`` (which sets these aside, :func:`set_aside`).
 
 A sweep records its scenario in ``<folder>/scenario.json``
-(:meth:`Scenario.sweep_record <aisched.experiments.scenario.Scenario.sweep_record>`,
-which guards ``--resume`` byte for byte). The report side reads it back as a
+(:meth:`Scenario.sweep_record <aisched.experiments.scenario.Scenario.sweep_record>`).
+Of its keys, those of :data:`COMPUTATION` decide what the cells compute and guard ``--resume``
+(:func:`computation`; every cell row records their :func:`definition_digest`, so that a
+corrupt ``scenario.json`` can be rebuilt from the cells); those of :data:`PRESENTATION`
+(title, claims, metric, figures) are the report's and may change (:mod:`aisched.experiments.sweep_state`).
+The report side reads it back as a
 :class:`StoredScenario`: the report and the reproduction page, the claim checks,
 the diagnostics and regime maps, and the families' figure and notes hooks
 (:data:`aisched.families.FigureFn`, ``FamilyHooks.notes``) all take one.
@@ -42,8 +46,8 @@ if TYPE_CHECKING:
 
     from aisched.experiments.scenario import Scenario
 
-__all__ = ["NETCDF_LOCK", "RECORD", "ROW_FIELDS", "StoredScenario", "TABLE_COLUMNS", "cell_files", "load_table",
-           "read_row", "set_aside"]
+__all__ = ["COMPUTATION", "DIGEST_FIELD", "NETCDF_LOCK", "PRESENTATION", "RECORD", "ROW_FIELDS", "StoredScenario",
+           "TABLE_COLUMNS", "cell_files", "computation", "definition_digest", "load_table", "read_row", "set_aside"]
 
 #: The file of a sweep folder that records its scenario.
 RECORD = "scenario.json"
@@ -149,13 +153,54 @@ class StoredScenario:
         except OSError as exc:
             raise InvalidScenarioError("scenario", f"{str(path)!r} cannot be read ({exc})") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InvalidScenarioError("scenario", f"{str(path)!r} is not valid JSON ({exc})") from None
-        return cls.from_record(record, source=str(path))
+            raise InvalidScenarioError("scenario", f"{str(path)!r} is not valid JSON ({exc}); {REBUILD}") from None
+        try:
+            return cls.from_record(record, source=str(path))
+        except InvalidScenarioError as exc:
+            raise InvalidScenarioError(exc.field, f"{exc.message}; {REBUILD}") from None
 
     @classmethod
     def of(cls, scenario: Scenario) -> StoredScenario:
         """What a sweep of ``scenario`` stores, as the report reads it back (through JSON, as from a folder)."""
         return cls.from_record(json.loads(json.dumps(scenario.sweep_record(), default=str)))
+
+
+#: What a user does about an unreadable ``scenario.json`` (:meth:`StoredScenario.read`).
+REBUILD = ("run the sweep again with --resume (it rebuilds the file from the cells where they recorded their "
+           "definition), or restore the file")
+
+#: The keys of a sweep record that decide what its cells compute: two definitions that differ in one of them
+#: do not resume each other's folder (``labels`` follow ``values``; the seeds are each cell's own).
+COMPUTATION = ("name", "family", "x", "values", "labels", "base", "algorithms", "offline", "time_limit", "params",
+               "kind", "bound", "bound_at", "reduced_form", "x_target", "variants")
+#: The keys that are the report's only (its text, its metric and figures): they may change between runs of a
+#: folder, and the folder's ``scenario.json`` then takes the new ones.
+PRESENTATION = ("title", "metric", "claims", "figures")
+#: The field of each cell row (``cells/<cell>.json``) that holds the :func:`definition_digest` of its scenario.
+DIGEST_FIELD = "definition"
+
+
+def computation(stored: StoredScenario) -> dict[str, str]:
+    """The :data:`COMPUTATION` keys of ``stored``, each as canonical JSON text (equal text: the same computation).
+
+    A time limit is compared as a number (``60`` and ``60.0`` are one limit); every other value as JSON
+    writes it, so that ``24`` and ``24.0`` (which a generator may treat differently) stay apart.
+    """
+    out = {}
+    for key in COMPUTATION:
+        value = getattr(stored, key)
+        if key == "time_limit" and value is not None:
+            value = float(value)
+        out[key] = json.dumps(value, sort_keys=True, default=str)
+    return out
+
+
+def definition_digest(stored: StoredScenario) -> str:
+    """A short hash of :func:`computation`: what each cell records of the definition it ran."""
+    import hashlib
+
+    text = json.dumps(computation(stored), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 _TEXT, _LIST, _TABLE, _FLAG = (str,), (list, tuple), (Mapping,), (bool,)
@@ -348,5 +393,5 @@ def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
         table["ratio"] = table["objective"] / table["reference"]
         table["competitive_ratio"] = table["reference"] / table["objective"]
     table = table.sort_values(["point", "seed", "algorithm"], kind="stable").reset_index(drop=True)
-    extra = [c for c in table.columns if c not in TABLE_COLUMNS]  # family metrics (cell_metrics)
+    extra = [c for c in table.columns if c not in TABLE_COLUMNS and c != DIGEST_FIELD]  # family metrics (cell_metrics)
     return table[TABLE_COLUMNS + extra]

@@ -6,7 +6,8 @@ process pool by default, or a Dask distributed cluster), and the parent
 process writes each finished cell as it completes:
 
 ``<out>/<family>/<short-name>/``
-    ``scenario.json``   the scenario's record (``Scenario.sweep_record``; guards ``resume``)
+    ``scenario.json``   the scenario's record (``Scenario.sweep_record``; what decides the cells'
+    computation guards ``resume``, its text may change: :mod:`aisched.experiments.sweep_state`)
     ``outcomes/<cell>.nc``  the cell's :class:`~aisched.outcome.Outcome` (netCDF)
     ``cells/<cell>.json``   the cell's row; written last, so its presence
     means the cell is complete (both files are written to a temporary name
@@ -42,11 +43,13 @@ import multiprocessing
 import os
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import as_completed as futures_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,8 +63,10 @@ from aisched._files import WriteFailed, atomic_write_text, lock_folder, make_fol
 from aisched._files import write_cause as _cause
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.catalog import Scenario
+from aisched.experiments.stored import DIGEST_FIELD, TABLE_COLUMNS, cell_files, load_table, set_aside  # noqa: F401
 from aisched.experiments.stored import NETCDF_LOCK as _NETCDF_LOCK  # noqa: F401 (the name tests and docs know)
-from aisched.experiments.stored import TABLE_COLUMNS, cell_files, load_table, set_aside  # noqa: F401
+from aisched.experiments.sweep_state import digest, finished_cells, prepare, record_text
+from aisched.provenance import provenance
 
 __all__ = ["Cell", "Interrupted", "Runner", "cells", "finished_cells", "folder", "load_table", "open_runner", "run_cell", "sweep",
            "WORKER_DISPATCHES", "worker_dispatch"]
@@ -179,54 +184,8 @@ def folder(out: str | os.PathLike[str], scenario: Scenario) -> Path:
 _atomic_write_text = atomic_write_text  # mode as the umask gives (not mkstemp's 0600)
 
 
-def _record_text(scenario: Scenario) -> str:
-    return json.dumps(scenario.sweep_record(), indent=1, sort_keys=True, default=str)
-
-
-def finished_cells(scenario: Scenario, root: Path, *, resume: bool = True,
-                   broken: list[tuple[Path, str]] | None = None) -> set[str]:
-    """Keys of the cells already finished in ``root`` (nothing is written); the broken ones go to ``broken``.
-
-    Raises
-    ------
-    InvalidScenarioError
-        ``root`` holds a sweep and ``resume`` is false, or it holds a sweep of
-        another definition of the scenario.
-    """
-    record = root / "scenario.json"
-    if not record.is_file():
-        return set()
-    if not resume:
-        raise InvalidScenarioError(
-            "out", f"{str(root)!r} already holds a sweep of {scenario.name!r}; to continue it, run the same "
-            "command with --resume (in Python: resume=True), or choose another folder"
-        )
-    if record.read_text(encoding="utf-8") != _record_text(scenario):
-        raise InvalidScenarioError(
-            "resume", f"{str(root)!r} holds a sweep of a different definition of {scenario.name!r}; "
-            "use another folder"
-        )
-    done, bad = cell_files(root)
-    if broken is not None:
-        broken += bad
-    return done
-
-
-def _prepare(scenario: Scenario, root: Path, resume: bool) -> tuple[set[str], int]:
-    """(finished cells, broken ones set aside) of ``root``, once its folders exist and its lock is held."""
-    record = root / "scenario.json"
-    broken: list[tuple[Path, str]] = []
-    done = finished_cells(scenario, root, resume=resume, broken=broken)
-    if broken:
-        set_aside(scenario.name, root, broken)
-    for stale in [*root.glob("**/.*.tmp"), *root.glob("outcomes/*.tmp")]:  # temporaries of a killed run
-        stale.unlink(missing_ok=True)
-    if not record.is_file():
-        try:
-            _atomic_write_text(record, _record_text(scenario))
-        except OSError as exc:
-            raise InvalidScenarioError("out", f"cannot write {str(record)!r}: {_cause(exc, record)}") from None
-    return done, len(broken)
+_record_text = record_text  # the names tests and older callers know
+_prepare = prepare
 
 
 def _write_cell(root: Path, cell: Cell, row: dict[str, Any], outcome: Any) -> float:
@@ -282,8 +241,30 @@ def open_workers(kind: str, workers: int | None) -> int:
     return 1 if kind == "serial" else (workers or os.cpu_count() or 1)
 
 
+def refuse_in_a_worker() -> None:
+    """Stop a spawned pool worker that is re-running a script's sweep, in one line.
+
+    The process pool spawns its workers, and each imports the script that started the sweep
+    (as ``__mp_main__``): a script without an ``if __name__ == "__main__":`` guard would start
+    its sweep again in every worker. There the worker ends with one line saying what to add
+    (``SystemExit``: no traceback), and the parent's sweep reports the stopped worker
+    (:func:`sweep`).
+    """
+    # while a spawned worker imports the script (as __mp_main__) it is "inheriting": multiprocessing's
+    # own _check_not_importing_main asks the same
+    if getattr(multiprocessing.current_process(), "_inheriting", False) and "__mp_main__" in sys.modules:
+        raise SystemExit("aisched: error: a process-pool worker re-ran this script's sweep: put the script's "
+                         "top-level code under `if __name__ == \"__main__\":` (each worker imports the script)")
+
+
+#: What a sweep says when a pool worker stopped abruptly (the causes a user can act on).
+WORKER_DIED = ("a process-pool worker stopped abruptly (killed, out of memory, or a script without "
+               "`if __name__ == \"__main__\":` that each worker re-runs)")
+
+
 def open_runner(kind: str, workers: int | None = None) -> Runner:
     """A :class:`Runner` for ``kind``: "serial", "process" or "dask:<address|local:N>"."""
+    refuse_in_a_worker()
     if kind not in ("serial", "process") and not kind.startswith("dask:"):
         raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
     dispatch = worker_dispatch() if kind == "process" else None
@@ -501,6 +482,7 @@ def sweep(
     pandas.DataFrame
         The table (:data:`TABLE_COLUMNS`), also written to ``table.csv``.
     """
+    refuse_in_a_worker()
     todo_all = cells(scenario, seeds)
     root = folder(out, scenario)
     if runner is not None:
@@ -522,6 +504,7 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
 
     done, broken = _prepare(scenario, root, resume)
     todo = [c for c in todo_all if c.key not in done]
+    mark = digest(scenario)  # each row records the definition it ran: a corrupt scenario.json is rebuilt from it
     tic = time.perf_counter()
     work = write = 0.0
     shared = 0
@@ -533,7 +516,7 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
     eta = getattr(bar, "eta", None)  # an EtaBar's estimate: each cell's kind and work time
     if eta is not None:
         eta.expect(f"{c.scenario}:{c.algorithm}" for c in todo)
-    interrupted = False
+    interrupted = died = False
     failure: BaseException | None = None
     if todo:
         if runner is None:
@@ -551,6 +534,7 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
                     break
                 cell = futures[fut]
                 row, outcome = fut.result()
+                row = {**row, DIGEST_FIELD: mark}
                 writes.append(writer.submit(lambda *a: 0.0 if failed.is_set() else _write_cell(*a),  # none after
                                             root, cell, row, outcome if outcomes else None))  # a failure
                 writes[-1].add_done_callback(lambda w: w.exception() is None or failed.set())
@@ -566,6 +550,9 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
                 bar.update(1)
         except KeyboardInterrupt:  # Ctrl-C: end the workers now, keep what finished
             interrupted = True
+            stop()
+        except BrokenProcessPool:  # a worker died: keep what finished, say so in one line
+            died = True
             stop()
         finally:  # writes first: with a Dask client alive, xarray writes under its distributed lock
             writer.shutdown(wait=True)
@@ -589,6 +576,10 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
         raise InvalidScenarioError(
             "out", f"{failure}; {len(table)} of {len(todo_all)} cells are kept in {str(root)!r}; "
             "fix that, then run the same command with --resume") from None
+    if died and failure is None:
+        raise InvalidScenarioError("executor", f"{WORKER_DIED}; {len(table)} of {len(todo_all)} cells are kept in "
+                                   f"{str(root)!r}; run the same command with --resume (--serial shows a "
+                                   "worker's own error)")
     if interrupted:  # an EtaBar counts every scenario of its run (reproduce), else this sweep's cells
         kept = getattr(bar, "done", len(todo_all) - len(todo) + len(writes))
         raise Interrupted(kept, getattr(bar, "planned", None) or len(todo_all))
@@ -596,5 +587,6 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
         "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
         "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,
         "worker_dispatch": dispatch, "cells_shared": shared, "cells_broken_recomputed": broken,
+        "provenance": provenance(seeds=len({c.seed for c in todo_all})),
     }, indent=1))
     return table

@@ -68,12 +68,18 @@ def test_a_folder_written_before_the_typed_record_still_resumes(tmp_path: Path) 
         root = sweep.folder(tmp_path / name, s)
         (root / "cells").mkdir(parents=True)
         (root / "scenario.json").write_text(text, encoding="utf-8")
-        assert sweep.finished_cells(s, root) == set()  # the same record, byte for byte: no "different definition"
+        assert sweep.finished_cells(s, root) == set()  # the same computation: no "different definition"
         assert StoredScenario.read(root) == StoredScenario.of(s)
         for restated in (replace(s, cost="other"), replace(s, why=("S3",)), replace(s, seeds=5)):
             assert sweep.finished_cells(restated, root) == set()
-        with pytest.raises(InvalidScenarioError, match="different definition"):
-            sweep.finished_cells(replace(s, title="another title"), root)
+        assert sweep.finished_cells(replace(s, title="another title"), root) == set()  # text: resumes
+        row = {"scenario": s.name, "point": 0, "x": s.labels[0], "seed": 0, "algorithm": "pdftsp", "objective": 1.0,
+               "status": "online", "bound": None, "admitted": 1, "runtime_s": 0.1, "decision_median_s": 0.0,
+               "work_s": 0.1}
+        (root / "cells" / "p000-s000-pdftsp.json").write_text(json.dumps(row))
+        assert sweep.finished_cells(replace(s, title="another title"), root) == {"p000-s000-pdftsp"}
+        with pytest.raises(InvalidScenarioError, match="different definition.*time_limit differs"):
+            sweep.finished_cells(replace(s, time_limit=5.0), root)
 
 
 def test_a_stored_scenario_reads_old_records_and_refuses_unknown_keys() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -65,6 +66,8 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     verdicts = [line for line in page.splitlines() if line.startswith("- ") and (": holds" in line or "fails" in line)]
     assert verdicts and all(report.REDUCED_LABEL in line for line in verdicts)
     assert page.count("Run: `aisched reproduce spot") == 2  # both records quoted
+    assert page.count("  Made by aisched ") == 2 and "HiGHS" in page  # each run's provenance
+    assert records[0]["provenance"]["commit"] and records[0]["provenance"]["python"]
     assert page.count("[readings: spot](readings.md#spot-ahap--ahanp)") == len(SMALL)
     assert all(f"### {n}" in page for n in SMALL)
     claim_lines = [line for line in page.splitlines() if line.startswith("- ") and report.REDUCED_LABEL in line]
@@ -78,8 +81,13 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
 def test_a_folder_of_another_definition_stops_the_run_before_any_cell(tmp_path: Path) -> None:
     other = catalog.get(SMALL[1]).reduced()
     root = sweep.folder(tmp_path, other)
-    root.mkdir(parents=True)
-    (root / "scenario.json").write_text("{}")
+    (root / "cells").mkdir(parents=True)
+    changed = replace(other, values=other.values[:1])  # another computation, with a finished cell of its own
+    (root / "scenario.json").write_text(sweep._record_text(changed))
+    row = {"scenario": other.name, "point": 0, "x": changed.labels[0], "seed": 0, "algorithm": other.algorithms[0],
+           "objective": 1.0, "status": "online", "bound": None, "admitted": 1, "runtime_s": 0.1,
+           "decision_median_s": 0.0, "work_s": 0.1}
+    (root / "cells" / f"p000-s000-{other.algorithms[0]}.json").write_text(json.dumps(row))
     with pytest.raises(InvalidScenarioError, match="different definition"):
         reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial", progress=False)
     assert not sweep.folder(tmp_path, catalog.get(SMALL[0]).reduced()).exists()
