@@ -15,19 +15,32 @@ point), and every reading function below imports them before it answers.
 
 Registering a name a second time (a notebook cell run again) replaces the
 first registration with an :class:`~aisched.errors.AischedWarning`.
+
+A user's own algorithms come in through the ecosystem's two usual doors
+(the way pytest and Dask load plug-ins): a package that declares an entry
+point in the group :data:`ENTRY_POINT_GROUP` (``aisched.algorithms``), loaded
+on the first look-up like the built-ins, and an explicit module, imported by
+:func:`load_plugin` (``aisched ... --plugin my.module``, or ``plugins = [...]``
+in a scenario's TOML). :func:`plugins` lists the modules loaded so far: a
+sweep's cells carry them, so pool and Dask workers load the same ones.
 """
 
 from __future__ import annotations
 
 import importlib
 import warnings
+from importlib.metadata import entry_points
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from aisched.errors import AischedWarning, UnknownAlgorithmError
+from aisched.errors import AischedWarning, InvalidScenarioError, UnknownAlgorithmError
 
-__all__ = ["default_names", "load", "load_on_first_use", "register", "register_bound", "register_offline",
-           "lookup", "lookup_bound", "lookup_offline", "names"]
+__all__ = ["ENTRY_POINT_GROUP", "default_names", "has_plugins", "load", "load_on_first_use", "load_plugin", "plugins", "register",
+           "register_bound", "register_offline", "lookup", "lookup_bound", "lookup_offline", "names"]
+
+#: The entry-point group of packages that register algorithms (``[project.entry-points."aisched.algorithms"]``
+#: in a plug-in's pyproject.toml, each entry a module whose import registers them).
+ENTRY_POINT_GROUP = "aisched.algorithms"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,6 +49,8 @@ _OFFLINE: dict[str, Callable[..., Any]] = {}
 _BOUNDS: dict[str, Callable[..., Any]] = {}
 _READY: dict[str, set[str]] = {}
 _PENDING: list[str] = []  # modules that register the built-in algorithms, imported on first look-up
+_PLUGINS: list[str] = []  # plug-in modules imported in this process (entry points and load_plugin), in order
+_ENTRY_POINTS_LOADED = [False]
 
 #: Where the built-in algorithms are defined: a function from here is one of its family's paper
 #: algorithms or baselines, which :func:`aisched.compare` runs by default.
@@ -56,6 +71,39 @@ def _load() -> None:
     while _PENDING:
         importlib.import_module(_PENDING[0])
         _PENDING.pop(0)
+    if not _ENTRY_POINTS_LOADED[0]:
+        _ENTRY_POINTS_LOADED[0] = True
+        for point in entry_points(group=ENTRY_POINT_GROUP):
+            load_plugin(point.value.split(":", 1)[0], field=f"entry point {point.name!r} of {ENTRY_POINT_GROUP}")
+
+
+def load_plugin(module: str, *, field: str = "--plugin") -> None:
+    """Import ``module`` (a dotted name) so that its ``@register`` decorators run; once per process.
+
+    Raises
+    ------
+    InvalidScenarioError
+        Naming ``field`` and the module, when it cannot be imported (with the import's own error).
+    """
+    if module in _PLUGINS:
+        return
+    if not isinstance(module, str) or not module.strip():
+        raise InvalidScenarioError(field, f"= {module!r} is not a module name")
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise InvalidScenarioError(field, f"plug-in module {module!r} cannot be imported ({exc})") from None
+    _PLUGINS.append(module)
+
+
+def has_plugins() -> bool:
+    """Whether a plug-in is loaded or installed (an entry point), without importing any algorithm."""
+    return bool(_PLUGINS) or any(True for _ in entry_points(group=ENTRY_POINT_GROUP))
+
+
+def plugins() -> tuple[str, ...]:
+    """The plug-in modules imported in this process so far (a sweep's cells carry them to the workers)."""
+    return tuple(_PLUGINS)
 
 
 def register(family: str, name: str, *, ready: bool | None = None) -> Callable[[F], F]:

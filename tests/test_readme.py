@@ -200,7 +200,10 @@ def test_the_first_screen_says_what_it_is_and_how_to_run_it() -> None:
 
 
 def test_toml_scenario_validates() -> None:
-    (text,) = blocks("toml")
+    scenarios = [b for b in blocks("toml") if b.lstrip().startswith("name =")]
+    plugin = [tomllib.loads(b) for b in blocks("toml") if "entry-points" in b]  # the plug-in's pyproject table
+    assert len(scenarios) == 1 and plugin and "aisched.algorithms" in plugin[0]["project"]["entry-points"]
+    (text,) = scenarios
     scenario = catalog.from_mapping(tomllib.loads(text), source="README.md")
     assert scenario.name == "lora/my-scale" and scenario.params["pdftsp"] == {"selection": "exact"}
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from aisched import registry
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.readings import reading_keys
 from aisched.experiments.validation import (
@@ -296,7 +297,7 @@ class Scenario:
 _TOP_KEYS = {
     "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
     "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures", "variants",
-    "bound", "bound_at", "why", "cost", "full_values",
+    "bound", "bound_at", "why", "cost", "full_values", "plugins",
 }
 _CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value", "why"}
 
@@ -309,8 +310,9 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
     ``seeds``, ``offline``, ``time_limit``, ``params`` (table per algorithm),
     ``reduced`` (table of generator overrides), ``reduced_values``, ``kind``,
     ``x_target``, ``figures`` (list), ``bound``, ``bound_at`` (list), ``why`` (list), ``cost``,
-    ``full_values`` (list: the full scenario's values of a :meth:`Scenario.reduced` form) and
-    ``[[claims]]`` tables with the fields of :class:`Claim`. An x value is a number, a name or a
+    ``full_values`` (list: the full scenario's values of a :meth:`Scenario.reduced` form),
+    ``plugins`` (list of modules that register a user's algorithms, imported here and by every
+    worker that runs the sweep's cells; not part of the scenario itself) and ``[[claims]]`` tables with the fields of :class:`Claim`. An x value is a number, a name or a
     list of them (read as a tuple: genai's ``term_weights``); ``time_limit`` may be null in a JSON
     mapping (no limit). :meth:`Scenario.definition` writes this form. Example::
 
@@ -347,6 +349,9 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             names = " or ".join(k.__name__ for k in kinds)  # a bool is no number here: TOML's true is not 1
             raise InvalidScenarioError(key, f"{source}: = {value!r} has the wrong type (expected {names})")
         return value
+
+    for i, module in enumerate(typed("plugins", list, [])):  # a user's algorithms, before they are checked
+        registry.load_plugin(module, field=f"plugins[{i}]")
 
     def points(key: str) -> tuple[Any, ...] | None:
         """The x values under ``key`` (None where absent), a list among them as a tuple."""

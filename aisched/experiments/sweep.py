@@ -58,7 +58,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from aisched import families
+from aisched import families, registry
 from aisched._files import WriteFailed, atomic_write_text, lock_folder, make_folders
 from aisched._files import write_cause as _cause
 from aisched.errors import InvalidScenarioError
@@ -86,6 +86,7 @@ class Cell:
     algorithm_params: dict[str, Any]
     time_limit: float | None
     kind: str = "compare"
+    plugins: tuple[str, ...] = ()  # plug-in modules a worker imports first (aisched.registry.load_plugin)
 
     @property
     def key(self) -> str:
@@ -109,7 +110,7 @@ def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
                     algorithm=name, generator_params=scenario.point_params(p),
                     algorithm_params={} if name == "bound" else scenario.algorithm_params(p, name),
                     time_limit=scenario.time_limit,
-                    kind=scenario.kind,
+                    kind=scenario.kind, plugins=registry.plugins(),
                 ))
     return out
 
@@ -138,6 +139,8 @@ def run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
 def _run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     from aisched import api
 
+    for module in cell.plugins:  # the parent's plug-ins, in a pool or Dask worker too (once per process)
+        registry.load_plugin(module, field="plugins")
     tic = time.perf_counter()
     if cell.kind != "compare":  # a family's own kind (policy selection: the pool named by cell.algorithm)
         kind = families.hooks(cell.family).kinds[cell.kind]
