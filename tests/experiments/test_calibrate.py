@@ -98,16 +98,27 @@ def test_calibration_runs_baselines_only_fits_and_resumes(small_spot, tmp_path) 
     assert runs and set(runs) == {0}
 
 
-def test_calibration_refuses_a_family_without_targets(tmp_path) -> None:
+@pytest.fixture
+def lora_without_targets(monkeypatch):
+    """lora as it would be without declarations (every family of the papers declares some)."""
+    record = families.record("lora")
+    monkeypatch.setitem(families._RECORDS, "lora", dataclasses.replace(record, silent_parameters=(),
+                                                                        regime_targets=()))
+
+
+def test_calibration_refuses_a_family_without_targets(tmp_path, lora_without_targets) -> None:
     with pytest.raises(InvalidScenarioError, match="'lora' declares no silent parameters"):
         cal.calibrate("lora", tmp_path)
 
 
-def test_the_command_line_offers_families_with_targets_only(capsys) -> None:
+def test_the_command_line_offers_families_with_targets_only(capsys, lora_without_targets) -> None:
     from aisched.cli import main
 
     with pytest.raises(SystemExit):
         main(["calibrate", "lora"])
+    assert "invalid choice: 'lora'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["sensitivity", "lora"])
     assert "invalid choice: 'lora'" in capsys.readouterr().err
 
 

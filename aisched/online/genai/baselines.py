@@ -14,7 +14,11 @@ positive, is declined (admission control); nothing of it is committed.
   lowest index). No model selection: every task uses its *first listed*
   candidate model (the default model of its task type).
 - ``heft_ma``: HEFT-A plus model selection: each task runs its candidate
-  with the shortest runtime (ties: first listed).
+  with the shortest runtime. Ties (``tie=``, issue 42): the paper says "the model with the
+  shortest execution time" and nothing of ties, which decide most tasks on sourced
+  runtimes (one 5-second slot for 95 % of candidates). Default ``"first"``: the first
+  listed (the pools' order puts the small default model first); ``"random"``: a uniformly
+  random one of the equally fast candidates (``seed``), the neutral reading.
 - ``random_a``: priority by rank (10) (the execution order ``S``); each task
   goes to a uniformly random edge (``seed``), at its earliest feasible start
   there; the first listed model; admission control as above.
@@ -67,6 +71,8 @@ EdgeRule = Literal["eft", "random"]
 Admission = Literal["task", "job"]
 OnFull = Literal["decline", "redraw"]
 Communication = Literal["none", "transfer_cost"]
+Tie = Literal["first", "random"]
+TIES: tuple[str, ...] = ("first", "random")
 ADMISSIONS: tuple[str, ...] = ("task", "job")
 COMMUNICATIONS: tuple[str, ...] = ("none", "transfer_cost")
 ON_FULL: tuple[str, ...] = ("decline", "redraw")
@@ -85,12 +91,20 @@ def earliest_start(room: np.ndarray, size: float, runtime: int, ready: int, dead
 
 def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: ModelRule,
                   edge_rule: EdgeRule, priority: str, rng: np.random.Generator | None = None,
-                  on_full: OnFull = "decline", communication: Communication = "none"):
-    """Place job ``i``'s tasks one by one; return ``(edge, choice, start, usage)`` or ``None``."""
+                  on_full: OnFull = "decline", communication: Communication = "none", tie: Tie = "first"):
+    """Place job ``i``'s tasks one by one; return ``(edge, choice, start, usage)`` or ``None``.
+
+    ``tie`` (with ``model_rule="fastest"``): ``"first"`` takes the first listed of the equally
+    fast candidates, ``"random"`` one drawn uniformly from them with ``rng``.
+    """
     n = int(inst.num_tasks[i])
     g = inst.dag_skeleton(i)
     valid = inst.candidate_model[i, :n] >= 0
-    if model_rule == "fastest":
+    if model_rule == "fastest" and tie == "random":
+        masked = np.where(valid, inst.runtime[i, :n], np.iinfo(np.int64).max)
+        fastest = masked == masked.min(axis=1, keepdims=True)
+        choice = np.array([int(rng.choice(np.flatnonzero(row))) for row in fastest], dtype=np.int64)
+    elif model_rule == "fastest":
         choice = np.argmin(np.where(valid, inst.runtime[i, :n], np.iinfo(np.int64).max), axis=1)
     else:
         choice = np.argmax(valid, axis=1)  # the first listed candidate
@@ -159,7 +173,9 @@ def task_profits(inst: GenaiInstance, i: int, edge: np.ndarray, choice: np.ndarr
 
 def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: EdgeRule, priority: str,
          seed: int | None = None, admission: Admission = "task", on_full: OnFull = "decline",
-         communication: Communication = "none") -> Outcome:
+         communication: Communication = "none", tie: Tie = "first") -> Outcome:
+    if tie not in TIES:
+        raise InvalidScenarioError("tie", f"= {tie!r}, use one of {TIES}")
     if admission not in ADMISSIONS:
         raise InvalidScenarioError("admission", f"= {admission!r}, use one of {ADMISSIONS}")
     if communication not in COMMUNICATIONS:
@@ -177,7 +193,7 @@ def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: Ed
         t0 = time.perf_counter()
         placed = list_schedule(inst, i, used, model_rule=model_rule, edge_rule=edge_rule,
                                priority=priority, rng=rng, on_full=on_full,
-                               communication=communication)
+                               communication=communication, tie=tie)
         if placed is not None:
             e, c, s, usage = placed
             rev, c1, c2, c3 = job_profit(inst, i, e, c)
@@ -195,7 +211,8 @@ def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: Ed
     plan = make_plan(inst, edge, model, start, admitted)
     return Outcome(algorithm=name, family="genai", objective=verify_plan(inst, plan), plan=plan,
                    admitted=admitted, runtime_s=time.perf_counter() - started, decision_s=decision_s,
-                   info={"seed": -1 if seed is None else int(seed), "admission": admission, "on_full": on_full})
+                   info={"seed": -1 if seed is None else int(seed), "admission": admission, "on_full": on_full,
+                         "tie": tie})
 
 
 @register("genai", "heft_a")
@@ -206,11 +223,15 @@ def heft_a(instance: GenaiInstance, *, admission: Admission = "task", communicat
 
 
 @register("genai", "heft_ma")
-def heft_ma(instance: GenaiInstance, *, admission: Admission = "task",
-            communication: Communication = "none") -> Outcome:
-    """HEFT-MA: HEFT-A with the shortest-runtime model per task."""
+def heft_ma(instance: GenaiInstance, *, admission: Admission = "task", communication: Communication = "none",
+            tie: Tie = "first", seed: int = 0) -> Outcome:
+    """HEFT-MA: HEFT-A with the shortest-runtime model per task (section IV.A).
+
+    ``tie``: ``"first"`` (default) the first listed of equally fast candidates, ``"random"`` a seeded
+    (``seed``) uniform draw among them (module docstring; issue 42).
+    """
     return _run(instance, "heft_ma", model_rule="fastest", edge_rule="eft", priority="upward", admission=admission,
-                communication=communication)
+                communication=communication, tie=tie, seed=seed if tie == "random" else None)
 
 
 @register("genai", "random_a")

@@ -28,8 +28,13 @@
   waits until slot ``lambda tau_l``, so with it the schedule leaves any
   horizon a MILP can handle.
 - ``theta_w, theta_p`` (8): by section 4.4 ``theta - 1`` must be at least each
-  job's utility per worker-slot (PS-slot) and at least 1; the default takes the
-  largest such ratio over the jobs' fastest schedules (:func:`default_thetas`).
+  job's utility per worker-slot (PS-slot) and at least 1; the "actual value" is
+  the largest such ratio over the jobs' fastest schedules (:func:`default_thetas`).
+  Section 5.2 estimates it "based on past experiments": by default
+  (``theta_estimate="past_window"``) over the jobs of a past window of the trace
+  that the generator attaches to the instance, none of them scheduled;
+  ``theta_estimate="all_jobs"``, the rule before issue 43, over all the jobs
+  scheduled (future jobs included) (:mod:`aisched.online.tenants.theta`).
 
 Utility clock. Algorithm 3 scores a schedule by its *ideal* revenue
 ``f(t+ - (lambda+i-1) tau_l)``, completion counted from the round's start
@@ -61,6 +66,7 @@ import xarray as xr
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan, usage
 from aisched.online.tenants.astraea_kernel import JobSpec, RoundState, Schedule, best_schedule, value_bound
+from aisched.online.tenants.theta import ThetaEstimate, estimation_jobs
 from aisched.outcome import Outcome
 from aisched.registry import register
 
@@ -379,12 +385,14 @@ def make_params(
     sharing: bool,
     theta_scale: float = 1.0,
     admission: Admission = "real_revenue",
+    estimated_from: TenantInstance | None = None,
 ) -> AstraeaParams:
     """The :class:`AstraeaParams` of a run: ``theta_w``/``theta_p`` defaulted by
-    :func:`default_thetas` and scaled by ``theta_scale``, ``lam="lemma1"`` resolved by
+    :func:`default_thetas` of ``estimated_from`` (default ``instance`` itself: all its jobs) and
+    scaled by ``theta_scale``, ``lam="lemma1"`` resolved by
     :func:`lemma1_lambda`; raises ``InvalidScenarioError`` for a bad value. :func:`run` and the
     baselines of :mod:`~aisched.online.tenants.baselines` build their parameters here."""
-    tw, tp = default_thetas(instance)
+    tw, tp = default_thetas(instance if estimated_from is None else estimated_from)
     tw = tw if theta_w is None else theta_w
     tp = tp if theta_p is None else theta_p
     if theta_scale != 1.0:
@@ -457,6 +465,7 @@ def run(
     clock: Clock = "batch",
     theta_scale: float = 1.0,
     admission: Admission = "real_revenue",
+    theta_estimate: ThetaEstimate = "past_window",
 ) -> Outcome:
     """Run Astraea (Algorithm 1 with Algorithms 2-5) on ``instance``.
 
@@ -467,7 +476,7 @@ def run(
     lam
         ``lambda``: an integer >= 1 (default 2, the worked example) or ``"lemma1"`` (Lemma 1).
     theta_w, theta_p
-        Bases of the prices (8); default :func:`default_thetas`.
+        Bases of the prices (8); default: section 4.4's actual value by ``theta_estimate``.
     clock
         ``"batch"`` (faithful ideal revenue) or ``"arrival"``.
     theta_scale
@@ -477,6 +486,12 @@ def run(
     admission
         ``"real_revenue"`` (default; never admits a job whose revenue under (3)
         is <= 0) or ``"ideal"`` (``mu > 0`` alone; see :class:`AstraeaParams`).
+    theta_estimate
+        Which jobs section 4.4's actual value is taken over (section 5.2: "estimated based on
+        past experiments"): ``"past_window"`` (default; the past window the generator attaches,
+        :func:`aisched.online.tenants.theta.attach_past_window`; all jobs where none is attached)
+        or ``"all_jobs"`` (the jobs scheduled, future ones included: the rule before issue 43).
+        ``info["theta_estimate"]`` says which ran.
 
     Returns
     -------
@@ -487,7 +502,11 @@ def run(
         shared jobs pay), per-job ``decision_s`` (all A_maxIrev calls on the job).
     """
     started = time.perf_counter()
-    params = make_params(instance, lam, theta_w, theta_p, clock, True, theta_scale, admission)
+    source, used = estimation_jobs(instance, theta_estimate)
+    params = make_params(instance, lam, theta_w, theta_p, clock, True, theta_scale, admission, estimated_from=source)
     res, info = simulate(instance, params)
-    return outcome_of(instance, res, params, "astraea", started, {**info, "theta_scale": float(theta_scale)})
+    if theta_w is not None and theta_p is not None:
+        used = "given"
+    return outcome_of(instance, res, params, "astraea", started,
+                      {**info, "theta_scale": float(theta_scale), "theta_estimate": used})
 

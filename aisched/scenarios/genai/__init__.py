@@ -4,6 +4,8 @@
   TaskBench / HuggingGPT DAGs) and :func:`default_instance`;
 - :mod:`~aisched.scenarios.genai.paper`: Figs. 4-9 as named scenarios;
 - :mod:`~aisched.scenarios.genai.figures`: Fig. 3's worked example (ranks, order, options);
+- :mod:`~aisched.scenarios.genai.silent`: the values section IV.A leaves unstated and the paper's
+  baseline relations they are fitted to (issue 42);
 - :mod:`~aisched.scenarios.genai.cli`: the ``aisched compare genai`` options.
 
 Importing the package registers the family with :mod:`aisched.families` and imports
@@ -17,7 +19,7 @@ from aisched._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
-    submodules=["cli", "figures", "generator", "metrics", "paper"],
+    submodules=["cli", "figures", "generator", "metrics", "paper", "silent"],
     names={
         "CLI_ALGORITHMS": "cli",
         "CLI_HELP": "cli",
@@ -70,10 +72,13 @@ def _cli() -> families.FamilyCli:
 PAPER_SCENARIOS: tuple[str, ...] = (
     "fig4-slots", "fig4-slots-legacy", "fig5-edges", "fig5-edges-legacy", "fig6-capacity",
     "fig6-capacity-legacy", "fig7-workload", "fig7-workload-legacy", "fig8-weights", "fig8-weights-legacy",
-    "fig9-competitive", "fig9-competitive-scale", "regime-capacity",
+    "fig9-competitive", "fig9-competitive-scale", "regime-capacity", "regime-revenue",
 )
+
+from aisched.scenarios.genai.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
 
 families.register(families.FamilyRecord(
     name="genai", objective=families.Objective("profit"), proposed="comdos", hooks=_hooks, cli=_cli,
     item="job", paper_scenarios=PAPER_SCENARIOS, metric_columns={}, prices=True,
+    silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
 ))

@@ -23,7 +23,12 @@ Settings of section IV-A:
 Where section IV.A is silent we chose: the proportionality constant
 ``REVENUE_RATE`` (0.02 money per GB-slot), resource demand in GB of model
 memory (the resource of (5h)), "reference average completion time" as the
-critical path at mean runtimes, and the unit costs below.
+critical path at mean runtimes, and the unit costs below. Four of these
+choices are declared silent parameters with the range the text allows
+(issue 42; :mod:`aisched.scenarios.genai.silent`, docs/readings.md genai
+A-silent): ``revenue_scale``, ``candidate_shuffle`` (the candidates' order,
+which decides HEFT-MA's ties and HEFT-A's model), ``transfer_scale`` and
+``runtime_scale``; each defaults to the instance drawn before them.
 
 DAGs (``dag_source``): ``"taskbench"`` samples the 342 TaskBench
 HuggingFace-tool graphs of ``taskbench_dags.jsonl`` (microsoft/JARVIS,
@@ -191,7 +196,9 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
              capacity: str | float = "homo-M", dag_source: str = "taskbench", jobs: int | None = None,
              cost_weights: Any = (1.0, 1.0, 1.0), deadline_rule: DeadlineRule = "arrival",
              revenue_rule: RevenueRule = "proportional", term_weights: Any = None,
-             capacity_scale: float = 1.0, workload: Workload = "legacy") -> GenaiInstance:
+             capacity_scale: float = 1.0, workload: Workload = "legacy", revenue_scale: float = 1.0,
+             candidate_shuffle: float = 0.0, runtime_scale: float = 1.0,
+             transfer_scale: float = 1.0) -> GenaiInstance:
     """A seeded `genai` instance with section IV-A's settings (see the module docstring).
 
     Parameters
@@ -241,6 +248,32 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         revenue rate chosen so that the median job's reference schedule (every task at the mean over its
         candidates of the cost at mean unit costs) is paid at the on-demand price: rate = (on-demand /
         spot) x median_i(reference cost_i / (demand_i x reference completion time_i)).
+    revenue_scale
+        Multiplies every revenue ``b_i`` (> 0; default 1: the rate above). Section IV.A prices revenue
+        "in proportion to its overall resource demand multiplied by a reference average completion
+        time" and gives no constant: this is the constant's free factor, a silent parameter (issue 42;
+        :mod:`aisched.scenarios.genai.silent`, docs/readings.md genai A-silent). Under ``gpu_priced``,
+        ``1 / (1 + markup)`` (0.361) is markup 0: the median job's reference schedule is paid its cost.
+        Draws nothing; with ``term_weights`` the two factors multiply.
+    candidate_shuffle
+        Share of tasks, in [0, 1], whose candidate models are listed in a seeded random order instead
+        of :data:`MODEL_POOLS`' order (default 0: the pools' order, every instance as before issue 42).
+        The order decides HEFT-MA's tie among equally fast candidates ("the model with the shortest
+        execution time", section IV.A, says nothing of ties) and HEFT-A's and Random-A's model (the first
+        listed; the paper gives them no model selection, reading A6). The permutations come from their own
+        stream (``numpy.random.default_rng((seed, 42))``), so every other draw stays the same; IP (5) and
+        ComDOS do not depend on the order.
+    runtime_scale
+        Multiplies every candidate's runtime before it is rounded to whole slots (>= 1 in the silent range;
+        any > 0 accepted; default 1: the sourced seconds on an RTX 4090 under ``gpu_priced``, our estimate
+        x ``U(0.8, 1.5)`` under ``legacy``). The paper gives no runtime; its edges are RTX 3060 / 4090 /
+        V100 servers (section IV.A) and Fig. 3's example has mean runtimes of 3-7 slots, where ours are
+        one slot for 95 % of candidates (issue 42).
+    transfer_scale
+        Multiplies every edge's unit transfer cost ``e^p_k`` of (3) (> 0; default 1). Section IV.A gives no
+        unit cost; ours prices a MB at the GB-slot price (``gpu_priced``: about 0.015 US dollars a GB, a
+        cloud's inter-zone rate), while edge clouds at "a specified location (e.g., neighborhood, regional
+        center)" (section II.A) may pay inter-region or internet egress, up to about 8x that. Draws nothing.
 
     Raises
     ------
@@ -279,6 +312,14 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     if isinstance(capacity_scale, bool) or not isinstance(capacity_scale, (int, float)) \
             or not math.isfinite(capacity_scale) or capacity_scale <= 0:
         raise InvalidScenarioError("capacity_scale", f"= {capacity_scale!r} must be a number > 0")
+    for name, value in (("revenue_scale", revenue_scale), ("runtime_scale", runtime_scale),
+                        ("transfer_scale", transfer_scale)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) \
+                or not math.isfinite(value) or value <= 0:
+            raise InvalidScenarioError(name, f"= {value!r} must be a number > 0")
+    if isinstance(candidate_shuffle, bool) or not isinstance(candidate_shuffle, (int, float, np.number)) \
+            or not 0.0 <= candidate_shuffle <= 1.0:
+        raise InvalidScenarioError("candidate_shuffle", f"= {candidate_shuffle!r} must be a number in [0, 1]")
     weights = np.asarray(cost_weights, dtype=float)
     if weights.shape != (3,) or not np.all(np.isfinite(weights)) or np.any(weights < 0):
         raise InvalidScenarioError("cost_weights", f"= {cost_weights!r} must be 3 numbers >= 0")
@@ -305,7 +346,7 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         from aisched.scenarios.genai.prices import gpu_price
         from aisched.scenarios.genai.runtimes import slots
         gpu = gpu_price()
-        sourced = {model: slots(model) for _, pool in MODEL_POOLS.values() for model, _, _ in pool}
+        sourced = {model: slots(model, runtime_scale) for _, pool in MODEL_POOLS.values() for model, _, _ in pool}
         per_gb_slot = 100.0 * gpu.per_gb_slot(gpu.spot, SLOT_SECONDS)  # US cents; legacy costs sum to 0.02
         cost = {name: value * per_gb_slot / (UNIT_COST["compute"] * COMPUTE_PER_GB + UNIT_COST["hosting"])
                 for name, value in cost.items()}
@@ -326,6 +367,7 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
                 names.append(model)
                 sizes.append(size)
     graphs = _graphs(dag_source, n_jobs, rng)
+    order_rng = np.random.default_rng((int(seed), 42)) if candidate_shuffle > 0 else None
     J = max([len(t) for t, _ in graphs] + [1])
     C = max(len(pool) for _, pool in MODEL_POOLS.values())
     E = max([len(e) for _, e in graphs] + [1])
@@ -345,16 +387,20 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         for j, name in enumerate(tasks):
             _, pool = MODEL_POOLS[task_category(name)]
             types[i, j] = name
+            place = np.arange(len(pool))  # where pool entry c is listed
+            if order_rng is not None and order_rng.random() < candidate_shuffle:
+                place = order_rng.permutation(len(pool))
             for c, (model, size, base) in enumerate(pool):
-                cand[i, j, c] = index[model]
+                at = int(place[c])
+                cand[i, j, at] = index[model]
                 jitter = rng.uniform(0.8, 1.5)  # drawn under both workloads, so they share every other draw
-                run[i, j, c] = max(1, round(base * jitter)) if sourced is None else sourced[model]
-                comp[i, j, c] = COMPUTE_PER_GB * size
+                run[i, j, at] = max(1, round(base * jitter * runtime_scale)) if sourced is None else sourced[model]
+                comp[i, j, at] = COMPUTE_PER_GB * size
             valid = cand[i, j] >= 0
             mean_f[j] = float(run[i, j][valid].mean())
             fast_f[j] = float(run[i, j][valid].min())
             demand += float(np.mean([s for _, s, _ in pool]))
-            reference_cost[i] += float(np.mean([run[i, j, c] * size * mean_rate
+            reference_cost[i] += float(np.mean([run[i, j, int(place[c])] * size * mean_rate
                                                 for c, (_, size, _) in enumerate(pool)]))
         for e, (a, b) in enumerate(pairs):
             dag_edge[i, e] = (a, b)
@@ -374,9 +420,10 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     elif n_jobs:
         revenue = revenue * ((1.0 + gpu.markup) * float(np.median(reference_cost / basis)))
     return GenaiInstance(
-        num_slots=T, memory_capacity=cap, compute_cost=cost["compute"], transfer_cost=cost["transfer"],
+        num_slots=T, memory_capacity=cap, compute_cost=cost["compute"],
+        transfer_cost=cost["transfer"] * float(transfer_scale),
         hosting_cost=cost["hosting"], model_size=np.array(sizes), model_name=np.array(names),
-        arrival=arrival, deadline=deadline, revenue=revenue * revenue_weight,
+        arrival=arrival, deadline=deadline, revenue=revenue * revenue_weight * float(revenue_scale),
         num_tasks=np.array([len(t) for t, _ in graphs], dtype=np.int64), task_type=types.astype(str),
         candidate_model=cand, runtime=run, compute=comp, dag_edge=dag_edge, data_size=data,
         cost_weight=weights,

@@ -215,11 +215,15 @@ def reference_seconds(runtime: Runtime) -> float:
     return runtime.seconds * SD_ITERATIONS_PER_SECOND[runtime.gpu] / SD_ITERATIONS_PER_SECOND[REFERENCE_GPU]
 
 
-def runtime_slots(runtime: Runtime) -> int:
-    """Whole slots a request holds on :data:`REFERENCE_GPU`: ``max(1, ceil(seconds / SLOT_SECONDS))``."""
-    return max(1, math.ceil(reference_seconds(runtime) / SLOT_SECONDS - 1e-9))
+def runtime_slots(runtime: Runtime, scale: float = 1.0) -> int:
+    """Whole slots a request holds on :data:`REFERENCE_GPU`: ``max(1, ceil(scale x seconds / SLOT_SECONDS))``.
+
+    ``scale`` (default 1) multiplies the seconds before rounding: the generator's ``runtime_scale``, a
+    silent parameter of issue 42 (the paper states no runtime; its Fig. 3 example has 3-7 slots).
+    """
+    return max(1, math.ceil(scale * reference_seconds(runtime) / SLOT_SECONDS - 1e-9))
 
 
-def slots(model: str) -> int:
-    """:func:`runtime_slots` of ``RUNTIMES[model]``."""
-    return runtime_slots(RUNTIMES[model])
+def slots(model: str, scale: float = 1.0) -> int:
+    """:func:`runtime_slots` of ``RUNTIMES[model]`` (``scale``: see there)."""
+    return runtime_slots(RUNTIMES[model], scale)

@@ -7,7 +7,9 @@
 - :mod:`~aisched.scenarios.lora.paper`: Figs. 4-13 as named scenarios;
 - :mod:`~aisched.scenarios.lora.metrics` and :mod:`~aisched.scenarios.lora.figures`:
   a sweep cell's family metrics and the report's extra figures (Figs. 10-11);
-- :mod:`~aisched.scenarios.lora.cli`: the ``aisched compare lora`` options.
+- :mod:`~aisched.scenarios.lora.cli`: the ``aisched compare lora`` options;
+- :mod:`~aisched.scenarios.lora.silent`: what section 5 leaves unstated (silent parameters) and
+  the relations among its baselines it reports (regime targets), for ``aisched calibrate lora``.
 
 Importing the package registers the family with :mod:`aisched.families` and imports
 nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
@@ -20,7 +22,7 @@ from aisched._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
-    submodules=["cli", "figures", "generator", "metrics", "paper", "traces"],
+    submodules=["cli", "figures", "generator", "metrics", "paper", "silent", "traces"],
     names={
         "CLI_ALGORITHMS": "cli",
         "CLI_HELP": "cli",
@@ -83,7 +85,10 @@ PAPER_SCENARIOS: tuple[str, ...] = (
     "regime-load",
 )
 
+from aisched.scenarios.lora.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
+
 families.register(families.FamilyRecord(
     name="lora", objective=families.Objective("social welfare"), proposed="pdftsp", hooks=_hooks, cli=_cli,
     item="task", paper_scenarios=PAPER_SCENARIOS, metric_columns={"misreport_gain": False, "payment_to_bid": False}, prices=True,
+    silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
 ))

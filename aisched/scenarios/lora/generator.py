@@ -21,8 +21,8 @@ node type               ``gpu_mix``: all A100, all A40, or alternate    paper 5.
 ``C_km`` (GB)           80 (A100-80GB), 48 (A40-48GB)                   GPU memory
 ``C_kp`` (samples/slot) rate x 600 s, down to a multiple of             ``BASE_MODELS``; A40 rate
                         ``work_unit``                                   = A100 x 0.716 (CSV)
-batch share ``u_i``     ``U(0.1, 0.5)``                                 multi-LoRA: 2..10 adapters
-                                                                        share a node's throughput
+batch share ``u_i``     ``U(m, m + 0.4)``, ``m = min_batch_share``      multi-LoRA: 2..10 adapters
+                        (0.1: ``U(0.1, 0.5)``)                          share a node's throughput
 ``s_ik``                ``u_i x C_kp`` down to a multiple of            same share on every node
                         ``work_unit``, at least ``work_unit``
 epochs, samples         ``U{1..5}``, ``U{5000..20000}``                 paper 5.1 (Samsum-sized)
@@ -34,8 +34,9 @@ epochs, samples         ``U{1..5}``, ``U{5000..20000}``                 paper 5.
 ``h_in`` (slots)        ``U{0..3}`` per (task, vendor)                  0..30 min of labelling lag
 ``q_in``                samples_i x ``p_n`` x ``2 ** (5 - h_in)``,      price per dataset sample;
                         ``p_n ~ U(0.05, 0.25)`` once per vendor         each slot faster doubles it
-``v_i``, ``b_i``        ``v_i ~ U(0.6, 1.8)``; ``b_i = v_i x M_i``      bids per sample O(1)
-                                                                        (Lemma 2's unit scaling)
+                        (``vendor_pool``: drawn for a pool, nested)
+``v_i``, ``b_i``        ``v_i ~ U(0.6 s, 1.8 s)``, ``s = value_scale``  bids per sample O(1)
+                        (1); ``b_i = v_i x M_i``                        (Lemma 2's unit scaling)
 energy_use[i, k]        node power (A100 0.4 kW, A40 0.3 kW) x u_i      kWh a slot; power ~ TDP
                         x 1/6 h                                         share of the batch
 energy_price[k, t]      off-peak ``p_0``, 08:00-20:59 ``2 p_0``         time-of-day tariff
@@ -63,6 +64,10 @@ even at their cheapest vendor and slots; cheapest schedule cost is about
 30-55% of the bid on average, cf. the paper's Fig. 10 example, cost 10 for
 value 15): admission is a real choice, and under load the primal-dual prices
 decide.
+
+Silent options. ``min_batch_share``, ``arrival_per_node``, ``value_scale`` and ``vendor_pool``
+set what section 5 leaves unstated (:mod:`~aisched.scenarios.lora.silent`); their defaults draw
+today's instances exactly (tests/scenarios/lora/test_silent.py).
 
 Declared bounds. Every instance declares, before any bid, bounds on value per
 unit of resource (``max_value_per_sample``, ``max_value_per_gb_slot``,
@@ -275,6 +280,33 @@ def _validate(
     return _resolve_trace(trace)
 
 
+def _validate_silent(
+    nodes: Any, vendors: Any, min_batch_share: Any, arrival_per_node: Any, value_scale: Any, vendor_pool: Any,
+) -> tuple[tuple[float, float], tuple[float, float], int]:
+    """Check the options of the values section 5 leaves unstated; the share and value ranges and the pool size."""
+    def number(x: Any) -> bool:
+        return (not isinstance(x, (bool, np.bool_)) and isinstance(x, (int, float, np.integer, np.floating))
+                and math.isfinite(x))
+
+    if not number(min_batch_share) or not 0.05 <= min_batch_share <= 0.6:
+        raise _fail("min_batch_share", min_batch_share, "must be a number in [0.05, 0.6] (shares up to it + 0.4 <= 1)")
+    if arrival_per_node is not None and (not number(arrival_per_node) or arrival_per_node <= 0):
+        raise _fail("arrival_per_node", arrival_per_node, "must be None or a finite number > 0")
+    if not number(value_scale) or value_scale <= 0:
+        raise _fail("value_scale", value_scale, "must be a finite number > 0")
+    if vendor_pool is not None:
+        if isinstance(vendor_pool, (float, np.floating)) and float(vendor_pool).is_integer():
+            vendor_pool = int(vendor_pool)
+        if not _is_int(vendor_pool) or vendor_pool > MAX_VENDORS or (_is_int(vendors) and vendor_pool < vendors):
+            raise _fail("vendor_pool", vendor_pool, f"must be None or an integer from vendors ({vendors!r}) to "
+                        f"MAX_VENDORS = {MAX_VENDORS}")
+    share = BATCH_SHARE if min_batch_share == BATCH_SHARE[0] else (float(min_batch_share), float(min_batch_share) + 0.4)
+    value = VALUE_PER_SAMPLE if value_scale == 1 else (VALUE_PER_SAMPLE[0] * value_scale,
+                                                       VALUE_PER_SAMPLE[1] * value_scale)
+    pool = int(vendor_pool) if vendor_pool is not None else (int(vendors) if _is_int(vendors) and vendors >= 0 else 0)
+    return share, value, pool
+
+
 def _arrivals(
     rng: np.random.Generator, slots: int, arrival_rate: float, tasks: int | None, trace: Path | None,
     trace_start: int = 0,
@@ -323,6 +355,10 @@ def generate(
     base_model: str = "gpt2",
     work_unit: int = 100,
     rng: np.random.Generator | None = None,
+    min_batch_share: float = BATCH_SHARE[0],
+    arrival_per_node: float | None = None,
+    value_scale: float = 1.0,
+    vendor_pool: int | None = None,
 ) -> LoraInstance:
     """A random multi-LoRA fine-tuning auction after section 5.1 of the paper.
 
@@ -366,6 +402,23 @@ def generate(
         program is exact in this unit).
     rng
         A generator to draw from instead of ``default_rng(seed)``.
+    min_batch_share
+        Lower end of the batch share ``u_i ~ U(min_batch_share, min_batch_share + 0.4)``
+        (0.1 to 0.6; default 0.1: today's ``U(0.1, 0.5)``). A node's throughput ``C_kp`` is what it
+        processes with merged adapters and a task alone gets ``u_i C_kp``, so ``1 / E[u_i]`` is how
+        much throughput grows under merging: the merging gain (section 5.1 leaves it unstated;
+        :mod:`~aisched.scenarios.lora.silent`).
+    arrival_per_node
+        If given (> 0), ``arrival_rate`` becomes ``arrival_per_node x nodes``: the arrival volume per
+        node and slot (Fig. 4's rate and Fig. 8's node count, which section 5.2 leaves unstated).
+    value_scale
+        Value per sample ``v_i ~ U(0.6 s, 1.8 s)`` (> 0; default 1: today's ``U(0.6, 1.8)``).
+    vendor_pool
+        None (default): the ``vendors`` vendors are drawn for this day alone, so another count
+        redraws every price and delay (docs/readings.md, lora L10). An integer ``P >= vendors``: a
+        nested market, the first ``vendors`` of a fixed pool of ``P`` (prices, delays and the
+        deadlines drawn for the pool), so adding vendors keeps the earlier ones (Fig. 5's "more
+        choices for data pre-processing").
 
     Returns
     -------
@@ -376,6 +429,10 @@ def generate(
     InvalidScenarioError
         Naming the first bad parameter and its value, before any work.
     """
+    share_range, value_range, pool = _validate_silent(
+        nodes, vendors, min_batch_share, arrival_per_node, value_scale, vendor_pool)
+    if arrival_per_node is not None and _is_int(nodes):
+        arrival_rate = float(arrival_per_node) * int(nodes)
     trace_path = _validate(
         seed, nodes, slots, arrival_rate, tasks, trace, vendors, gpu_mix, deadline, base_model,
         work_unit, rng,
@@ -397,13 +454,13 @@ def generate(
         raise _fail("trace_start", trace_start, "must be an integer >= 0")
     arrival = _arrivals(rng, T, float(arrival_rate), tasks, trace_path, int(trace_start))
     n_tasks = arrival.size
-    share = rng.uniform(*BATCH_SHARE, size=n_tasks)
+    share = rng.uniform(*share_range, size=n_tasks)
     epochs = rng.integers(EPOCHS[0], EPOCHS[1] + 1, size=n_tasks)
     samples = rng.integers(SAMPLES[0], SAMPLES[1] + 1, size=n_tasks)
     needs_pp = rng.random(n_tasks) < 0.5
-    delay = rng.integers(0, VENDOR_DELAY_MAX + 1, size=(n_tasks, N))
-    unit_price = rng.uniform(*VENDOR_UNIT_PRICE, size=N)
-    value = rng.uniform(*VALUE_PER_SAMPLE, size=n_tasks)
+    pool_delay = rng.integers(0, VENDOR_DELAY_MAX + 1, size=(n_tasks, pool))
+    unit_price = rng.uniform(*VENDOR_UNIT_PRICE, size=pool)
+    value = rng.uniform(*value_range, size=n_tasks)
     w = rng.random(n_tasks)
 
     throughput = np.maximum(_round_down(share[:, None] * capacity[None, :], wu), wu)
@@ -411,7 +468,8 @@ def generate(
     memory = np.round((model.memory_fixed + model.memory_per_share * share) * 2) / 2
     if N == 0:
         needs_pp = np.zeros(n_tasks, bool)
-    vendor_price = samples[:, None] * unit_price[None, :] * 2.0 ** (VENDOR_PRICE_EXPONENT - delay)
+    pool_price = samples[:, None] * unit_price[None, :] * 2.0 ** (VENDOR_PRICE_EXPONENT - pool_delay)
+    delay, vendor_price = pool_delay[:, :N], pool_price[:, :N]
     bid = value * work
 
     # --- energy: kWh a slot x time-of-day price --------------------------------
@@ -425,8 +483,9 @@ def generate(
 
     # --- deadlines -------------------------------------------------------------
     min_slots = -(-work // throughput.max(axis=1)) if n_tasks else np.zeros(0, np.int64)
-    h_max = np.where(needs_pp, delay.max(axis=1), 0) if N else np.zeros(n_tasks, np.int64)
-    h_min = np.where(needs_pp, delay.min(axis=1), 0) if N else np.zeros(n_tasks, np.int64)
+    # deadlines from the vendors drawn (the pool, in a nested market: the same day for every count)
+    h_max = np.where(needs_pp, pool_delay.max(axis=1), 0) if N else np.zeros(n_tasks, np.int64)
+    h_min = np.where(needs_pp, pool_delay.min(axis=1), 0) if N else np.zeros(n_tasks, np.int64)
     slack = DEADLINE_METHODS[deadline]
     if slack is None:
         lo = np.minimum(arrival + h_min + min_slots - 1, T - 1)
@@ -437,7 +496,7 @@ def generate(
     due = np.clip(due, arrival, T - 1)
 
     return LoraInstance(
-        **declared_value_bounds(model, capacity, wu),
+        **declared_value_bounds(model, capacity, wu, batch_share=share_range, value_per_sample=value_range),
         num_slots=T,
         compute_capacity=capacity,
         memory_capacity=mem_cap,
@@ -457,7 +516,9 @@ def generate(
     )
 
 
-def declared_value_bounds(model: BaseModelProfile, capacity: np.ndarray, work_unit: int) -> dict[str, float]:
+def declared_value_bounds(model: BaseModelProfile, capacity: np.ndarray, work_unit: int, *,
+                          batch_share: tuple[float, float] = BATCH_SHARE,
+                          value_per_sample: tuple[float, float] = VALUE_PER_SAMPLE) -> dict[str, float]:
     """Bounds on value per unit of resource that the platform can announce before any bid.
 
     They follow from the distributions above, never from drawn bids: ``b_i =
@@ -466,9 +527,11 @@ def declared_value_bounds(model: BaseModelProfile, capacity: np.ndarray, work_un
     0.5 GB), so ``b_i / (r_i n_i)`` is at most the larger of its values at
     ``u_i = 0.5`` and ``u_i = 0.1``; ``b_i / r_i <= 1.8 M_max / r_min``.
     pdFTSP's ``alpha`` and ``beta`` (Lemma 2) read these (``parameters="declared"``).
+    ``batch_share`` and ``value_per_sample`` are the day's ranges of ``u_i`` and ``v_i``
+    (:func:`generate`'s ``min_batch_share`` and ``value_scale``).
     """
-    v_max = VALUE_PER_SAMPLE[1]
-    lo, hi = BATCH_SHARE
+    v_max = value_per_sample[1]
+    lo, hi = batch_share
     fixed = model.memory_fixed - 0.25
     cap = float(np.max(capacity))
     per_slot = max(hi * cap / (fixed + model.memory_per_share * hi),

@@ -6,7 +6,10 @@
 - :mod:`~aisched.scenarios.tenants.paper`: Figs. 4-13 and Table 2 as named scenarios;
 - :mod:`~aisched.scenarios.tenants.metrics` and :mod:`~aisched.scenarios.tenants.figures`:
   a sweep cell's family metrics and the report's extra figures (Figs. 7, 12, 13);
-- :mod:`~aisched.scenarios.tenants.cli`: the ``aisched compare tenants`` options.
+- :mod:`~aisched.scenarios.tenants.cli`: the ``aisched compare tenants`` options;
+- :mod:`~aisched.scenarios.tenants.workload_options` and :mod:`~aisched.scenarios.tenants.silent`:
+  what section 5.1 leaves open (job width, duration scale, shares, the past window Astraea
+  estimates theta from) and the baselines' relations calibration fits them to (issue 43).
 
 Importing the package registers the family with :mod:`aisched.families` and imports
 nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
@@ -19,7 +22,7 @@ from aisched._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
-    submodules=["cli", "figures", "generator", "metrics", "paper", "traces"],
+    submodules=["cli", "figures", "generator", "metrics", "paper", "silent", "traces", "workload_options"],
     names={
         "CLI_ALGORITHMS": "cli",
         "CLI_HELP": "cli",
@@ -78,9 +81,12 @@ PAPER_SCENARIOS: tuple[str, ...] = (
     "fig13-utilisation", "regime-servers", "table2-users-alpha-variance", "table2-users-revenue-per-job",
 )
 
+from aisched.scenarios.tenants.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
+
 families.register(families.FamilyRecord(
     name="tenants", objective=families.Objective("total revenue"), proposed="astraea", hooks=_hooks, cli=_cli,
     item="job", paper_scenarios=PAPER_SCENARIOS, prices=True,
     metric_columns={"alpha_variance": False, "min_surplus": True, "gpu_util_peak": True, "makespan": False,
                     "revenue_per_job": True},
+    silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
 ))

@@ -56,6 +56,15 @@
   of ``2^L`` slots: every job that can be finished at all is considered by
   some batch. ``horizon="ignore_bandwidth"``: the rule before issue 15, the
   longest run at ``D_j`` workers at the distributed rate, ignoring (3i).
+- what section 5.1 leaves open (issue 43; :mod:`~aisched.scenarios.tenants.workload_options`,
+  declared in :mod:`~aisched.scenarios.tenants.silent`): ``width_from_trace`` (the trace's
+  requested GPUs cap a job's workers), ``duration_scale`` (multiplies every run length) and
+  ``demand_shares`` (quotas from the users' requested GPUs); the defaults give the workload
+  before issue 43 exactly.
+- past window: after every draw above, the generator draws the jobs of the ``jobs`` trace
+  submissions before the window (section 5.1's settings, the same cluster) and attaches them to
+  the instance (:func:`aisched.online.tenants.theta.attach_past_window`): Astraea estimates
+  ``theta`` from them (section 5.2: "estimated based on past experiments").
 """
 
 from __future__ import annotations
@@ -77,7 +86,16 @@ from aisched.scenarios.tenants.defaults import (
     REDUCED_SLOT_HOURS,
     WINDOWS,
 )
+from aisched.online.tenants.theta import attach_past_window
 from aisched.scenarios.tenants.traces import TRACES, every_tenant_window, load_philly, spread_owners
+from aisched.scenarios.tenants.workload_options import (
+    check_options,
+    demand_weights,
+    past_instance,
+    past_window,
+    scale_durations,
+    trace_widths,
+)
 
 __all__ = [
     "generate",
@@ -146,6 +164,9 @@ def generate(
     rng: np.random.Generator | None = None,
     horizon: Horizon = "finishable",
     window: Window = "every_tenant",
+    width_from_trace: int = 0,
+    duration_scale: float = 1.0,
+    demand_shares: float | None = None,
 ) -> TenantInstance:
     """A seeded instance with section 5.1's settings (see the module docstring).
 
@@ -179,6 +200,16 @@ def generate(
         How a trace gives the window and the owners: ``"every_tenant"``
         (default), ``"draw"`` or ``"consecutive"`` (the module docstring;
         docs/readings.md T8). Ignored when ``trace`` is None.
+    width_from_trace
+        1: a job's workers are capped by the GPUs it requested in the trace too (section 5.1: "the
+        number of GPUs requested by jobs is regarded as their demand for workers"), its work
+        ``E D M`` kept; 0 (default): by its ``D_j`` chunks alone (the rule before issue 43).
+    duration_scale
+        Multiplies ``m_j``, ``G_j`` and ``epsilon_j``, hence every run length (default 1:
+        section 5.1's values; docs/readings.md T-silent).
+    demand_shares
+        Quotas proportional to ``(1 - a) / U + a * requested GPUs share`` (``a`` this value); None
+        (default): the window rule's own (equal for the draw).
     """
     if rng is None:
         _check("seed", seed, 0)
@@ -202,6 +233,7 @@ def generate(
         _check("slots", slots, 1)
     if utility not in UTILITIES:
         raise InvalidScenarioError("utility", f"= {utility!r}, use 'linear' or 'convex'")
+    check_options(width_from_trace, duration_scale, demand_shares, trace is not None)
     rng = np.random.default_rng(seed) if rng is None else rng
     U, S, J, h = int(users), int(servers), int(jobs), float(slot_hours)
     workers = np.full(S, int(gpus_per_server))
@@ -223,6 +255,8 @@ def generate(
             if best is not None:
                 first, rule = best, "trace-window"
         chosen = frame.iloc[first : first + J]
+        requested = chosen["num_gpus"].to_numpy(np.int64)
+        past_requested = frame["num_gpus"].to_numpy(np.int64)[past_window(frame, first, J)]
         owner = user_of_job[first : first + J]
         if J:
             hours = (chosen["timestamp"] - chosen["timestamp"].iloc[0]).dt.total_seconds().to_numpy() / 3600.0
@@ -236,6 +270,7 @@ def generate(
             weights = 1.0 + demand / max(1.0, demand.sum()) * U
     else:
         rule = "synthetic"
+        requested, past_requested = np.ones(J, dtype=np.int64), None
         owner = rng.integers(0, U, size=J)
         arrival = np.sort(rng.integers(0, int(arrival_span), size=J))
         weights = rng.dirichlet(np.ones(U)) + 1e-9
@@ -260,6 +295,14 @@ def generate(
 
     if rule == "trace-draw":  # last, so the jobs' settings are those of the other rules at this seed
         owner = spread_owners(J, weights, rng)
+    compute_time, update_time, gradient_size = scale_durations(duration_scale, compute_time, update_time,
+                                                               gradient_size)
+    if width_from_trace:
+        chunks, minibatches = trace_widths(chunks, minibatches, requested)
+    if demand_shares is not None:
+        weights = demand_weights(owner, requested, U, float(demand_shares))
+        worker_quota = _split(int(workers.sum()), weights)
+        ps_quota = _split(int(ps.sum()), weights)
 
     probe = TenantInstance(
         num_slots=int(arrival.max(initial=0)) + 1, worker_quota=worker_quota, ps_quota=ps_quota,
@@ -279,7 +322,10 @@ def generate(
         slots = finishable_horizon(probe)
     if int(arrival.max(initial=0)) >= slots:
         raise InvalidScenarioError("slots", f"= {slots} ends before the last arrival {int(arrival.max())}")
-    return probe.replace(num_slots=int(slots))
+    instance = probe.replace(num_slots=int(slots))
+    # the past window last: no draw of the scheduled instance depends on it
+    past = past_instance(instance, rng, past_requested, h, float(duration_scale), int(width_from_trace))
+    return attach_past_window(instance, past)
 
 
 def default_instance() -> TenantInstance:
