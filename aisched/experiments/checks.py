@@ -24,7 +24,8 @@ import pandas as pd
 from aisched import families
 from aisched.experiments.catalog import METRICS, Claim
 from aisched.experiments.diagnostics import idle
-from aisched.experiments.verdicts import VERDICTS, direction, headroom, paired
+from aisched.experiments.sequential import one_sided_p
+from aisched.experiments.verdicts import VERDICTS, differences, direction, headroom, paired
 
 if TYPE_CHECKING:
     from aisched.experiments.stored import StoredScenario
@@ -55,6 +56,7 @@ class ClaimCheck:
     headroom: str = ""
     idle: str = ""
     absent: str = ""
+    p_value: float = math.nan  # one-sided paired t p-value of a claim decided on per-seed pairs (Holm's input)
 
     def __post_init__(self) -> None:  # numpy comparisons give np.bool_: keep a plain True / False / None
         if self.holds is not None:
@@ -288,7 +290,9 @@ def _paired_verdicts(stored: StoredScenario, table: pd.DataFrame, checks: list[C
                                       f"{interval.text()}", "inconclusive", note))
             else:
                 ok = got == ("better" if size > 0 else "worse")
-                out.append(ClaimCheck(c, chk.measured, ok, f"{chk.detail}; {interval.text()}", headroom=note))
+                d = differences(rows, metric, higher, c.algorithm, str(c.baseline), str(c.point))
+                out.append(ClaimCheck(c, chk.measured, ok, f"{chk.detail}; {interval.text()}", headroom=note,
+                                      p_value=one_sided_p(d if size > 0 else -d)))
             continue
         points = [str(x) for x in dict.fromkeys(rows.loc[rows["algorithm"] == c.algorithm, "x"].astype(str))]
         others = [str(c.baseline)] if c.kind == "better_than" else [
@@ -323,9 +327,11 @@ def _paired_verdicts(stored: StoredScenario, table: pd.DataFrame, checks: list[C
         elif unsure:
             out.append(ClaimCheck(c, chk.measured, None, f"inconclusive at {seeds} seed(s): the paired 95 % interval "
                                   f"includes 0 at {', '.join(f'{x}: {o}' for x, o in unsure)} (means: {chk.detail})", "inconclusive", note))
-        else:
+        else:  # intersection-union: the claim's p-value is its weakest pair's
+            p_value = max((one_sided_p(differences(rows, metric, higher, c.algorithm, other, x))
+                           for x in points for other in others), default=math.nan)
             out.append(ClaimCheck(c, chk.measured, True, chk.detail + " (95 % paired intervals above 0)",
-                                  headroom=note))
+                                  headroom=note, p_value=p_value))
     return out
 
 

@@ -8,7 +8,9 @@ alone (issue 25):
   the verdict on a direction uses the *paired* per-seed differences
   ``d_s = m(A, s) - m(B, s)`` (sign flipped for a lower-is-better metric). The
   95 % interval of their mean is Student's t with ``n - 1`` degrees of freedom
-  (:func:`paired_interval`). The direction is decided only where the
+  (:func:`paired_interval`; other levels: :func:`t_quantile`, and the
+  sequential level that survives looks at 3, 6, 12, 20 seeds:
+  :mod:`aisched.experiments.sequential`). The direction is decided only where the
   interval excludes zero; else the verdict is **inconclusive at n seeds**
   (one seed gives no interval at all). Exact ties (every ``d_s = 0``) are
   ties, not noise.
@@ -35,7 +37,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["VERDICTS", "counts_text", "new_counts", "Headroom", "Interval", "direction", "headroom", "paired", "paired_interval"]
+__all__ = ["VERDICTS", "counts_text", "new_counts", "Headroom", "Interval", "differences", "direction", "headroom",
+           "paired",
+           "paired_interval", "t_quantile", "t_sf"]
 
 #: Every verdict a claim can get, in the order the report counts them.
 VERDICTS = ("holds", "fails", "inconclusive", "untestable", "not checked")
@@ -51,20 +55,42 @@ def counts_text(counts: dict[str, int]) -> str:
     return ", ".join(f"{counts.get(k, 0)} {words.get(k, k)}" for k in VERDICTS)
 
 
-#: Two-sided 97.5 % quantiles of Student's t by degrees of freedom (1..30); the normal's beyond.
+#: The 97.5 % quantiles of Student's t by degrees of freedom (1..30), rounded to 3 decimals (the numbers the
+#: pages have always used for 95 % intervals); other levels and more degrees of freedom: :func:`t_quantile`.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
          2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
          2.045, 2.042)
 
 
+def t_quantile(q: float, df: float) -> float:
+    """The ``q`` quantile of Student's t with ``df`` degrees of freedom (``t_quantile(0.975, 2) = 4.303``).
+
+    scipy (a declared dependency) computes it; imported here, not at module import
+    (``scipy.stats`` costs about a second, and most commands never need it).
+    """
+    if not 0.0 < q < 1.0 or not df > 0:
+        raise ValueError(f"t_quantile(q={q}, df={df}): needs 0 < q < 1 and df > 0")
+    from scipy.stats import t
+
+    return float(t.ppf(q, df))
+
+
+def t_sf(x: float, df: float) -> float:
+    """``P(T > x)`` for Student's t with ``df`` degrees of freedom (a one-sided p-value)."""
+    from scipy.stats import t
+
+    return float(t.sf(x, df))
+
+
 @dataclass(frozen=True)
 class Interval:
-    """Mean of ``n`` paired differences and its 95 % t interval (``nan`` bounds when ``n < 2``)."""
+    """Mean of ``n`` paired differences and its t interval at ``level`` (``nan`` bounds when ``n < 2``)."""
 
     mean: float
     low: float
     high: float
     n: int
+    level: float = 0.95
 
     @property
     def tie(self) -> bool:
@@ -74,24 +100,30 @@ class Interval:
     def text(self) -> str:
         if self.n < 2:
             return f"mean difference {self.mean:+.4g} at {self.n} seed (no interval)"
-        return f"mean difference {self.mean:+.4g}, 95 % t interval [{self.low:+.4g}, {self.high:+.4g}], {self.n} seeds"
+        return (f"mean difference {self.mean:+.4g}, {100 * self.level:g} % t interval [{self.low:+.4g}, "
+                f"{self.high:+.4g}], {self.n} seeds")
 
 
-def paired_interval(differences: np.ndarray) -> Interval:
-    """The 95 % Student-t interval of the mean of paired differences (finite values only)."""
+def paired_interval(differences: np.ndarray, level: float = 0.95) -> Interval:
+    """The two-sided Student-t interval at ``level`` of the mean of paired differences (finite values only)."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"paired_interval: level = {level} must be in (0, 1)")
     d = np.asarray(differences, dtype=float)
     d = d[np.isfinite(d)]
     n = int(d.size)
     if n == 0:
-        return Interval(math.nan, math.nan, math.nan, 0)
+        return Interval(math.nan, math.nan, math.nan, 0, level)
     mean = float(d.mean())
     if np.all(d == 0.0):
-        return Interval(0.0, 0.0, 0.0, n)
+        return Interval(0.0, 0.0, 0.0, n, level)
     if n < 2:
-        return Interval(mean, math.nan, math.nan, n)
-    t = _T975[n - 2] if n - 1 <= len(_T975) else 1.960
+        return Interval(mean, math.nan, math.nan, n, level)
+    if level == 0.95 and n - 1 <= len(_T975):
+        t = _T975[n - 2]
+    else:
+        t = t_quantile(0.5 + level / 2.0, n - 1)
     half = t * float(d.std(ddof=1)) / math.sqrt(n)
-    return Interval(mean, mean - half, mean + half, n)
+    return Interval(mean, mean - half, mean + half, n, level)
 
 
 def direction(interval: Interval) -> str:
@@ -110,12 +142,17 @@ def _per_seed(table: pd.DataFrame, algorithm: str, x: str, column: str) -> pd.Se
     return rows.groupby("seed")[column].mean()
 
 
-def paired(table: pd.DataFrame, metric: str, higher: bool, algorithm: str, baseline: str, x: str) -> Interval:
-    """The paired per-seed differences of ``metric`` (A - B, "better" positive) at point ``x``."""
+def differences(table: pd.DataFrame, metric: str, higher: bool, algorithm: str, baseline: str, x: str) -> np.ndarray:
+    """The paired per-seed differences of ``metric`` at point ``x`` (A - B, "better" positive)."""
     a, b = _per_seed(table, algorithm, x, metric), _per_seed(table, baseline, x, metric)
     both = a.index.intersection(b.index)
     d = (a[both] - b[both]).to_numpy(dtype=float)
-    return paired_interval(d if higher else -d)
+    return d if higher else -d
+
+
+def paired(table: pd.DataFrame, metric: str, higher: bool, algorithm: str, baseline: str, x: str) -> Interval:
+    """The 95 % interval of the paired per-seed differences at point ``x`` (:func:`differences`)."""
+    return paired_interval(differences(table, metric, higher, algorithm, baseline, x))
 
 
 @dataclass(frozen=True)
