@@ -122,7 +122,11 @@ def _parser() -> argparse.ArgumentParser:
     lst.add_argument("--long", action="store_true", help="each scenario's full title and measured cost, wrapped")
     swp = sub.add_parser("sweep", help="run a named scenario (or a TOML file): points x seeds x algorithms")
     swp.add_argument("scenario", help="a name from `aisched scenarios` or a path to a .toml file")
-    swp.add_argument("--seeds", type=int, default=None, help="number of seeds (default: the scenario's)")
+    swp.add_argument("--seeds", type=_seeds, default=None,
+                     help="number of seeds, or 'auto': 3, then more (6, 12, 20) only at the points of claims still "
+                          "undecided (default: the scenario's)")
+    swp.add_argument("--max-seeds", type=int, default=20, help="with --seeds auto: the most seeds a point gets "
+                                                                  "(default %(default)s)")
     swp.add_argument("--out", type=Path, default=Path("results"), help="results root (default %(default)s)")
     swp.add_argument("--resume", action="store_true", help="continue a sweep; finished cells are kept")
     swp.add_argument("--wait", action="store_true",
@@ -138,7 +142,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="write only the table rows, no netCDF outcome per cell (faster for ms-sized cells)")
     rpr = sub.add_parser("reproduce", help="every named scenario of a family (or all) at full size, then the report")
     rpr.add_argument("family", choices=(*families.names(), "all"))
-    rpr.add_argument("--seeds", type=int, default=None, help="seeds per scenario (default: each scenario's)")
+    rpr.add_argument("--seeds", type=_seeds, default=None,
+                     help="seeds per scenario, or 'auto' (as for sweep, after a first run at 3) "
+                          "(default: each scenario's)")
+    rpr.add_argument("--max-seeds", type=int, default=20, help="with --seeds auto: the most seeds a point gets "
+                                                                  "(default %(default)s)")
     rpr.add_argument("--out", type=Path, default=Path("results"), help="results root (default %(default)s)")
     rpr.add_argument("--reduced", action="store_true", help="the scenarios' small test-size forms")
     rpr.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
@@ -205,11 +213,25 @@ def _parser() -> argparse.ArgumentParser:
 MAX_SEEDS = 10_000
 
 
+def _seeds(text: str) -> int | str:
+    """``--seeds``: a count, or ``auto``."""
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a number nor 'auto'") from None
+
+
 def _check_run_options(args: argparse.Namespace) -> None:
     """``--seeds``, ``--workers``, ``--dask``, ``--out`` of ``sweep`` and ``reproduce``, before any work."""
-    if args.seeds is not None and args.seeds < 1:
+    if args.seeds == "auto":
+        from aisched.experiments.auto_seeds import looks_upto
+
+        looks_upto(args.max_seeds)  # --max-seeds checked before any work
+    elif args.seeds is not None and args.seeds < 1:
         raise InvalidScenarioError("--seeds", f"= {args.seeds} must be >= 1")
-    if args.seeds is not None and args.seeds > MAX_SEEDS:
+    if isinstance(args.seeds, int) and args.seeds > MAX_SEEDS:
         raise InvalidScenarioError("--seeds", f"= {args.seeds} is more than the limit MAX_SEEDS = {MAX_SEEDS} "
                                    "(raise aisched.cli.MAX_SEEDS if you mean it)")
     if args.workers is not None and args.workers < 1:
@@ -279,9 +301,18 @@ def _sweep(args: argparse.Namespace) -> int:
         scenario = scenario.reduced()
     _out_dir("--out", args.out)
     executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
-    table = sweep.sweep(scenario, args.out, seeds=args.seeds, resume=args.resume, executor=executor,
-                        workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes,
-                        wait=args.wait)
+    options = dict(executor=executor, workers=args.workers, progress=not args.no_progress,
+                   outcomes=not args.no_outcomes, wait=args.wait)
+    if args.seeds == "auto":
+        from aisched.experiments.auto_seeds import auto_seeds
+
+        entry = auto_seeds(scenario, args.out, max_seeds=args.max_seeds, **options)
+        print(f"{scenario.name}: looks at " + ", ".join(f"{t['seeds']} seeds ({len(t['points'])} points)"
+                                                        for t in entry["taken"])
+              + f"; {entry['claims_open']} claim(s) still undecided")
+        table = sweep.load_table(sweep.folder(args.out, scenario))
+    else:
+        table = sweep.sweep(scenario, args.out, seeds=args.seeds, resume=args.resume, **options)
     root = sweep.folder(args.out, scenario)
     print(f"{scenario.name}: {len(table)} cells in {root}/ (table.csv, cells/, outcomes/)")
     return 0
@@ -293,10 +324,20 @@ def _reproduce(args: argparse.Namespace) -> int:
 
     _out_dir("--out", args.out)
     executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    auto = args.seeds == "auto"
     path = reproduce.reproduce(
-        [args.family], args.out, seeds=args.seeds, reduced=args.reduced, executor=executor,
+        [args.family], args.out, seeds=3 if auto else args.seeds, reduced=args.reduced, executor=executor,
         workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes,
         figures=not args.no_figures, share=not args.no_share, wait=args.wait)
+    if auto:  # then seeds where claims are undecided, scenario by scenario, and the report again
+        from aisched.experiments import report
+        from aisched.experiments.auto_seeds import auto_seeds
+
+        for scenario in reproduce.plan([args.family], reduced=args.reduced):
+            entry = auto_seeds(scenario, args.out, max_seeds=args.max_seeds, executor=executor, workers=args.workers,
+                               progress=not args.no_progress, outcomes=not args.no_outcomes, wait=args.wait)
+            print(f"{scenario.name}: seeds per point {entry['seeds_per_point']}; {entry['claims_open']} undecided")
+        path = report.report(args.out, figures=not args.no_figures)
     print(next(line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("Claims:")))
     print(f"wrote {path}")
     return 0

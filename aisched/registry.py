@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from importlib.metadata import entry_points
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Any, TypeVar
 
 from aisched.errors import AischedWarning, InvalidScenarioError, UnknownAlgorithmError

@@ -25,7 +25,7 @@ from aisched import families
 from aisched.experiments.catalog import METRICS, Claim
 from aisched.experiments.diagnostics import idle
 from aisched.experiments.sequential import one_sided_p
-from aisched.experiments.verdicts import VERDICTS, differences, direction, headroom, paired
+from aisched.experiments.verdicts import VERDICTS, differences, direction, headroom, paired_interval
 
 if TYPE_CHECKING:
     from aisched.experiments.stored import StoredScenario
@@ -140,12 +140,14 @@ def _mean(summary: pd.DataFrame, algorithm: str, x: str | None = None) -> pd.Ser
 
 
 def check_claims(stored: StoredScenario, summary: pd.DataFrame,
-                 table: pd.DataFrame | None = None) -> list[ClaimCheck]:
+                 table: pd.DataFrame | None = None, level: float = 0.95) -> list[ClaimCheck]:
     """Check each claim of a sweep's scenario against the summary of its sweep.
 
     With the sweep's ``table`` (one row per cell), a claim comparing algorithms
     ("improvement", "better_than", "best") is decided on the paired per-seed
-    differences and gets the reference's headroom (:mod:`aisched.experiments.verdicts`):
+    differences at ``level`` (95 %; a sweep whose seeds were added where claims were
+    undecided uses :func:`~aisched.experiments.sequential.look_level`, valid across its
+    looks) and gets the reference's headroom (:mod:`aisched.experiments.verdicts`):
     it may then be "inconclusive" or "untestable", and a claim about the proposed
     algorithm at a point where its mechanism was idle is marked (:func:`mark_idle`).
     Without it, on the means only.
@@ -249,7 +251,7 @@ def check_claims(stored: StoredScenario, summary: pd.DataFrame,
             ok = None if not (math.isfinite(a) and math.isfinite(b)) else bool(a > b)
             checks.append(ClaimCheck(c, a - b, ok, f"{c.point}: {a:.4g} vs {c.other_point}: {b:.4g}"))
     checks = _against_bounds(stored, summary, checks)
-    return checks if table is None else mark_idle(stored, table, _paired_verdicts(stored, table, checks))
+    return checks if table is None else mark_idle(stored, table, _paired_verdicts(stored, table, checks, level))
 
 
 def _compact(rooms: list[Any], baseline: str) -> str:
@@ -262,7 +264,8 @@ def _compact(rooms: list[Any], baseline: str) -> str:
     return f"headroom of the {kind} over {baseline}: " + ", ".join(parts)
 
 
-def _paired_verdicts(stored: StoredScenario, table: pd.DataFrame, checks: list[ClaimCheck]) -> list[ClaimCheck]:
+def _paired_verdicts(stored: StoredScenario, table: pd.DataFrame, checks: list[ClaimCheck],
+                     level: float = 0.95) -> list[ClaimCheck]:
     """Re-decide the comparison claims on paired per-seed differences, with headroom (see :func:`check_claims`)."""
     metric = stored.metric
     higher = METRICS[metric]
@@ -283,7 +286,8 @@ def _paired_verdicts(stored: StoredScenario, table: pd.DataFrame, checks: list[C
                 out.append(ClaimCheck(c, chk.measured, None, f"{note}; the claim needs {size:+.1%} (measured "
                                       f"{chk.measured:+.2%})", "untestable", note))
                 continue
-            interval = paired(rows, metric, higher, c.algorithm, str(c.baseline), str(c.point))
+            interval = paired_interval(differences(rows, metric, higher, c.algorithm, str(c.baseline), str(c.point)),
+                                       level)
             got = direction(interval)
             if got == "inconclusive":
                 out.append(ClaimCheck(c, chk.measured, None, f"inconclusive at {interval.n} seed(s): {chk.detail}; "
@@ -309,7 +313,7 @@ def _paired_verdicts(stored: StoredScenario, table: pd.DataFrame, checks: list[C
                 if at.notna().any():
                     rooms.append(headroom(rows, str(at.idxmax()), x))
             for other in others:
-                got = direction(paired(rows, metric, higher, c.algorithm, other, x))
+                got = direction(paired_interval(differences(rows, metric, higher, c.algorithm, other, x), level))
                 if got == "worse" or (got == "tie" and c.kind == "better_than"):
                     worse.append((x, other))
                 elif got == "inconclusive":
@@ -319,18 +323,18 @@ def _paired_verdicts(stored: StoredScenario, table: pd.DataFrame, checks: list[C
         seeds = int(rows.loc[rows["algorithm"] == c.algorithm, "seed"].nunique())
         tested_worse = [f"{x}: {other}" for x, other in worse if x not in untestable]
         if tested_worse:
-            out.append(ClaimCheck(c, chk.measured, False, f"worse (95 % paired interval below 0, or a tie) at "
+            out.append(ClaimCheck(c, chk.measured, False, f"worse ({100 * level:g} % paired interval below 0, or a tie) at "
                                   f"{', '.join(tested_worse)}", headroom=note))
         elif untestable:
             out.append(ClaimCheck(c, chk.measured, None, f"the reference is within the seeds' noise of {c.baseline} "
                                   f"at {', '.join(untestable)} ({note})", "untestable", note))
         elif unsure:
-            out.append(ClaimCheck(c, chk.measured, None, f"inconclusive at {seeds} seed(s): the paired 95 % interval "
+            out.append(ClaimCheck(c, chk.measured, None, f"inconclusive at {seeds} seed(s): the paired {100 * level:g} % interval "
                                   f"includes 0 at {', '.join(f'{x}: {o}' for x, o in unsure)} (means: {chk.detail})", "inconclusive", note))
         else:  # intersection-union: the claim's p-value is its weakest pair's
             p_value = max((one_sided_p(differences(rows, metric, higher, c.algorithm, other, x))
                            for x in points for other in others), default=math.nan)
-            out.append(ClaimCheck(c, chk.measured, True, chk.detail + " (95 % paired intervals above 0)",
+            out.append(ClaimCheck(c, chk.measured, True, chk.detail + f" ({100 * level:g} % paired intervals above 0)",
                                   headroom=note, p_value=p_value))
     return out
 

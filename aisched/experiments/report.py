@@ -38,6 +38,7 @@ import pandas as pd
 from aisched import families
 from aisched._files import atomic_write_text, folder_holder, holder_text, remove_stale_temps
 from aisched.errors import InvalidScenarioError
+from aisched.experiments.auto_seeds import levels
 from aisched.experiments.calibrate import is_calibration_sweep
 from aisched.experiments.catalog import METRICS
 from aisched.experiments.checks import RATIO_METRICS, ClaimCheck, check_claims, summarise, variant_checks
@@ -227,6 +228,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     stored_all = [StoredScenario.read(root) for root in roots]
+    auto_levels = levels(top)  # scenarios run with --seeds auto: checked at the sequential level
     reduced = any(stored.reduced_form for stored in stored_all)
     lines = ["# aisched report" + reduced_heading(reduced), "", f"Sweeps under `{top}`: {len(roots)}.", "",
              f"Report written by {provenance_text(provenance())}.", ""]
@@ -268,7 +270,8 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         lines += notes_lines(stored, table)
         if "regime" in stored.figures:
             lines += regime_lines(stored, table)
-        lines += _claim_lines(check_claims(stored, summary, table), verdicts, reduced, absent, stored.name)
+        lines += _claim_lines(check_claims(stored, summary, table, level=auto_levels.get(stored.name, 0.95)),
+                              verdicts, reduced, absent, stored.name)
         for variant, checks in variant_checks(stored, summary, table).items():
             changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
                                 for a, params in stored.variants[variant].items())

@@ -29,6 +29,7 @@ from typing import Any
 from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog
+from aisched.experiments.auto_seeds import levels
 from aisched.experiments.calibrate import fidelity_lines, is_calibration_sweep
 from aisched.experiments.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.page_figures import scenario_svg
@@ -280,6 +281,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     found = [stored.name for stored in stored_all]
     family_names = list(dict.fromkeys(name.split("/")[0] for name in found))
     missing = [n for f in family_names for n in catalog.names(f) if n not in found]
+    auto_levels = levels(top)  # scenarios run with --seeds auto: checked at the sequential level
     silent = page_entries(top, family_names)  # per (scenario, claim): the fit's verdict and the sensitivity
     swept = {name.split("/")[0] for name, _ in silent}
     for root, stored in zip(roots, stored_all):
@@ -300,7 +302,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         if not table.empty:
             metric = stored.metric
             summary = summarise(table, metric)
-            checks = check_claims(stored, summary, table)
+            checks = check_claims(stored, summary, table, level=auto_levels.get(stored.name, 0.95))
             by_variant = variant_checks(stored, summary, table)
             better = "higher" if METRICS[metric] else "lower"
             if figures:

@@ -46,7 +46,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import as_completed as futures_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -94,13 +94,15 @@ class Cell:
         return f"p{self.point:03d}-s{self.seed:03d}-{self.algorithm}"
 
 
-def cells(scenario: Scenario, seeds: int | None = None) -> list[Cell]:
-    """The cells of a scenario in run order (point, seed, offline first, then the algorithms)."""
+def cells(scenario: Scenario, seeds: int | None = None, points: Iterable[int] | None = None) -> list[Cell]:
+    """The cells of a scenario in run order (point, seed, offline first, then the algorithms);
+    ``points``: only these points' (indices; :mod:`aisched.experiments.auto_seeds` adds seeds there)."""
     n_seeds = scenario.seeds if seeds is None else seeds
     if not isinstance(n_seeds, int) or isinstance(n_seeds, bool) or n_seeds < 1:
         raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
     out = []
-    for p in range(len(scenario.values)):
+    chosen = range(len(scenario.values)) if points is None else sorted(set(points))
+    for p in chosen:
         bound = scenario.bound and (not scenario.bound_at or scenario.values[p] in scenario.bound_at)
         algos = (["offline"] if scenario.offline else []) + (["bound"] if bound else []) + scenario.runs
         for seed in range(n_seeds):
@@ -434,6 +436,7 @@ def sweep(
     runner: Runner | None = None,
     bar: Any | None = None,
     wait: bool = False,
+    points: Iterable[int] | None = None,
 ) -> pd.DataFrame:
     """Run every cell of ``scenario`` not yet done and return the tidy table.
 
@@ -469,6 +472,8 @@ def sweep(
         instead of showing one of this sweep's own.
     wait
         Wait for another sweep holding the folder to end, instead of refusing.
+    points
+        Run ``seeds`` seeds only at these points (indices; the others keep what they have).
 
     Raises
     ------
@@ -486,7 +491,7 @@ def sweep(
         The table (:data:`TABLE_COLUMNS`), also written to ``table.csv``.
     """
     refuse_in_a_worker()
-    todo_all = cells(scenario, seeds)
+    todo_all = cells(scenario, seeds, points)
     root = folder(out, scenario)
     if runner is not None:
         executor = runner.executor

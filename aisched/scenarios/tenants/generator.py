@@ -78,6 +78,7 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.data import data_file
 from aisched.models.tenants import UTILITIES, TenantInstance
+from aisched.online.tenants.theta import attach_past_window
 from aisched.scenarios.tenants.defaults import (
     DEFAULT_SCENARIO,
     DEFAULT_SLOT_HOURS,
@@ -86,7 +87,6 @@ from aisched.scenarios.tenants.defaults import (
     REDUCED_SLOT_HOURS,
     WINDOWS,
 )
-from aisched.online.tenants.theta import attach_past_window
 from aisched.scenarios.tenants.traces import TRACES, every_tenant_window, load_philly, spread_owners
 from aisched.scenarios.tenants.workload_options import (
     check_options,

@@ -1,0 +1,69 @@
+"""--seeds auto: seeds added only at the points of undecided claims, checked at the sequential level."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import auto_seeds as auto
+from aisched.experiments import catalog, reproduction
+from aisched.experiments import sweep as sweeps
+from aisched.experiments.checks import check_claims, summarise
+from aisched.experiments.report import verdict_text
+from aisched.experiments.sequential import look_level
+from aisched.experiments.stored import StoredScenario
+
+
+def test_the_looks_stop_at_max_seeds() -> None:
+    assert auto.looks_upto(20) == (3, 6, 12, 20) and auto.looks_upto(12) == (3, 6, 12) and auto.looks_upto(3) == (3,)
+    with pytest.raises(InvalidScenarioError, match="--max-seeds"):
+        auto.looks_upto(2)
+
+
+def test_seeds_are_added_only_where_a_claim_is_undecided(tmp_path) -> None:
+    base = catalog.get("spot/fig5-deadline").reduced()  # deadlines 8 and 10; claims at 10 and at every point
+    claims = tuple(c for c in base.claims if c.point == "10")
+    scenario = dataclasses.replace(base, variants={}, claims=claims, offline=False, figures=())
+    entry = auto.auto_seeds(scenario, tmp_path, max_seeds=6, executor="serial", progress=False, outcomes=False)
+    first = entry["taken"][0]
+    assert first["seeds"] == 3 and first["points"] == [0, 1]
+    table = sweeps.load_table(sweeps.folder(tmp_path, scenario))
+    per_point = table.groupby("x")["seed"].nunique().to_dict()
+    assert entry["seeds_per_point"] == {str(k): int(v) for k, v in per_point.items()}
+    if first["claims_open_after"]:  # a claim at deadline 10 was undecided: seeds added there only
+        assert entry["taken"][1] == {"seeds": 6, "points": [1], "claims_open_after": entry["claims_open"]}
+        assert per_point == {"8": 3, "10": 6}
+    else:
+        assert len(entry["taken"]) == 1 and set(per_point.values()) == {3}
+    record = json.loads((tmp_path / auto.RECORD).read_text())
+    assert record[scenario.name]["level"] == pytest.approx(0.9875) == look_level()
+    assert auto.levels(tmp_path) == {scenario.name: pytest.approx(0.9875)}
+    page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
+    stored = StoredScenario.read(sweeps.folder(tmp_path, scenario))
+    at_level = check_claims(stored, summarise(table, stored.metric), table, level=look_level())
+    assert at_level and all(f"- {c.claim.text}: {verdict_text(c, True)}" in page for c in at_level)
+    again = auto.auto_seeds(scenario, tmp_path, max_seeds=6, executor="serial", progress=False, outcomes=False)
+    assert again["seeds_per_point"] == entry["seeds_per_point"]  # resumed: nothing more to add
+
+
+def test_points_restrict_a_sweep_to_some_points(tmp_path) -> None:
+    scenario = dataclasses.replace(catalog.get("spot/fig5-deadline").reduced(), variants={}, offline=False,
+                                   figures=(), algorithms=("od_only", "msu"), claims=())
+    sweeps.sweep(scenario, tmp_path, seeds=1, executor="serial", progress=False, outcomes=False)
+    table = sweeps.sweep(scenario, tmp_path, seeds=2, points=[1], resume=True, executor="serial", progress=False,
+                         outcomes=False)
+    assert table.groupby("x")["seed"].nunique().to_dict() == {"8": 1, "10": 2}
+    assert len(sweeps.cells(scenario, 2, points=[1])) == 4
+
+
+def test_the_command_line_takes_auto_and_checks_max_seeds(capsys) -> None:
+    from aisched.cli import main
+
+    assert main(["sweep", "spot/fig5-deadline", "--seeds", "auto", "--max-seeds", "2"]) == 2
+    assert "--max-seeds: = 2 must be an integer >= 3" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["reproduce", "spot", "--seeds", "many"])
+    assert "'many' is neither a number nor 'auto'" in capsys.readouterr().err
