@@ -231,6 +231,7 @@ def _claim(claim: Claim | Mapping[str, Any], i: int) -> Claim:
 TABLE_COLUMNS = [
     "scenario", "point", "x", "seed", "algorithm", "objective", "status", "bound", "admitted",
     "runtime_s", "decision_median_s", "work_s", "reference", "reference_kind", "ratio", "competitive_ratio",
+    "gap",
 ]
 
 #: One netCDF write at a time in this process. The HDF5 library under netCDF4 is not built thread-safe:
@@ -352,6 +353,18 @@ def _closed(row: dict[str, Any]) -> bool:
     return bool(objective >= bound - 1e-9 * max(abs(bound), 1.0))
 
 
+def _gap(row: Mapping[str, Any]) -> float:
+    """An offline row's relative gap to its bound (0 where proven optimal); NaN for any other row."""
+    if row["algorithm"] != "offline":
+        return math.nan
+    if row["status"] == "optimal":
+        return 0.0
+    bound, objective = row["bound"], row["objective"]
+    if bound is None or not math.isfinite(float(bound)) or not math.isfinite(float(objective)) or objective == 0:
+        return math.nan
+    return (float(bound) - float(objective)) / abs(float(objective))
+
+
 def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
     """The tidy table of a sweep folder, from its finished cells (with references and ratios).
 
@@ -392,6 +405,9 @@ def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
     with np.errstate(divide="ignore", invalid="ignore"):
         table["ratio"] = table["objective"] / table["reference"]
         table["competitive_ratio"] = table["reference"] / table["objective"]
+    # an offline row's proven gap, (bound - objective) / |objective|: 0 where optimal, the solver's own gap where
+    # it stopped at its limit (status says which), NaN for the online rows
+    table["gap"] = [_gap(r) for r in table[["algorithm", "status", "bound", "objective"]].to_dict("records")]
     table = table.sort_values(["point", "seed", "algorithm"], kind="stable").reset_index(drop=True)
     extra = [c for c in table.columns if c not in TABLE_COLUMNS and c != DIGEST_FIELD]  # family metrics (cell_metrics)
     return table[TABLE_COLUMNS + extra]

@@ -1,6 +1,7 @@
 """Sweeps: tables, resume after SIGKILL, Dask = process pool = serial, report."""
 
 import json
+import math
 import multiprocessing
 import os
 import signal
@@ -408,3 +409,14 @@ def test_netcdf_writes_hold_the_process_lock(tmp_path: Path) -> None:
         (tmp_path / sub).mkdir()
     sweep._write_cell(tmp_path, cell, {"objective": 1.0}, Outcome())
     assert held == [True] and not sweep._NETCDF_LOCK.locked()
+
+
+def test_an_offline_row_gives_its_gap_and_a_time_limited_one_says_so() -> None:
+    from aisched.experiments.stored import TABLE_COLUMNS, _gap
+
+    assert TABLE_COLUMNS[-1] == "gap"
+    assert _gap({"algorithm": "offline", "status": "optimal", "bound": 10.0, "objective": 10.0}) == 0.0
+    limited = {"algorithm": "offline", "status": "time_limit", "bound": 11.0, "objective": 10.0}
+    assert _gap(limited) == pytest.approx(0.1)
+    assert math.isnan(_gap({**limited, "bound": float("nan")})) and math.isnan(_gap({**limited, "bound": None}))
+    assert math.isnan(_gap({**limited, "algorithm": "eft"}))  # online rows have no gap
