@@ -11,6 +11,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog, report, sweep
 from aisched.experiments.catalog import Scenario
 from aisched.experiments.data import data_file
+from aisched.online.tenants.theta import estimation_jobs
 from aisched.scenarios.spot.selection import pool_members, selection_cell
 
 _TINY_TENANTS = {"users": 2, "servers": 3, "jobs": 5, "trace": None}  # synthetic: no data file needed
@@ -73,7 +74,9 @@ def test_algorithm_parameter_on_the_x_axis(tmp_path: Path) -> None:
     sweep.sweep(scenario, tmp_path, executor="serial", progress=False)
     root = sweep.folder(tmp_path, scenario)
     inst = aisched.scenarios.tenants.generate(seed=0, **_TINY_TENANTS)
-    base_w, base_p = aisched.online.tenants.astraea.default_thetas(inst)
+    source, used = estimation_jobs(inst)  # section 4.4's value over a past window of the trace (readings T-silent)
+    assert used == "past_window"
+    base_w, base_p = aisched.online.tenants.astraea.default_thetas(source)
     for point, scale in enumerate(scenario.values):
         out = aisched.Outcome.from_netcdf(root / "outcomes" / f"p{point:03d}-s000-astraea.nc")
         assert out.info["theta_w"] == pytest.approx(scale * base_w)
