@@ -377,6 +377,12 @@ def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
     import pandas as pd
 
     root = Path(root)
+    if not (root / "cells").is_dir() and not (root / "scenario.json").is_file():
+        below = sorted(str(p.parent.relative_to(root)) for p in root.glob("**/scenario.json"))
+        if below:  # a results root, not a sweep folder: name what is there rather than return nothing
+            raise InvalidScenarioError("root", f"{str(root)!r} is a results folder, not one sweep's; its sweeps: "
+                                       + ", ".join(below[:8]) + (f" and {len(below) - 8} more" if len(below) > 8
+                                                                 else ""))
     rows = []
     for path in sorted((root / "cells").glob("*.json")):
         row, problem = read_row(path)

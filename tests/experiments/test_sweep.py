@@ -420,3 +420,12 @@ def test_an_offline_row_gives_its_gap_and_a_time_limited_one_says_so() -> None:
     assert _gap(limited) == pytest.approx(0.1)
     assert math.isnan(_gap({**limited, "bound": float("nan")})) and math.isnan(_gap({**limited, "bound": None}))
     assert math.isnan(_gap({**limited, "algorithm": "eft"}))  # online rows have no gap
+
+
+def test_load_table_on_a_results_root_names_its_sweeps(tmp_path) -> None:
+    for name in ("spot/a", "lora/b"):
+        (tmp_path / name / "cells").mkdir(parents=True)
+        (tmp_path / name / "scenario.json").write_text("{}")
+    with pytest.raises(InvalidScenarioError, match="is a results folder, not one sweep's; its sweeps: lora/b, spot/a"):
+        sweep.load_table(tmp_path)
+    assert sweep.load_table(tmp_path / "spot" / "a").empty  # a sweep folder without cells: empty, no error
