@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 OUT    ?= results
 
-.PHONY: install run test test-all bench lint clean
+.PHONY: install run test test-slow test-all bench lint clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,9 @@ run: $(STAMP)          ## compare pdFTSP, Titan, EFT, NTM with the offline optim
 
 test: $(STAMP)         ## the default (fast) test suite
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=25
+
+test-slow: $(STAMP)    ## only the tests marked slow (CI runs them after make test)
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m slow --durations=15
 
 test-all: $(STAMP)     ## including tests marked slow
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile -m ''

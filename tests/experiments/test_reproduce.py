@@ -102,6 +102,7 @@ def serial_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow  # a LocalCluster's start-up (~90 s on 2 loaded cores); test_sweep's Dask test is the fast one
 def test_dask_gives_the_same_table_cell_for_cell(tmp_path: Path, serial_run: Path) -> None:
     reproduce.reproduce(["spot"], tmp_path / "dask", reduced=True, names=SMALL, executor="dask:local:2",
                         progress=False, outcomes=False, figures=False)

@@ -11,11 +11,18 @@ from aisched.experiments.data import data_file
 from aisched.scenarios.lora.traces import NAMED_TRACES
 
 
+#: Reduced runs of 40-60 s on 2 cores whose parts have fast tests of their own (lora's trace loaders and
+#: its day on a trace; spot's selection cell and pool), run in the slow tier.
+_SLOW_RUNS = ("lora/fig7-traces", "spot/fig9-selection")
+
+
 def _slow(name: str) -> bool:
-    """lora's bound compilations (~1 min); and the copies of a figure on another market or workload
-    (``-synthetic``, ``-legacy``: same algorithms and claims, the generator option tested on its own)."""
+    """lora's bound compilations (~1 min); the copies of a figure on another market or workload
+    (``-synthetic``, ``-legacy``: same algorithms and claims, the generator option tested on its own);
+    :data:`_SLOW_RUNS`."""
     scenario = catalog.get(name)
-    return (scenario.bound and scenario.family == "lora") or name.endswith(("-synthetic", "-legacy"))
+    return (scenario.bound and scenario.family == "lora") or name.endswith(("-synthetic", "-legacy")) \
+        or name in _SLOW_RUNS
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if _slow(n) else n for n in catalog.names()])
