@@ -34,9 +34,15 @@ def _is_comparison_file(name: str) -> bool:
     return bool(_COMPARISON_FILE.match(name)) and name.split("_", 1)[0] in families.names()
 
 
-def _fmt_table(table) -> str:  # type: ignore[no-untyped-def]
+#: What the status column says of a row (an online row's plan was verified by ``aisched.run``).
+_STATUS_WORDS = {"online": "online; plan verified", "optimal": "optimal (proven)",
+                 "time_limit": "stopped at the time limit (incumbent)"}
+
+
+def _fmt_table(table, objective: str = "objective") -> str:  # type: ignore[no-untyped-def]
     """The comparison as text: objective, ratio, admitted, times, status, and the family's utilisation.
 
+    ``objective`` names the objective with its unit and direction (the line above the table).
     ``X_used`` is the mean share of resource X used over (node, slot) cells, ``X_at_cap``
     the share of cells at capacity: whether capacity binds.
     """
@@ -46,7 +52,7 @@ def _fmt_table(table) -> str:  # type: ignore[no-untyped-def]
         f"{'algorithm':<13} {'objective':>12} {'ratio':>7} {'admitted':>8} {'runtime_s':>10} "
         f"{'decision_ms':>11}" + "".join(f" {heads[c]:>{max(8, len(heads[c]))}}" for c in util) + "  status"
     )
-    lines = [header, "-" * len(header)]
+    lines = [f"objective: {objective}; ratio: to the offline reference", header, "-" * len(header)]
     for name, row in table.iterrows():
         ratio = "" if math.isnan(row["ratio"]) else f"{row['ratio']:.3f}"
         lat = "" if math.isnan(row["decision_median_s"]) else f"{1e3 * row['decision_median_s']:.3f}"
@@ -54,7 +60,7 @@ def _fmt_table(table) -> str:  # type: ignore[no-untyped-def]
             f" {'' if math.isnan(row[c]) else format(row[c], '.0%'):>{max(8, len(heads[c]))}}" for c in util)
         lines.append(
             f"{name:<13} {row['objective']:>12.2f} {ratio:>7} {row['admitted']:>8d} "
-            f"{row['runtime_s']:>10.3f} {lat:>11}{shares}  {row['status']}"
+            f"{row['runtime_s']:>10.3f} {lat:>11}{shares}  {_STATUS_WORDS.get(row['status'], row['status'])}"
         )
     return "\n".join(lines)
 
@@ -161,7 +167,7 @@ def compare(args: argparse.Namespace) -> int:
         inst, names, offline=not args.no_offline, time_limit=args.time_limit, params=params or None,
         outcomes=outcomes,
     )
-    print(_fmt_table(table))
+    print(_fmt_table(table, families.record(family).objective.headline))
     if "offline" in outcomes:
         off = outcomes["offline"]
         if off.status == "optimal":

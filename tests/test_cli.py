@@ -264,3 +264,14 @@ def test_every_option_of_every_command_says_what_it_does():
 
     walk(_parser(), ["aisched"])
     assert silent == []
+
+
+def test_the_compare_table_names_its_objective_and_says_what_each_status_means(tmp_path, capsys) -> None:
+    small = ["compare", "lora", "--nodes", "2", "--slots", "8", "--tasks", "5", "--seed", "1", "--out", str(tmp_path),
+             "--algorithms", "eft", "--no-figures"]
+    assert main(small) == 0
+    out = capsys.readouterr().out
+    assert "objective: social welfare (money units, higher is better); ratio: to the offline reference" in out
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith(("eft ", "offline  "))}
+    assert rows["eft"].endswith("online; plan verified")
+    assert rows["offline"].endswith(("optimal (proven)", "stopped at the time limit (incumbent)"))
