@@ -160,7 +160,7 @@ def _summary_counts(page: Path) -> dict[str, list[int]]:
             total, hold, fail, untestable, inconclusive, unchecked = (int(g) for g in found.groups()[1:])
             assert total == hold + fail + untestable + inconclusive + unchecked, line
             rows[found.group(1)] = [hold, fail, inconclusive, untestable, unchecked]
-        found = re.match(r"\| (\w+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", line)
+        found = re.match(r"\| (\w+) \| (\d+) \| (\d+) \| (\d+) of \d+ \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", line)
         if found:  # hold, hold after Holm, fail, inconclusive, untestable, not checked (the README's order)
             total, hold, holm, fail, inconclusive, untestable, unchecked = (int(g) for g in found.groups()[1:])
             assert total == hold + fail + untestable + inconclusive + unchecked and holm <= hold, line

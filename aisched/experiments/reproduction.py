@@ -152,6 +152,10 @@ def _budget(runs: list[dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
+#: Claim kinds decided on paired per-seed differences (:func:`aisched.experiments.checks.check_claims`).
+PAIRED_KINDS = ("improvement", "better_than", "best")
+
+
 def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]],
              findings: dict[str, list[str]], p_values: dict[str, dict[str, float]] | None = None) -> list[str]:
     """The section on top: per family the five verdict counts (and how many hold after Holm's
@@ -162,14 +166,17 @@ def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]]
     for family, c in by_family.items():
         ps = (p_values or {}).get(family, {})
         kept = sum(holm(ps).values()) if ps else 0
-        lines.append(f"| {family} | {sum(c.values())} | {c['holds']} | {kept} | {c['fails']} | {c['inconclusive']} | "
-                     f"{c['untestable']} | {c['not checked']} |")
-    lines += ["", "A claim holds where its paired 95 % t interval (per point, over the seeds run) excludes 0 in the "
-              "claim's direction. \"Hold after Holm\": the claims that still hold when the family's claims are "
+        tested = sum(1 for p in ps.values() if p == p)  # holding comparisons (a p-value; nan: not holding)
+        lines.append(f"| {family} | {sum(c.values())} | {c['holds']} | {kept} of {tested} | {c['fails']} | "
+                     f"{c['inconclusive']} | {c['untestable']} | {c['not checked']} |")
+    lines += ["", "A comparison claim (A improves over B, A is better than B, A is the best) holds where its paired "
+              "95 % t interval (per point, over the seeds run) excludes 0 in the claim's direction. \"Hold after "
+              "Holm\": how many of the holding comparisons still hold when all the family's comparison claims are "
               "corrected together (Holm's step-down at a family-wise 5 %, each claim's p-value the largest one-sided "
-              "paired t p-value over its points; every claim of the family counts, the undecided ones never "
+              "paired t p-value over its points; the claims that do not hold count in the correction and never "
               "pass): at 95 % each, a page of many claims would otherwise carry some false verdicts. Both assume "
-              "roughly normal per-seed differences.", ""]
+              "roughly normal per-seed differences. Claims on means alone (trends, bounds) are not tests and are "
+              "left out of it.", ""]
     for family in by_family:
         found = regimes.get(family)
         lines.append(f"- {family}'s regime map: " + (" ".join(found) if found else "not in this run."))
@@ -339,8 +346,9 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 kind = chk.status
                 counts[kind] += 1
                 tally[kind] += 1
-                p_values.setdefault(family, {})[f"{stored.name}: {chk.claim.text}"] = (
-                    chk.p_value if chk.status == "holds" else float("nan"))
+                if chk.claim.kind in PAIRED_KINDS:  # decided on paired per-seed differences: Holm's hypotheses
+                    p_values.setdefault(family, {})[f"{stored.name}: {chk.claim.text}"] = (
+                        chk.p_value if chk.status == "holds" else float("nan"))
                 measured = measured_text(chk)
                 why = index.why_text(chk.claim.why or explained.get(chk.claim.text, ()), kind, family)
                 body.append(f"- {chk.claim.text}: {verdict_text(chk, reduced)}"

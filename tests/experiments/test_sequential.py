@@ -193,5 +193,5 @@ def test_the_summary_counts_the_claims_that_hold_after_holm() -> None:
     lines = _summary({"toy": counts}, {}, {}, p_values)
     assert lines[2] == ("| family | claims | hold | hold after Holm | fail | inconclusive at the seeds run | "
                         "untestable on our workload | not checked |")
-    assert lines[4] == "| toy | 5 | 3 | 1 | 1 | 1 | 0 | 0 |"  # 0.001 <= 0.05/5; 0.02 > 0.05/4 stops the rest
+    assert lines[4] == "| toy | 5 | 3 | 1 of 3 | 1 | 1 | 0 | 0 |"  # 0.001 <= 0.05/5; 0.02 > 0.05/4 stops the rest
     assert "Holm" in lines[6]
