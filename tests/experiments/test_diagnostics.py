@@ -88,7 +88,7 @@ def test_regime_points_region_and_headroom() -> None:
     nowhere = regime.region_text(definition, [p for p in points if p.x == "1.0"], "heft_ma")
     assert nowhere.startswith("comdos above heft_ma (95 % paired interval above 0): nowhere along capacity_scale")
     lines = regime.regime_lines(definition, _table())
-    assert "| 0.25 | heft_ma | +67.9% ± 11.5% | better | +100.0% (bound) |" in lines
+    assert "| 0.25 | heft_ma | +67.9% ± 11.5% | better | at most +100.0% (bound) |" in lines
 
 
 def test_a_variant_of_the_proposed_algorithm_gets_its_own_map(tmp_path: Path) -> None:
