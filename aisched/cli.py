@@ -223,6 +223,11 @@ def _seeds(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"{text!r} is neither a number nor 'auto'") from None
 
 
+def _executor_of(args: argparse.Namespace) -> str:
+    """The sweep executor that ``--serial`` / ``--dask ADDRESS`` choose (default: the local process pool)."""
+    return "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+
+
 def _check_run_options(args: argparse.Namespace) -> None:
     """``--seeds``, ``--workers``, ``--dask``, ``--out`` of ``sweep`` and ``reproduce``, before any work."""
     if args.seeds == "auto":
@@ -300,7 +305,7 @@ def _sweep(args: argparse.Namespace) -> int:
     if args.reduced:
         scenario = scenario.reduced()
     _out_dir("--out", args.out)
-    executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    executor = _executor_of(args)
     options = dict(executor=executor, workers=args.workers, progress=not args.no_progress,
                    outcomes=not args.no_outcomes, wait=args.wait)
     if args.seeds == "auto":
@@ -323,7 +328,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     from aisched.experiments import reproduce
 
     _out_dir("--out", args.out)
-    executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    executor = _executor_of(args)
     auto = args.seeds == "auto"
     path = reproduce.reproduce(
         [args.family], args.out, seeds=3 if auto else args.seeds, reduced=args.reduced, executor=executor,
@@ -348,7 +353,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     from aisched.experiments.calibrate import calibrate
 
     _out_dir("--out", args.out)
-    executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    executor = _executor_of(args)
     result = calibrate(args.family, args.out, seeds=args.seeds, executor=executor, workers=args.workers,
                        progress=not args.no_progress)
     print(result.text())
@@ -361,7 +366,7 @@ def _sensitivity(args: argparse.Namespace) -> int:
     from aisched.experiments.sensitivity import sensitivity, summary_lines
 
     _out_dir("--out", args.out)
-    executor = "serial" if args.serial else (f"dask:{args.dask}" if args.dask else "process")
+    executor = _executor_of(args)
     result = sensitivity(args.family, args.out, seeds=args.seeds, full=args.full, executor=executor,
                          workers=args.workers, progress=not args.no_progress)
     for name, entry in result["scenarios"].items():

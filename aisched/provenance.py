@@ -78,14 +78,26 @@ def provenance(command: Sequence[str] | None = None, *, seeds: Any = None) -> di
     }
 
 
+def _no_machine_path(word: str) -> str:
+    """A command word as a page may show it: an absolute path (alone or after ``--opt=``) by its last part."""
+    option, eq, value = word.partition("=") if word.startswith("--") else ("", "", word)
+    if Path(value).is_absolute():
+        value = f".../{Path(value).name}"
+    return f"{option}{eq}{value}"
+
+
 def provenance_text(record: dict[str, Any]) -> str:
-    """One line for a report's header: ``aisched 0.x (commit abc1234), Python 3.11, HiGHS ..., on N CPUs ...``."""
+    """One line for a report's header: ``aisched 0.x (commit abc1234), Python 3.11, HiGHS ..., on N CPUs ...``.
+
+    The command's absolute paths are shortened to their last part (a page names no machine path;
+    the record itself keeps them).
+    """
     commit = str(record.get("commit", "?"))
     commit = commit if commit.startswith("not") else f"commit {commit[:12]}"
     host = record.get("host", {})
     libraries = ", ".join(f"{label} {record.get(name, '?')}" for name, label in
                           (("highs", "HiGHS"), ("pyomo", "Pyomo"), ("jax", "JAX"), ("numpy", "NumPy")))
-    command = " ".join(record.get("command") or []) or "?"
+    command = " ".join(_no_machine_path(word) for word in record.get("command") or []) or "?"
     return (f"aisched {record.get('aisched', '?')} ({commit}), Python {record.get('python', '?')}, {libraries}; "
             f"{host.get('cpus', '?')} CPUs, {host.get('memory_gib', '?')} GiB; {record.get('date', '?')}; "
             f"`{command}`")

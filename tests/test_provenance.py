@@ -29,3 +29,11 @@ def test_compare_records_its_provenance(tmp_path) -> None:
     assert main(small) == 0
     record = json.loads((tmp_path / "comparison.json").read_text())["provenance"]
     assert record["seeds"] == 1 and record["python"] and record["highs"] != "not installed"
+
+
+def test_the_line_for_a_page_names_no_machine_path() -> None:
+    record = prov.provenance(["aisched", "reproduce", "spot", "--out", "/home/me/runs/spot", "--out=/srv/x/y"])
+    text = prov.provenance_text(record)
+    assert "/home/me" not in text and "/srv" not in text
+    assert "`aisched reproduce spot --out .../spot --out=.../y`" in text
+    assert record["command"][4] == "/home/me/runs/spot"  # the record keeps the path
