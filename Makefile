@@ -6,12 +6,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 OUT    ?= results
 
-.PHONY: install run test test-slow test-all bench lint clean
+.PHONY: install run test test-slow test-all bench lint docs clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[plot,dev]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[plot,dev,docs]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -35,6 +35,9 @@ bench: $(STAMP)        ## paper-scale timings and the start-up time (prints figu
 	$(BIN)/python benchmarks/bench_comdos.py
 	$(BIN)/python benchmarks/bench_astraea.py
 	$(BIN)/python benchmarks/bench_sweep.py
+
+docs: $(STAMP)         ## the documentation site (Sphinx + numpydoc; warnings fail): docs/site/_build/html/index.html
+	$(BIN)/python -m sphinx -W --keep-going -q -b html -d docs/site/_build/doctrees docs/site docs/site/_build/html
 
 lint: $(STAMP)
 	$(BIN)/python -m pip install -q ruff
