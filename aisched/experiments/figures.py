@@ -9,6 +9,12 @@ the same way:
   "social welfare (money units)" rather than ``objective``), light grid;
 - :func:`legend_outside`: the legend to the right of the axes, never over the
   data, one column per 12 entries;
+- :func:`integer_ticks`: whole-number ticks on an axis of counts (nodes, jobs,
+  servers, seeds; an ``admitted`` metric): a tick at 2.5 servers reads as a
+  measurement that cannot exist;
+- :func:`spread`: the band over seeds drawn around a mean, never outside the
+  range the quantity lies in by definition (:data:`METRIC_RANGES`: a ratio to the
+  optimum or to an upper bound on it is in [0, 1]), its meaning said in the legend;
 - :func:`save`: lays the figure out (:func:`fit_titles` re-wraps a title the
   layout left too wide) so that nothing is cut, and writes it atomically
   (:func:`aisched._files.atomic_save_figure`: a killed report keeps the old figure whole).
@@ -25,6 +31,7 @@ Use them for a new figure::
 
 from __future__ import annotations
 
+import math
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -39,8 +46,10 @@ if TYPE_CHECKING:
 
     from aisched.experiments.stored import StoredScenario
 
-__all__ = ["COLORS", "GENERIC_LABELS", "clean_title", "fit_titles", "label", "series_style", "legend_outside", "metric_figure", "price_heatmap", "save",
-           "style_axes", "subplots", "title_fits", "welfare_bars"]
+__all__ = ["COLORS", "GENERIC_LABELS", "INTEGER_METRICS", "METRIC_RANGES", "band_errors", "category_ticks", "clean_title",
+           "fit_titles", "integer_ticks", "is_integer_axis", "label", "legend_outside", "metric_figure", "metric_plot",
+           "price_heatmap", "room_for_title", "save", "series_style", "spread", "style_axes", "subplots", "title_fits",
+           "welfare_bars"]
 
 #: Colours of the series, in order (colour-blind safe; markers and line styles also differ).
 COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")
@@ -60,6 +69,27 @@ GENERIC_LABELS: dict[str, str] = {
     "slot": "time slot",
     "seed": "seed",
 }
+
+_INF = math.inf
+
+#: The range each metric lies in by definition; a band over seeds (:func:`spread`) is cut to it, so that
+#: no figure shows a spread the quantity cannot take. Every family maximises its objective and the
+#: reference of a ratio is the proven optimum or an upper bound on it, so ``objective / reference`` is
+#: in [0, 1] and its inverse at least 1; counts, times, shares and variances are not negative. A metric
+#: not named here (the objective, a regret, a surplus: any sign) is not cut.
+METRIC_RANGES: dict[str, tuple[float, float]] = {
+    "ratio": (0.0, 1.0),
+    "competitive_ratio": (1.0, _INF),
+    "admitted": (0.0, _INF),
+    "runtime_s": (0.0, _INF),
+    "decision_median_s": (0.0, _INF),
+    "makespan": (0.0, _INF),
+    "alpha_variance": (0.0, _INF),
+    "gpu_util_peak": (0.0, 1.0),
+}
+
+#: Metrics that count whole things (jobs, slots): their axis gets whole-number ticks (:func:`integer_ticks`).
+INTEGER_METRICS: frozenset[str] = frozenset({"admitted", "makespan"})
 
 
 def _pyplot():  # imported lazily: matplotlib is the optional `plot` extra
@@ -86,13 +116,17 @@ def label(name: str, *, family: str | None = None, labels: Mapping[str, str] | N
 
 
 def _family_labels(family: str | None) -> Mapping[str, str]:
+    """The family's axis words: its ``labels`` hook, else its objective's name and unit (and a ratio of it, no unit)."""
     if family is None:
         return {}
     from aisched import families
 
     if family not in families.names():
         return {}
-    return families.hooks(family).labels
+    objective = families.record(family).objective
+    return {"objective": objective.label,
+            "ratio": f"ratio of {objective.name} to the offline optimum (or a bound on it)",
+            **families.hooks(family).labels}
 
 
 _COST_NOTE = re.compile(r"\s*[\[(]cost:[^\])]*[\])]", re.IGNORECASE)
@@ -114,8 +148,9 @@ def style_axes(ax: Any, *, title: str | None = None, xlabel: str | None = None, 
     """The report style on ``ax``: a title wrapped to the axes' width, labels, ticks, grid; returns ``ax``."""
     if xlabel is not None:
         ax.set_xlabel(xlabel, fontsize=LABEL_SIZE)
-    if ylabel is not None:
-        ax.set_ylabel(ylabel, fontsize=LABEL_SIZE)
+    if ylabel is not None:  # wrapped to the axes' height: a long label never runs off the figure
+        height_in = ax.get_position().height * ax.figure.get_figheight()
+        ax.set_ylabel(textwrap.fill(ylabel, max(20, int(height_in * 72 / (0.55 * LABEL_SIZE)))), fontsize=LABEL_SIZE)
     ax.tick_params(labelsize=TICK_SIZE)
     if grid:
         ax.grid(True, linewidth=0.5, alpha=0.4)
@@ -136,7 +171,121 @@ def legend_outside(ax: Any, *, title: str | None = None) -> Any:
         return None
     return ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
                      fontsize=LEGEND_SIZE, title=title, title_fontsize=LEGEND_SIZE, frameon=False,
-                     ncols=1 + (len(handles) - 1) // 12)
+                     ncols=1 + (len(handles) - 1) // 12, alignment="left")
+
+
+def is_integer_axis(values: Sequence[Any]) -> bool:
+    """Whether ``values`` (an axis' points) are all whole numbers given as integers (nodes, jobs, seeds)."""
+    return bool(values) and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+def integer_ticks(ax: Any, values: Sequence[float] = (), *, axis: str = "x") -> None:
+    """Whole-number ticks on ``axis`` of ``ax``: at ``values`` where they stand apart, else a whole-number locator.
+
+    A tick at each point names the values the sweep ran; where they crowd (1, 2, 4, ..., 64
+    on a linear axis) or are too many, :class:`matplotlib.ticker.MaxNLocator` with
+    ``integer=True`` puts a few whole-number ticks instead.
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    points = sorted({float(v) for v in values})
+    span = points[-1] - points[0] if points else 0.0
+    apart = len(points) >= 2 and min(b - a for a, b in zip(points, points[1:])) >= span / 12
+    if points and len(points) <= 12 and (apart or len(points) == 1):
+        target.set_ticks(points, [f"{v:g}" for v in points])
+    else:
+        target.set_major_locator(MaxNLocator(integer=True))
+
+
+def category_ticks(ax: Any, labels: Sequence[str]) -> None:
+    """A tick at each category ``0 .. n-1`` named by ``labels``; slanted where they would run into each other."""
+    ax.set_xticks(range(len(labels)), list(labels))
+    width_in = ax.get_position().width * ax.figure.get_figwidth()
+    room = width_in * 72 / max(len(labels), 1)  # points per category
+    if max((len(str(t)) for t in labels), default=0) * 0.6 * TICK_SIZE > 0.9 * room:
+        ax.tick_params(axis="x", labelrotation=25)
+        for text in ax.get_xticklabels():
+            text.set_horizontalalignment("right")
+            text.set_rotation_mode("anchor")
+
+
+def room_for_title(fig: Any, *, line_in: float = 0.17) -> None:
+    """Make ``fig`` taller by ``line_in`` inches per title line beyond two, so that a long caption leaves the axes room."""
+    extra = max((ax.get_title().count("\n") - 1 for ax in fig.axes if ax.get_title()), default=0)
+    if extra > 0:
+        fig.set_figheight(fig.get_figheight() + line_in * extra)
+
+
+def _range_text(low: float, high: float) -> str:
+    if math.isfinite(low) and math.isfinite(high):
+        return f", cut to [{low:g}, {high:g}]"
+    if math.isfinite(low):
+        return f", cut at {low:g}"
+    return f", cut at {high:g}" if math.isfinite(high) else ""
+
+
+def spread(summary: pd.DataFrame, metric: str, table: pd.DataFrame | None = None) -> tuple[pd.DataFrame, str]:
+    """The band over seeds around each mean of ``summary``: columns ``low`` and ``high``, and words for the legend.
+
+    With ``table`` (the sweep's rows, one per cell: ``point``, ``algorithm``, ``seed`` and
+    ``metric``) the band runs from the lowest to the highest seed's value, which is never
+    outside the quantity's range. Without it the band is the mean +- the standard deviation
+    over seeds, cut to the metric's range (:data:`METRIC_RANGES`): a ratio to the optimum is
+    at most 1 and at least 0 however the seeds spread, and a band reaching -2 would show a
+    value no seed can have. A cut band still reaches its mean (a mean outside the range,
+    e.g. a negative objective's ratio, keeps its point). One seed: no band (NaN).
+
+    Parameters
+    ----------
+    summary
+        Columns ``point``, ``algorithm``, ``mean``, ``std`` (and ``count``), as
+        :func:`aisched.experiments.checks.summarise` gives them.
+    metric
+        The column summarised.
+    table
+        The per-cell rows, or None.
+
+    Returns
+    -------
+    tuple of (pandas.DataFrame, str)
+        ``summary`` with ``low`` and ``high`` added, and what the band is
+        ("bars: lowest to highest seed").
+    """
+    import numpy as np
+
+    out = summary.copy()
+    mean = out["mean"].to_numpy(dtype=float)
+    low_limit, high_limit = METRIC_RANGES.get(metric, (-_INF, _INF))
+    if table is not None and {"point", "algorithm", "seed", metric} <= set(table.columns):
+        values = table[["point", "algorithm", metric]].copy()
+        values[metric] = values[metric].astype(float).where(np.isfinite(values[metric].astype(float)))
+        ends = values.groupby(["point", "algorithm"])[metric].agg(["min", "max", "count"])
+        keys = list(zip(out["point"], out["algorithm"]))
+        low = np.array([ends["min"].get(k, np.nan) for k in keys], dtype=float)
+        high = np.array([ends["max"].get(k, np.nan) for k in keys], dtype=float)
+        counts = np.array([ends["count"].get(k, 0) for k in keys])
+        low[counts < 2], high[counts < 2] = np.nan, np.nan
+        text = "bars: lowest to highest seed"
+    else:
+        std = out["std"].to_numpy(dtype=float) if "std" in out else np.full(len(out), np.nan)
+        low = np.minimum(np.clip(mean - std, low_limit, None), mean)
+        high = np.maximum(np.clip(mean + std, None, high_limit), mean)
+        text = "bars: mean ± std over seeds" + _range_text(low_limit, high_limit)
+    out["low"], out["high"] = low, high
+    if not np.isfinite(low).any():
+        text = "one seed: no spread"
+    return out, text
+
+
+def band_errors(rows: pd.DataFrame) -> Any:
+    """``yerr`` of matplotlib (below, above) from ``rows``' ``mean``, ``low``, ``high``; 0 where there is no band."""
+    import numpy as np
+
+    mean = rows["mean"].to_numpy(dtype=float)
+    below = np.nan_to_num(mean - rows["low"].to_numpy(dtype=float), nan=0.0, posinf=0.0, neginf=0.0)
+    above = np.nan_to_num(rows["high"].to_numpy(dtype=float) - mean, nan=0.0, posinf=0.0, neginf=0.0)
+    return np.vstack([np.maximum(below, 0.0), np.maximum(above, 0.0)])
 
 
 def series_style(index: int) -> dict[str, Any]:
@@ -250,42 +399,75 @@ def price_heatmap(
     return save(fig, path)
 
 
-def metric_figure(
-    path: str | Path, stored: StoredScenario, summary: pd.DataFrame, *, extra_paths: Sequence[str | Path] = (),
-) -> list[Path]:
-    """A sweep's metric against its x-axis: mean and standard deviation over seeds per algorithm.
+def metric_plot(stored: StoredScenario, summary: pd.DataFrame, table: pd.DataFrame | None = None) -> Any:
+    """The figure of a sweep's metric against its x-axis (laid out, not written): mean and band over seeds per algorithm.
 
-    ``stored`` is the sweep's scenario (:class:`~aisched.experiments.stored.StoredScenario`:
-    its ``family``, ``name``, ``title``, ``x``, ``values``, ``labels``, ``metric``); ``summary`` has columns
-    ``algorithm``, ``point``, ``x``, ``mean``, ``std``. Numeric x-values give
-    lines (one style per series, so ten series stay apart), others grouped bars.
-    Written to ``path`` and each of ``extra_paths`` (e.g. an SVG beside the PNG).
+    Its title is the scenario's caption (``stored.title``, cost notes left out, wrapped to
+    the axes), its y-label the metric's words with unit (:func:`label`: "social welfare
+    (money units)", "ratio to the offline optimum (or bound)"), its x-label the x parameter's
+    words. Numeric x-values give lines (one style per series, so ten series stay apart),
+    others grouped bars; an axis of whole numbers gets whole-number ticks
+    (:func:`integer_ticks`). The bars around each mean are :func:`spread`'s band, named in
+    the legend's title.
+
+    Parameters
+    ----------
+    stored
+        The sweep's scenario (:class:`~aisched.experiments.stored.StoredScenario`: its
+        ``family``, ``name``, ``title``, ``x``, ``values``, ``labels``, ``metric``).
+    summary
+        Columns ``algorithm``, ``point``, ``x``, ``mean``, ``std``.
+    table
+        The sweep's per-cell rows: the band is then the lowest to the highest seed.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import numpy as np
 
     family, metric, values = stored.family, stored.metric, list(stored.values)
     names = list(stored.labels)
+    banded, band_text = spread(summary, metric, table)
     fig, ax = subplots()
-    algos = list(dict.fromkeys(summary["algorithm"]))
+    algos = list(dict.fromkeys(banded["algorithm"]))
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
     if numeric:
         for j, name in enumerate(algos):
-            rows = summary[summary["algorithm"] == name].sort_values("point")
+            rows = banded[banded["algorithm"] == name].sort_values("point")
             xs = [values[int(p)] for p in rows["point"]]
-            ax.errorbar(xs, rows["mean"], yerr=rows["std"].fillna(0.0), capsize=3, markersize=4, linewidth=1.2,
+            ax.errorbar(xs, rows["mean"], yerr=band_errors(rows), capsize=3, markersize=4, linewidth=1.2,
                         label=name, **series_style(j))
+        if is_integer_axis(values):
+            integer_ticks(ax, values)
     else:
         width = 0.8 / max(len(algos), 1)
         for j, name in enumerate(algos):
-            rows = summary[summary["algorithm"] == name].set_index("x").reindex(names)
+            rows = banded[banded["algorithm"] == name].set_index("x").reindex(names)
             pos = np.arange(len(names)) + (j - (len(algos) - 1) / 2) * width
-            ax.bar(pos, rows["mean"], width, yerr=rows["std"].fillna(0.0), capsize=2, label=name,
+            ax.bar(pos, rows["mean"], width, yerr=band_errors(rows), capsize=2, label=name,
                    color=series_style(j)["color"])
-        ax.set_xticks(np.arange(len(names)), names)
+        category_ticks(ax, names)
+    if metric in INTEGER_METRICS:
+        integer_ticks(ax, axis="y")
     style_axes(ax, title=stored.title or stored.name, xlabel=label(stored.x, family=family),
                ylabel=label(metric, family=family))
-    legend_outside(ax)
+    legend_outside(ax, title=textwrap.fill(band_text, 32))
+    room_for_title(fig)
     fit_titles(fig)
+    return fig
+
+
+def metric_figure(
+    path: str | Path, stored: StoredScenario, summary: pd.DataFrame, *, extra_paths: Sequence[str | Path] = (),
+    table: pd.DataFrame | None = None,
+) -> list[Path]:
+    """Write :func:`metric_plot`'s figure to ``path`` and each of ``extra_paths`` (e.g. an SVG beside the PNG).
+
+    ``table`` (the sweep's per-cell rows), where given, makes the band the lowest to the
+    highest seed rather than the mean +- std cut to the metric's range.
+    """
+    fig = metric_plot(stored, summary, table)
     paths = [Path(path), *(Path(p) for p in extra_paths)]
     for p in paths[:-1]:
         atomic_save_figure(fig, p, dpi=120, bbox_inches="tight", pad_inches=0.1)

@@ -1,4 +1,4 @@
-"""Regime maps: where along a scarcity knob does the paper's claim hold? (issue 25, point 4)
+"""Regime maps: where along a scarcity knob does the paper's claim hold?
 
 A regime scenario sweeps one knob from idle to saturated (a capacity scale,
 the load, the servers, the spot market's supply), running the paper's
@@ -6,7 +6,8 @@ algorithm, its baselines and the reference (the proven optimum or a certified
 bound). It names the ``"regime"`` figure; for it the report draws, per baseline,
 the improvement of the family's proposed algorithm over that baseline along the
 knob (mean over seeds of ``(proposed - baseline) / |baseline|``, ``proposed /
-baseline - 1`` for a positive baseline, with the spread of the per-seed values) and the reference's headroom over the baseline
+baseline - 1`` for a positive baseline; its bars run from the lowest to the highest seed's value, where a
+mean +- std could reach below -100 %, which no seed can) and the reference's headroom over the baseline
 (``reference / baseline - 1``, :class:`aisched.experiments.verdicts.Headroom`) as a band from 0 up to it, and states the region
 where the claim's direction holds, decided as every comparison claim is: on the
 paired per-seed differences (:func:`aisched.experiments.verdicts.paired`; "above"
@@ -21,9 +22,11 @@ compute capacity 12.5 % to 61.0 %); nowhere else".
 from __future__ import annotations
 
 import math
+import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -35,15 +38,15 @@ from aisched.experiments.verdicts import direction, headroom, paired
 if TYPE_CHECKING:
     from aisched.experiments.stored import StoredScenario
 
-__all__ = ["RegimePoint", "proposed_runs", "regime_figure", "regime_lines", "regime_points", "regime_summary",
-           "region_text"]
+__all__ = ["RegimePoint", "proposed_runs", "regime_figure", "regime_lines", "regime_plot", "regime_points",
+           "regime_summary", "region_text"]
 
 
 def proposed_runs(stored: StoredScenario) -> list[str]:
     """The family's proposed algorithm and each scenario variant of it (``"comdos@full-cell"``), in order.
 
     A variant that changes the proposed algorithm's options (an improvement beside the paper, or
-    another reading) gets its own map against the same baselines and reference (issue 26, point 4).
+    another reading) gets its own map against the same baselines and reference.
     """
     proposed = families.record(stored.family).proposed
     if not proposed or proposed not in stored.algorithms:
@@ -65,6 +68,8 @@ class RegimePoint:
     diagnostic: float         # the family's first deciding diagnostic: the largest mean over seeds of any algorithm
     seeds: int = 0            # seeds paired
     proposed: str = ""        # the compared run: the family's proposed algorithm or "<it>@<variant>"
+    low: float = math.nan     # the lowest seed's ratio (the figure's bar runs from it ...
+    high: float = math.nan    # ... to the highest seed's; NaN: no seed)
 
 
 def _ratio_per_seed(rows: pd.DataFrame, proposed: str, baseline: str, x: str, metric: str) -> np.ndarray:
@@ -115,6 +120,8 @@ def regime_points(stored: StoredScenario, table: pd.DataFrame, proposed: str | N
                 room=room.room if room is not None and room.available else math.nan,
                 reference_kind=room.kind if room is not None and room.available else "",
                 diagnostic=diag, proposed=proposed,
+                low=float(ratio.min()) if ratio.size else math.nan,
+                high=float(ratio.max()) if ratio.size else math.nan,
             ))
     return out
 
@@ -196,9 +203,17 @@ def _regime_lines(stored: StoredScenario, points: list[RegimePoint]) -> list[str
     return [*lines, ""]
 
 
-def regime_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
-    """``regime.svg`` (and ``.png``) under ``root``: improvement along the knob, headroom as a band, per baseline."""
-    from aisched.experiments.figures import _pyplot, atomic_save_figure
+def regime_plot(stored: StoredScenario, table: pd.DataFrame) -> Any:
+    """The regime map's figure (not written), one panel per baseline; None where nothing is mapped.
+
+    Its title is the scenario's caption (``stored.title``, wrapped to the figure) and what
+    is compared; the x-axis the knob in words (:func:`aisched.experiments.figures.label`),
+    a tick at each value run; the y-axis the relative change of the metric (in %). The
+    bars around each mean run from the lowest to the highest seed's improvement (the
+    legend says so): a mean +- std would reach below -100 % where the seeds spread widely,
+    an improvement no seed can have.
+    """
+    from aisched.experiments.figures import _pyplot, clean_title, label
 
     runs = {run: regime_points(stored, table, run) for run in proposed_runs(stored)}
     runs = {run: ps for run, ps in runs.items() if ps}
@@ -208,9 +223,10 @@ def regime_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Pa
     plt = _pyplot()
     baselines = list(dict.fromkeys(p.baseline for p in points))
     xs = list(dict.fromkeys(p.x for p in points))
-    fig, axes = plt.subplots(1, len(baselines), figsize=(3.0 * len(baselines) + 0.6, 3.2), squeeze=False,
-                             sharey=False)
+    width = 3.0 * len(baselines) + 0.6
+    fig, axes = plt.subplots(1, len(baselines), figsize=(width, 3.4), squeeze=False, sharey=False)
     proposed = families.record(stored.family).proposed
+    measured = re.sub(r"\s*\([^()]*\)$", "", label(stored.metric, family=stored.family))
     for ax, b in zip(axes[0], baselines):
         pos = np.arange(len(xs))
         first = {p.x: p for p in points if p.baseline == b}
@@ -226,25 +242,45 @@ def regime_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Pa
         for i, (run, run_points) in enumerate(runs.items()):  # the proposed algorithm, then its variants
             mine = {p.x: p for p in run_points if p.baseline == b}
             imp = np.array([100 * mine[x].improvement if x in mine else np.nan for x in xs])
-            err = np.array([100 * mine[x].spread if x in mine else 0.0 for x in xs])
+            low = np.array([100 * mine[x].low if x in mine else np.nan for x in xs])
+            high = np.array([100 * mine[x].high if x in mine else np.nan for x in xs])
+            err = np.vstack([np.nan_to_num(np.maximum(imp - low, 0.0)), np.nan_to_num(np.maximum(high - imp, 0.0))])
             ax.errorbar(pos + 0.06 * i, imp, yerr=err, marker="os^v"[i % 4], capsize=3, color=f"C{i}",
                         label=f"{run if i else proposed} vs the baseline")
             better = [k for k, x in enumerate(xs) if x in mine and mine[x].verdict == "better"]
             ax.scatter(pos[better] + 0.06 * i, imp[better], s=60, facecolors="none", edgecolors="C2", zorder=3,
                        label="above (paired 95 %)" if i == 0 else None)
         ax.set_xticks(pos, xs)
-        ax.set_xlabel(stored.x.replace("_", " "))
+        ax.set_xlabel(label(stored.x, family=stored.family), fontsize=8)
         ax.set_title(f"over {b}", fontsize=9)
-        ax.set_ylabel("improvement (%)")
+        ax.set_ylabel(f"{measured} over the baseline (% change)", fontsize=8)
+        ax.tick_params(labelsize=7)
+    from matplotlib.lines import Line2D
+
     handles, labels = axes[0][0].get_legend_handles_labels()
+    handles.append(Line2D([], [], color="0.3", marker="|", markersize=9, linestyle="none"))
+    labels.append("bars: lowest to highest seed")
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=7, frameon=False)
-    fig.suptitle(f"{stored.name}: {proposed} against each baseline along {stored.x}", fontsize=9)
-    fig.tight_layout(rect=(0, 0.1, 1, 0.94))
+    caption = clean_title(stored.title) or stored.name
+    heading = f"{caption}: {proposed} against each baseline"
+    fig.suptitle(textwrap.fill(heading, max(30, int(0.95 * width * 72 / (0.6 * 9)))), fontsize=9)
+    rows = 1 + (len(handles) - 1) // 3
+    fig.tight_layout(rect=(0, 0.04 + 0.045 * rows, 1, 1))  # room for the legend below; the suptitle's is its own
+    return fig
+
+
+def regime_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
+    """``regime.svg`` (and ``.png``) under ``root``: :func:`regime_plot`'s figure; the PNG's path, or None."""
+    from aisched.experiments.figures import _pyplot, atomic_save_figure
+
+    fig = regime_plot(stored, table)
+    if fig is None:
+        return None
     paths = [root / "regime.svg", root / "regime.png"]
     import matplotlib
 
-    with matplotlib.rc_context({"svg.hashsalt": "aisched"}):  # the same ids every run (a clean diff)
+    with matplotlib.rc_context({"svg.hashsalt": "aisched", "svg.fonttype": "none"}):  # same ids every run, small
         for p in paths:
             atomic_save_figure(fig, p, dpi=100, metadata={"Date": None} if p.suffix == ".svg" else None)
-    plt.close(fig)
+    _pyplot().close(fig)
     return paths[1]

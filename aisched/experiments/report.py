@@ -52,11 +52,13 @@ from aisched.provenance import provenance, provenance_text
 __all__ = ["REDUCED_LABEL", "RATIO_METRICS", "ClaimCheck", "check_claims", "mean_table", "measured_text",
            "not_in_run_lines", "reduced_heading", "reference_lines", "report", "summarise", "variant_checks", "verdict_text"]
 
-def _figure(root: Path, stored: StoredScenario, summary: pd.DataFrame) -> list[Path]:
-    """``figure.png`` and ``figure.svg``: the metric along x in the report's one style (:func:`~aisched.experiments.figures.metric_figure`)."""
+def _figure(root: Path, stored: StoredScenario, summary: pd.DataFrame,
+            table: pd.DataFrame | None = None) -> list[Path]:
+    """``figure.png`` and ``figure.svg``: the metric along x in the report's one style (:func:`~aisched.experiments.figures.metric_figure`);
+    with the per-cell ``table`` its band runs from the lowest to the highest seed."""
     from aisched.experiments.figures import metric_figure
 
-    return metric_figure(root / "figure.png", stored, summary, extra_paths=[root / "figure.svg"])
+    return metric_figure(root / "figure.png", stored, summary, extra_paths=[root / "figure.svg"], table=table)
 
 
 def _heatmap(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
@@ -116,10 +118,10 @@ def mean_table(stored: StoredScenario, summary: pd.DataFrame) -> list[str]:
 
 
 def reference_lines(table: pd.DataFrame, metric: str) -> list[str]:
-    """Which reference the ratios are to, per point: the proven optimum or an upper bound (issue 17)."""
+    """Which reference the ratios are to, per point: the proven optimum or an upper bound."""
     if "reference_kind" not in table:
         return []
-    if metric not in ("ratio", "competitive_ratio"):  # the headroom's reference, point by point (issue 25)
+    if metric not in ("ratio", "competitive_ratio"):  # the headroom's reference, point by point
         kinds = table.groupby(table["x"].astype(str), sort=False)["reference_kind"].agg(
             lambda k: "optimum" if set(k) == {"optimum"} else "bound" if set(k) - {""} else "")
         if not (kinds != "").any():
@@ -146,7 +148,7 @@ def measured_text(chk: ClaimCheck) -> str:
     return "; ".join(parts)
 
 
-#: The label every verdict of a reduced run carries (issue 25, point 5).
+#: The label every verdict of a reduced run carries.
 REDUCED_LABEL = "[reduced run]"
 
 
@@ -179,22 +181,30 @@ def not_in_run_lines(absent: list[tuple[str, ClaimCheck]], counts: dict[str, int
 
 
 def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int], reduced: bool = False,
-                 absent: list[tuple[str, ClaimCheck]] | None = None, name: str = "") -> list[str]:
+                 absent: list[tuple[str, ClaimCheck]] | None = None, name: str = "",
+                 stored: StoredScenario | None = None) -> list[str]:
     """The claims table of one sweep (with verdicts, counted in ``verdicts``).
 
     A claim at a point the run lacks goes to ``absent`` (listed once, by
     :func:`not_in_run_lines`) when a list is given, else it is skipped (a variant's
-    table: the default's line already names it).
+    table: the default's line already names it). The table is headed "paper's claim"
+    only where every claim is the paper's (:func:`~aisched.experiments.page_figures.is_papers_claim`
+    of ``stored``); a user's claim is headed, or marked, as the user's.
     """
+    from aisched.experiments.page_figures import is_papers_claim
+
     shown = [c for c in checks if not c.absent]
     if absent is not None:
         absent += [(name, c) for c in checks if c.absent]
     if not shown:
         return []
-    lines = ["| paper's claim | measured | verdict |", "|---|---|---|"]
-    for chk in shown:
+    papers = [stored is not None and is_papers_claim(stored, c.claim) for c in shown]
+    head = "paper's claim" if all(papers) else "user's claim" if not any(papers) else "claim"
+    lines = [f"| {head} | measured | verdict |", "|---|---|---|"]
+    for chk, paper in zip(shown, papers):
         verdicts[chk.status] += 1
-        lines.append(f"| {chk.claim.text} | {measured_text(chk)} | {verdict_text(chk, reduced)} |")
+        mark = " (user's, not the paper's)" if head == "claim" and not paper else ""
+        lines.append(f"| {chk.claim.text}{mark} | {measured_text(chk)} | {verdict_text(chk, reduced)} |")
     return [*lines, ""]
 
 
@@ -247,7 +257,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         if table.empty:
             lines += ["No finished cells yet.", ""]
             lines += _claim_lines([ClaimCheck(claim, math.nan, None, "no finished cells yet")
-                                   for claim in stored.claims], verdicts, reduced)
+                                   for claim in stored.claims], verdicts, reduced, stored=stored)
             continue
         summary = summarise(table, metric)
         seeds = int(table["seed"].nunique())
@@ -258,7 +268,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         lines += reference_lines(table, metric)
         if figures:
             remove_stale_temps(root)  # of a report killed while drawing (its figures were kept whole)
-            png, _ = _figure(root, stored, summary)
+            png, _ = _figure(root, stored, summary, table)
             lines += [f"![{stored.name}]({(rel / png.name).as_posix()})", ""]
             heat = _heatmap(root, stored, table)
             if heat is not None:
@@ -271,12 +281,12 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         if "regime" in stored.figures:
             lines += regime_lines(stored, table)
         lines += _claim_lines(check_claims(stored, summary, table, level=auto_levels.get(stored.name, 0.95)),
-                              verdicts, reduced, absent, stored.name)
+                              verdicts, reduced, absent, stored.name, stored)
         for variant, checks in variant_checks(stored, summary, table).items():
             changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
                                 for a, params in stored.variants[variant].items())
             lines += [f"Under variant `{variant}` ({changed}):", ""]
-            lines += _claim_lines(checks, variant_verdicts, reduced)
+            lines += _claim_lines(checks, variant_verdicts, reduced, stored=stored)
     lines += not_in_run_lines(absent, verdicts)
     lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {counts_text(verdicts)}."
                   + (f" Under the scenarios' variants (other readings): {counts_text(variant_verdicts)}."

@@ -13,7 +13,7 @@ fails, is untestable or inconclusive, links to the readings that explain it
 (:attr:`Claim.why <aisched.experiments.scenario.Claim.why>`,
 :mod:`aisched.experiments.readings`), and a time-budget table
 (per single-family run: seeds, wall minutes, the machine's load average,
-against issue 16's 90 minutes for 3 seeds on 2 cores). Nothing is typed by hand: the page is
+against the budget of 90 minutes for 3 seeds on 2 cores). Nothing is typed by hand: the page is
 regenerated from the run (``aisched report DIR --reproduction docs/reproduction.md``).
 """
 
@@ -87,7 +87,7 @@ def _size(stored: StoredScenario) -> str:
     return f"{stored.x} in {list(stored.labels)}" + (f"; {base}" if base else "")
 
 
-#: The time budget of issue 16: ``aisched reproduce FAMILY`` with >= 3 seeds within 90 minutes on 2 cores.
+#: The time budget: ``aisched reproduce FAMILY`` with >= 3 seeds within 90 minutes on 2 cores.
 BUDGET_MIN = 90.0
 BUDGET_SEEDS = 3
 
@@ -124,7 +124,7 @@ def _load(run: dict[str, Any]) -> str:
 def _budget(runs: list[dict[str, Any]]) -> list[str]:
     """The time-budget table: per family, seeds, cells, wall minutes and the verdict against the budget."""
     lines = ["## Time budget", "",
-             f"Issue 16: `aisched reproduce FAMILY --seeds {BUDGET_SEEDS}` (or more seeds) within "
+             f"The time budget: `aisched reproduce FAMILY --seeds {BUDGET_SEEDS}` (or more seeds) within "
              f"{BUDGET_MIN:.0f} minutes on a 2-core machine. A run on a loaded machine (see its load "
              "average) over-states the quiet figure; a resumed run (cells kept from an earlier run) "
              "under-states it and is not counted.", "",
@@ -314,14 +314,14 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
             better = "higher" if METRICS[metric] else "lower"
             if figures:
                 svg = scenario_svg(figure_dir / f"{stored.name.replace('/', '-')}.svg", stored,
-                                   summary, checks)
+                                   summary, checks, table)
                 body += [f"![{stored.name}]({os.path.relpath(svg, out.parent)})", ""]
             body += [f"`{metric}` ({better} is better), mean ± std over seeds:", "",
                      *mean_table(stored, summary), *reference_lines(table, metric),
                      *diagnostics_lines(stored, table), *notes_lines(stored, table)]
             if "regime" in stored.figures:
                 points = regime_points(stored, table)
-                proposed = proposed_runs(stored)  # the proposed algorithm, then its variants (issue 26)
+                proposed = proposed_runs(stored)  # the proposed algorithm, then its variants
                 for run in proposed:
                     run_points = points if run == proposed[0] else regime_points(stored, table, run)
                     if run_points:

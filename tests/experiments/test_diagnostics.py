@@ -1,4 +1,4 @@
-"""Mechanism diagnostics, idle marks and regime maps on hand-made sweep tables (issue 25, points 3-4)."""
+"""Mechanism diagnostics, idle marks and regime maps on hand-made sweep tables."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_regime_points_region_and_headroom() -> None:
 
 
 def test_a_variant_of_the_proposed_algorithm_gets_its_own_map(tmp_path: Path) -> None:
-    """issue 26, point 4: the variant (e.g. ComDOS's full-cell option set) is mapped beside ComDOS."""
+    """The variant (e.g. ComDOS's full-cell option set) is mapped beside ComDOS."""
     definition = replace(_genai(["1.0", "0.25"]), figures=("regime",),
                          variants={"full-cell": {"comdos": {"alpha_reading": "full_cell"}}})
     table = pd.concat([_table(), pd.DataFrame(_rows("1.0", "comdos@full-cell", [13, 14, 15])
@@ -172,11 +172,12 @@ def test_page_figure_marks_the_papers_values(tmp_path: Path) -> None:
     summary = summarise(table, "objective")
     checks = check_claims(definition, summary, table)
     points, lines = paper_marks(definition, summary, checks)
-    assert points == [("0.25", "comdos", pytest.approx(6.0 * 1.5), "paper: comdos = heft_ma +50%")]
-    assert lines == [(2.0, "paper: comdos <= 2")]
+    # genai/t is no paper figure: its claims are a user's, never marked as the paper's
+    assert points == [("0.25", "comdos", pytest.approx(6.0 * 1.5), "user's claim: comdos = heft_ma +50%")]
+    assert lines == [(2.0, "user's claim: comdos <= 2")]
     svg = scenario_svg(tmp_path / "figures" / "genai-t.svg", definition, summary, checks)
-    text = svg.read_text()
-    assert "paper&#39;s claimed level" in text or "paper's claimed level" in text
+    text = svg.read_text().replace("&#39;", "'")
+    assert "user's claimed level (not the paper's)" in text and "paper's claimed level" not in text
     assert svg.stat().st_size < 60_000
 
 

@@ -1,4 +1,4 @@
-"""One style for every report figure (issue 29): titles that fit, legends outside the data, words on the axes."""
+"""One style for every report figure: titles that fit, legends outside the data, words on the axes."""
 
 from __future__ import annotations
 

@@ -176,6 +176,8 @@ LABELS = {
     "noise": "prediction noise",
     "phases": "phases of the workload",
     "regret_to_bound": "regret / Theorem 2's bound",
+    "best_fixed": "mean utility per job of the best fixed policy in hindsight (money units)",
+    "regret": "regret of the selection (normalised utility per job)",
 }
 
 #: Figs. 1-3 (``Scenario.figures`` of the spot family; joined with the selection figures in ``spot.FIGURES``).

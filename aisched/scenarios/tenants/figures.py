@@ -20,7 +20,7 @@ __all__ = ["FIGURES", "LABELS", "alpha_bars", "alpha_figure", "revenue_cost_figu
 #: Words with units for the tenants family's figure axes (:func:`aisched.experiments.figures.label`).
 LABELS = {
     "objective": "total revenue (money units)",
-    "ratio": "revenue / offline bound",
+    "ratio": "ratio of total revenue to the offline optimum (or a bound on it)",
     "users": "tenants",
     "servers": "servers",
     "jobs": "jobs",
