@@ -25,6 +25,7 @@ from aisched import families
 from aisched.experiments.catalog import METRICS, Claim
 from aisched.experiments.diagnostics import idle
 from aisched.experiments.sequential import one_sided_p
+from aisched.experiments.validation import RATIO_METRICS
 from aisched.experiments.verdicts import VERDICTS, differences, direction, headroom, paired_interval
 
 if TYPE_CHECKING:
@@ -76,8 +77,6 @@ class ClaimCheck:
         return f"{self.status}: {self.detail}" if self.status == "not checked" else self.detail
 
 
-#: Metrics measured against a reference (offline optimum, or a certified bound where none is proven).
-RATIO_METRICS = ("ratio", "competitive_ratio")
 
 
 def summarise(table: pd.DataFrame, metric: str) -> pd.DataFrame:

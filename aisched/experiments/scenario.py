@@ -34,7 +34,9 @@ from aisched.experiments.validation import (
     CLAIM_KINDS,
     COMMON_FIGURES,
     COMMON_METRICS,
+    HEADROOM_CLAIMS,
     METRICS,
+    RATIO_METRICS,
     kinds,
     validate,
 )
@@ -80,7 +82,7 @@ class Claim:
         Keys of the sections of ``docs/readings.md`` that explain the claim's verdict where it
         fails or cannot be tested here: a section's key is its heading's first word (``"S3"`` for
         ``### S3. Averaged commitments ...``, ``"L8"``, ``"A-bound"``). The reproduction page links
-        each key's section beside such a verdict (issue 29, item 11); empty: the page says that no
+        each key's section beside such a verdict; empty: the page says that no
         reading explains it yet.
     """
 
@@ -129,10 +131,10 @@ class Scenario:
         Also compute the family's certified upper bound (:func:`aisched.bound`,
         cell algorithm ``"bound"``) of every (point, seed): the ratio reference
         wherever the offline program is not proven optimal or not solved
-        (``offline = false``, paper-scale points; issue 17).
+        (``offline = false``, paper-scale points).
     bound_at
         With ``bound``: only these x values get a bound cell (the points the
-        claims are made at: a reference for their headroom, issue 25); empty (the
+        claims are made at: a reference for their headroom); empty (the
         default): every point. A value the (reduced) run does not have is skipped.
     params
         Per-algorithm keyword parameters.
@@ -200,6 +202,7 @@ class Scenario:
     cost: str = ""
     bound_at: tuple[Any, ...] = ()
     why: tuple[str, ...] = ()
+    references: str = "needed"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "why", reading_keys(self.why))
@@ -222,6 +225,33 @@ class Scenario:
     def runs(self) -> list[str]:
         """The labels of every algorithm run: the compared ones, then ``"<algorithm>@<variant>"``."""
         return [*self.algorithms, *(f"{a}@{v}" for v, by in self.variants.items() for a in by)]
+
+    def reference_points(self) -> tuple[int, ...]:
+        """The points (indices) whose every seed gets the reference cells (``offline``, ``bound``).
+
+        With ``references = "needed"`` (the default) a reference is computed only where a
+        verdict reads it: at every point of a ratio metric (:data:`RATIO_METRICS`: the
+        reference is the denominator), of a regime map (the reference is the map's subject),
+        of a scenario with no claims (a user's sweep against the optimum) or of a family's own
+        kind; otherwise only at the points of the claims decided against the reference's
+        headroom (:data:`HEADROOM_CLAIMS`; a claim without a point: every point). Trends,
+        bounds on a metric and "best" (whose headroom is a note, never a verdict) need none.
+        ``references = "all"``: every point. ``bound_at`` still narrows the bound cells.
+        """
+        every = tuple(range(len(self.values)))
+        if (self.references == "all" or not self.claims or self.metric in RATIO_METRICS
+                or "regime" in self.figures or self.kind != "compare"):
+            return every
+        labels = self.labels
+        needed: set[int] = set()
+        for claim in self.claims:
+            if claim.kind not in HEADROOM_CLAIMS:
+                continue
+            if claim.point is None:
+                return every
+            if str(claim.point) in labels:
+                needed.add(labels.index(str(claim.point)))
+        return tuple(sorted(needed))
 
     def algorithm_params(self, point: int, algorithm: str) -> dict[str, Any]:
         """Keyword parameters of ``algorithm`` (or a ``"<algorithm>@<variant>"`` label) at point ``point``."""
@@ -265,6 +295,7 @@ class Scenario:
             "kind": self.kind, "x_target": self.x_target, "figures": list(self.figures),
             "variants": {v: {a: dict(p) for a, p in by.items()} for v, by in self.variants.items()},
             "bound": self.bound, "bound_at": _plain_list(self.bound_at), "why": list(self.why), "cost": self.cost,
+            **({"references": self.references} if self.references != "needed" else {}),
             **({"full_values": _plain_list(self.full_values)} if self.full_values is not None else {}),
         }
 
@@ -286,6 +317,7 @@ class Scenario:
             **({"kind": self.kind} if self.kind != "compare" else {}),
             **({"bound": True} if self.bound else {}),
             **({"bound_at": list(self.bound_at)} if self.bound_at else {}),
+            **({"references": self.references} if self.references != "needed" else {}),
             **({"reduced_form": True} if self.full_values is not None else {}),
             **({"x_target": self.x_target} if self.x_target != "generator" else {}),
             **({"figures": list(self.figures)} if self.figures else {}),
@@ -297,7 +329,7 @@ class Scenario:
 _TOP_KEYS = {
     "name", "family", "title", "x", "values", "base", "algorithms", "metric", "seeds", "offline",
     "time_limit", "params", "reduced", "reduced_values", "claims", "kind", "x_target", "figures", "variants",
-    "bound", "bound_at", "why", "cost", "full_values", "plugins",
+    "bound", "bound_at", "why", "cost", "full_values", "plugins", "references",
 }
 _CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value", "why"}
 
@@ -309,7 +341,8 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
     (list), optional ``base`` (table of generator parameters), ``metric``,
     ``seeds``, ``offline``, ``time_limit``, ``params`` (table per algorithm),
     ``reduced`` (table of generator overrides), ``reduced_values``, ``kind``,
-    ``x_target``, ``figures`` (list), ``bound``, ``bound_at`` (list), ``why`` (list), ``cost``,
+    ``x_target``, ``figures`` (list), ``bound``, ``bound_at`` (list), ``references`` (``"needed"`` or
+    ``"all"``: see :meth:`Scenario.reference_points`), ``why`` (list), ``cost``,
     ``full_values`` (list: the full scenario's values of a :meth:`Scenario.reduced` form),
     ``plugins`` (list of modules that register a user's algorithms, imported here and by every
     worker that runs the sweep's cells; not part of the scenario itself) and ``[[claims]]`` tables with the fields of :class:`Claim`. An x value is a number, a name or a
@@ -406,7 +439,7 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             x_target=typed("x_target", str, "generator"), figures=tuple(typed("figures", list, [])),
             variants={v: {a: dict(p) for a, p in by.items()} for v, by in variants.items()},
             bound=typed("bound", bool, False), bound_at=bound_at or (),
-            why=tuple(typed("why", list, [])),
+            why=tuple(typed("why", list, [])), references=typed("references", str, "needed"),
         )
     except InvalidScenarioError as exc:
         raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None

@@ -102,9 +102,10 @@ def cells(scenario: Scenario, seeds: int | None = None, points: Iterable[int] | 
         raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
     out = []
     chosen = range(len(scenario.values)) if points is None else sorted(set(points))
+    referenced = set(scenario.reference_points())  # offline / bound only where a verdict reads them
     for p in chosen:
-        bound = scenario.bound and (not scenario.bound_at or scenario.values[p] in scenario.bound_at)
-        algos = (["offline"] if scenario.offline else []) + (["bound"] if bound else []) + scenario.runs
+        bound = scenario.bound and (scenario.values[p] in scenario.bound_at if scenario.bound_at else p in referenced)
+        algos = ["offline"] * (scenario.offline and p in referenced) + ["bound"] * bound + scenario.runs
         for seed in range(n_seeds):
             for name in algos:
                 out.append(Cell(
@@ -155,7 +156,7 @@ def _run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
     inst = _instance(cell)
     if cell.algorithm == "offline":
         outcome = api.offline(inst, time_limit=cell.time_limit, **cell.algorithm_params)
-    elif cell.algorithm == "bound":  # the certified upper bound (issue 17); objective: its primal value
+    elif cell.algorithm == "bound":  # the certified upper bound; objective: its primal value
         outcome = api.bound(inst, time_limit=cell.time_limit, **cell.algorithm_params)
     else:  # "<algorithm>@<variant>" runs the algorithm with the variant's parameters
         outcome = api.run(cell.algorithm.partition("@")[0], inst, **cell.algorithm_params)  # verified by run
@@ -173,11 +174,7 @@ def _run_cell(cell: Cell) -> tuple[dict[str, Any], Any]:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (np.floating,)):
-        return float(value)
-    return value
+    return int(value) if isinstance(value, np.integer) else float(value) if isinstance(value, np.floating) else value
 
 
 def folder(out: str | os.PathLike[str], scenario: Scenario) -> Path:
@@ -187,8 +184,6 @@ def folder(out: str | os.PathLike[str], scenario: Scenario) -> Path:
 
 
 _atomic_write_text = atomic_write_text  # mode as the umask gives (not mkstemp's 0600)
-
-
 _record_text = record_text  # the names tests and older callers know
 _prepare = prepare
 
@@ -508,7 +503,7 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
            workers: int | None, progress: bool, outcomes: bool, runner: Runner | None, bar: Any | None,
            dispatch: str | None) -> pd.DataFrame:
     """:func:`sweep` in its folder ``root``, whose lock this process holds."""
-    from aisched.experiments.progress import EtaBar
+    from aisched.experiments.progress import EtaBar, cell_group
 
     done, broken = _prepare(scenario, root, resume)
     todo = [c for c in todo_all if c.key not in done]
@@ -521,9 +516,9 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
     if bar is None:
         bar = EtaBar(total=len(todo_all), initial=len(todo_all) - len(todo), desc=scenario.name, unit="cell",
                      disable=not progress, dynamic_ncols=True, workers=n_workers)
-    eta = getattr(bar, "eta", None)  # an EtaBar's estimate: each cell's kind and work time
+    eta = getattr(bar, "eta", None)  # an EtaBar's estimate: each cell's group (algorithm, size), work, write
     if eta is not None:
-        eta.expect(f"{c.scenario}:{c.algorithm}" for c in todo)
+        eta.expect(cell_group(c) for c in todo)
     interrupted = died = False
     failure: BaseException | None = None
     if todo:
@@ -549,11 +544,13 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
                 work += row["work_s"]
                 shared += bool(row.get("same_as"))
                 if eta is not None:  # a shared cell (experiments.sharing) cost nothing: no time to learn from
-                    kind = f"{cell.scenario}:{cell.algorithm}"
+                    group = cell_group(cell)
                     if row.get("same_as"):
-                        eta.shared(kind)
+                        eta.shared(group)
                     else:
-                        eta.finished(kind, row["work_s"])
+                        eta.finished(group, row["work_s"])
+                    writes[-1].add_done_callback(  # the writes still to come are part of the time left
+                        lambda w: w.exception() is None and eta.wrote(w.result()))
                 bar.set_postfix_str(f"{cell.x} s{cell.seed} {cell.algorithm}", refresh=False)
                 bar.update(1)
         except KeyboardInterrupt:  # Ctrl-C: end the workers now, keep what finished

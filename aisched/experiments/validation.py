@@ -22,7 +22,8 @@ from aisched.experiments.readings import check_reading_keys
 if TYPE_CHECKING:
     from aisched.experiments.scenario import Scenario
 
-__all__ = ["CLAIM_KINDS", "COMMON_FIGURES", "COMMON_METRICS", "COMPARE_KIND", "METRICS", "kinds", "validate"]
+__all__ = ["CLAIM_KINDS", "COMMON_FIGURES", "COMMON_METRICS", "COMPARE_KIND", "HEADROOM_CLAIMS", "METRICS",
+           "RATIO_METRICS", "REFERENCE_RULES", "kinds", "validate"]
 
 
 #: Metrics every scenario may plot: a column of the sweep's table, and whether higher is better.
@@ -71,6 +72,16 @@ def kinds(family: str) -> dict[str, str]:
 
 
 #: Claim kinds and what they assert (``m(a, p)``: mean metric of algorithm ``a`` at point ``p``).
+#: Metrics measured against a reference (offline optimum, or a certified bound where none is proven).
+RATIO_METRICS = ("ratio", "competitive_ratio")
+
+#: Claims whose verdict reads the reference's headroom over the baseline ("untestable" where the
+#: optimum leaves less room than the claim needs, or ties the baseline within the seeds' noise).
+HEADROOM_CLAIMS = ("improvement", "better_than")
+
+#: A scenario's ``references``: where its offline solve and bound cells run (:meth:`Scenario.reference_points`).
+REFERENCE_RULES = ("needed", "all")
+
 CLAIM_KINDS: dict[str, str] = {
     "improvement": "m(algorithm, point) / m(baseline, point) - 1 has the sign of value (paper: value)",
     "best": "algorithm has the best mean metric at every point",
@@ -128,7 +139,9 @@ def validate(s: Scenario) -> None:
             raise InvalidScenarioError("bound_at", f"{where}needs bound = true")
         if at not in everywhere:
             raise InvalidScenarioError(f"bound_at[{i}]", f"{where}{at!r} is not one of the x values {list(everywhere)}")
-    if s.metric in ("ratio", "competitive_ratio") and not (s.offline or s.bound):
+    if s.references not in REFERENCE_RULES:
+        raise InvalidScenarioError("references", f"{where}{s.references!r} is not one of {list(REFERENCE_RULES)}")
+    if s.metric in RATIO_METRICS and not (s.offline or s.bound):
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} needs offline = true (or bound = true)")
     known_kinds = kinds(s.family)
     if s.kind not in known_kinds:
