@@ -37,6 +37,15 @@ def _is_comparison_file(name: str) -> bool:
 #: What the status column says of a row (an online row's plan was verified by ``aisched.run``).
 _STATUS_WORDS = {"online": "online; plan verified", "optimal": "optimal (proven)",
                  "time_limit": "stopped at the time limit (incumbent)"}
+#: What it says of an offline row whose solve ended without a plan (objective NaN): no incumbent to show.
+_PLANLESS_WORDS = {"time_limit": "no plan found within the time limit"}
+
+
+def _status_words(status: str, planless: bool) -> str:
+    """The status column of a row: :data:`_STATUS_WORDS`, or that the solve found no plan."""
+    if planless:
+        return _PLANLESS_WORDS.get(status, f"no plan (status {status})")
+    return _STATUS_WORDS.get(status, status)
 
 
 def _fmt_table(table, objective: str = "objective") -> str:  # type: ignore[no-untyped-def]
@@ -54,13 +63,16 @@ def _fmt_table(table, objective: str = "objective") -> str:  # type: ignore[no-u
     )
     lines = [f"objective: {objective}; ratio: to the offline reference", header, "-" * len(header)]
     for name, row in table.iterrows():
+        planless = math.isnan(row["objective"]) and row["status"] != "online"  # a solve that found no plan
+        value = "none" if planless else f"{row['objective']:.2f}"
+        admitted = "" if planless else f"{row['admitted']:d}"
         ratio = "" if math.isnan(row["ratio"]) else f"{row['ratio']:.3f}"
         lat = "" if math.isnan(row["decision_median_s"]) else f"{1e3 * row['decision_median_s']:.3f}"
         shares = "".join(
             f" {'' if math.isnan(row[c]) else format(row[c], '.0%'):>{max(8, len(heads[c]))}}" for c in util)
         lines.append(
-            f"{name:<13} {row['objective']:>12.2f} {ratio:>7} {row['admitted']:>8d} "
-            f"{row['runtime_s']:>10.3f} {lat:>11}{shares}  {_STATUS_WORDS.get(row['status'], row['status'])}"
+            f"{name:<13} {value:>12} {ratio:>7} {admitted:>8} "
+            f"{row['runtime_s']:>10.3f} {lat:>11}{shares}  {_status_words(row['status'], planless)}"
         )
     return "\n".join(lines)
 
@@ -116,6 +128,12 @@ def _recorded_key(out: Path) -> dict[str, Any] | None:
     return key if isinstance(key, dict) else None
 
 
+def _given(key: dict[str, Any]) -> dict[str, Any]:
+    """A comparison's options without those left unset (None): an option added to a family since a folder's
+    record was written (unset there, so absent from it) does not make the same comparison another one."""
+    return {name: value for name, value in key.items() if value is not None}
+
+
 def _key_difference(earlier: dict[str, Any], now: dict[str, Any]) -> str:
     """The options in which two comparisons differ, as ``--name earlier -> now`` (at most three)."""
     names = sorted(n for n in set(earlier) | set(now) if earlier.get(n) != now.get(n))
@@ -133,7 +151,7 @@ def _check_out_folder(args: argparse.Namespace) -> None:
     if not earlier or args.overwrite:
         return
     recorded = _recorded_key(args.out)
-    if recorded == _comparison_key(args):
+    if recorded is not None and _given(recorded) == _given(_comparison_key(args)):
         return
     files = f"{', '.join(p.name for p in earlier[:3])}{', ...' if len(earlier) > 3 else ''}"
     why = (f"differs in {_key_difference(recorded, _comparison_key(args))}" if recorded is not None

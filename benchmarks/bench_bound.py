@@ -1,4 +1,4 @@
-"""Certified upper bounds at paper scale (issue 17); prints figures.
+"""Certified upper bounds at paper scale; prints figures.
 
 lora: a paper-scale day (200 mixed nodes, 144 slots, Poisson(80) arrivals, 5
 vendors: ``aisched.scenarios.lora.generate``, ~11,755 tasks), bound by
@@ -49,7 +49,7 @@ def _show(name: str, out, online_name: str, online_value: float, online_s: float
 
 def _genai(args: argparse.Namespace) -> None:
     """genai at paper scale: the certified bound, its primal, and ComDOS's ratio to the bound."""
-    inst = aisched.scenarios.genai.generate(args.seed, edges=10, slots=args.genai_slots,
+    inst = aisched.scenarios.genai.generate(args.seed, edges=10, capacity="homo-M", slots=args.genai_slots,
                                             arrival_rate=args.genai_rate)
     print(f"[genai] {inst.num_jobs} jobs, {inst.num_edges} edges, {inst.num_slots} slots")
     out = aisched.bound(inst, time_limit=args.genai_time)
@@ -97,7 +97,7 @@ def main() -> None:
               f"{out.bound / online.objective:.4f} (>= OPT / pdFTSP; the paper's claim: <= 3); gap bound - pdFTSP "
               f"{out.bound - online.objective:.6g} ({(out.bound - online.objective) / out.bound:.1%} of the bound)")
     if args.family in ("tenants", "both", "all"):
-        inst = aisched.scenarios.tenants.generate(seed=args.seed)
+        inst = aisched.scenarios.tenants.paper_instance(seed=args.seed)
         print(f"[tenants] {inst.num_jobs} jobs, {inst.num_servers} servers, {inst.num_slots} slots")
         out = aisched.bound(inst, time_limit=args.tenants_time)
         tic = time.perf_counter()

@@ -1,6 +1,6 @@
 """ComDOS decision latency (Algorithm 1 + the jit DP of Algorithm 2) at paper scale.
 
-Targets (issue #14, point 4): 10 edges, 500 slots, Poisson(7) arrivals -> p90 per-job
+Targets: 10 edges, 500 slots, Poisson(7) arrivals -> p90 per-job
 decision <= 10 ms, and a job with two fan-out tasks (900 options) <= 50 ms, on
 the project's 2-core machine; the first section prints p50, p90, mean and the
 900-option job's time under ``option_eval="shared"`` (default) and ``"chunks"``
@@ -39,7 +39,7 @@ def warm_run(inst: GenaiInstance, **options) -> tuple[aisched.Outcome, float]:
 
 
 def targets(base: GenaiInstance, jobs: int) -> None:
-    """The issue's figures: p50 / p90 / mean at K=10, T=500, Poisson(7), and the 900-option job."""
+    """The targets' figures: p50 / p90 / mean at K=10, T=500, Poisson(7), and the 900-option job."""
     inst = first_jobs(base, jobs)
     fan = with_shape(first_jobs(base, 4), 2)
     print(f"{'option_eval':<12} {'jobs':>5} {'p50_ms':>8} {'p90_ms':>8} {'mean_ms':>8} {'900-opt_ms':>11} {'same':>5}")
@@ -56,7 +56,7 @@ def targets(base: GenaiInstance, jobs: int) -> None:
 
 
 def variant_against_faithful(base: GenaiInstance, jobs: int) -> None:
-    """Issue 26, point 4: per-job decision of the ``full_cell`` option set within 2x the faithful ComDOS's.
+    """Per-job decision of the ``full_cell`` option set within 2x the faithful ComDOS's.
 
     Both run on the same jobs in the same process (warm runs, faithful first and last, so load drift shows).
     """
@@ -122,15 +122,15 @@ def with_shape(inst: GenaiInstance, forks: int) -> GenaiInstance:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=400, help="jobs per configuration (first by arrival)")
-    parser.add_argument("--targets-only", action="store_true", help="only the issue's figures (section 0)")
+    parser.add_argument("--targets-only", action="store_true", help="only the targets' figures (section 0)")
     args = parser.parse_args()
     print(f"cores: {__import__('os').cpu_count()}, load average: {open('/proc/loadavg').read().split()[:3]}")
     print("decision latency per job in ms (warm run), by configuration\n")
-    base = genai.generate(seed=0, edges=10, slots=500, arrival_rate=7)
+    base = genai.generate(seed=0, edges=10, capacity="homo-M", slots=500, arrival_rate=7)
 
-    print("0) the issue's targets: K=10, T=500, Poisson(7) (p90 <= 10 ms) and the 900-option job (<= 50 ms)")
+    print("0) the targets: K=10, T=500, Poisson(7) (p90 <= 10 ms) and the 900-option job (<= 50 ms)")
     targets(base, args.jobs)
-    print("\n0b) the full_cell option set (issue 26) against the faithful ComDOS, same jobs")
+    print("\n0b) the full_cell option set against the faithful ComDOS, same jobs")
     variant_against_faithful(base, args.jobs)
     if args.targets_only:
         return
@@ -143,7 +143,7 @@ def main() -> None:
     print("\n2) growth with edges (T=500, Poisson(7))")
     print(HEADER)
     for k in (5, 10, 20):
-        inst = genai.generate(seed=0, edges=k, slots=500, arrival_rate=7)
+        inst = genai.generate(seed=0, edges=k, capacity="homo-M", slots=500, arrival_rate=7)
         print(row(f"K={k}", first_jobs(inst, args.jobs // 2)))
 
     print("\n3) growth with candidate models per task (K=10, T=500)")

@@ -114,7 +114,7 @@ def test_outcome_netcdf_round_trip(tmp_path):
 
 
 def test_offline_outcome_on_time_limit_is_honest():
-    inst = aisched.scenarios.lora.generate(seed=1, nodes=8, slots=24, arrival_rate=3.0)
+    inst = aisched.scenarios.lora.generate(seed=1, nodes=8, slots=24, arrival_rate=3.0, vendors=3)
     out = aisched.offline(inst, time_limit=0.05)
     if out.status == "optimal":  # pragma: no cover - machine much faster than expected
         pytest.skip("solved within 0.05 s")
@@ -191,7 +191,7 @@ def test_family_metrics_become_compare_columns(monkeypatch):
         assert table.loc[name, "admitted_share"] == pytest.approx(aisched.run(name, inst).admitted.mean())
 
 
-# --- what `run` and `compare` check about a registered algorithm (issue 29) -------------------------
+# --- what `run` and `compare` check about a registered algorithm --------------------------------------
 
 @pytest.fixture
 def own_registry(monkeypatch):

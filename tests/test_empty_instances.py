@@ -1,4 +1,4 @@
-"""Zero tasks / jobs in every family (issue 18 point 2): ``offline`` is "optimal" with objective 0 and
+"""Zero tasks / jobs in every family: ``offline`` is "optimal" with objective 0 and
 every registered online algorithm returns an empty plan that verifies (objective 0, nothing admitted).
 
 spot has one job per instance by construction (no empty instance); its zero-size check is ``workload``
@@ -15,8 +15,8 @@ from aisched.errors import InvalidScenarioError
 from aisched.scenarios import genai, lora, spot, tenants
 
 EMPTY = {
-    "lora": lambda: lora.generate(0, nodes=2, slots=6, tasks=0),
-    "genai": lambda: genai.generate(seed=0, edges=2, slots=6, jobs=0, dag_source="generator"),
+    "lora": lambda: lora.generate(0, nodes=2, slots=6, tasks=0, vendors=3),
+    "genai": lambda: genai.generate(seed=0, edges=2, slots=6, jobs=0, dag_source="generator", capacity="homo-M"),
     "tenants": lambda: tenants.generate(seed=0, users=2, servers=2, jobs=0, trace=None),
 }
 CASES = [(fam, name) for fam in EMPTY for name in aisched.algorithms(fam)]

@@ -1,4 +1,4 @@
-"""Every family's trace loader finds its file through ``data_file`` (issue 18 point 5).
+"""Every family's trace loader finds its file through ``data_file``.
 
 The files are small fixtures written here (same format as the shared
 extracts), put in ``$AISCHED_DATA`` while ``../shared/data`` and the user
@@ -41,7 +41,7 @@ AWS = json.dumps({"metadata": {"gap_seconds": 195}, "data": [(k // 40) % 5 for k
 GCP = ("commit_time,machine_type,region,hour,hour_spot\n"
        "2026-07-30T06:13:37+00:00,a2-highgpu-1g,us-central1,3.6,1.8\n"
        "2026-07-23T06:13:37+00:00,a2-highgpu-1g,us-central1,3.6,1.2\n")
-#: Both series of the extract per snapshot (issue 28: the loader reads the SXM4 one by default).
+#: Both series of the extract per snapshot (the loader reads the SXM4 one by default).
 VAST = "timestamp,gpu_type,socket_type,n_offers,n_available,price_min,price_p10,price_median,price_p90,price_max\n" + "".join(
     f"2025-10-{19 + k // 48:02d}T{(k % 48) // 2:02d}:{30 * (k % 2):02d}:00,A100_80GB,{socket},40,{base + k % 9},0.9,1.0,"
     f"{1.2 + 0.01 * (k % 7):.2f},1.6,1.7\n" for k in range(48 * 6) for socket, base in (("PCIe", 30), ("SXM4", 5)))
@@ -72,7 +72,7 @@ def test_lora_trace_found_in_aisched_data(data_home: Path) -> None:
     counts = lora_sc.arrival_counts_from_trace("philly", 144)
     assert counts.shape == (144,)  # 10-minute slots: arrivals at 0:01, 0:17, 0:33, 0:49, then 2:01, ...
     assert list(counts[:13]) == [1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1]
-    inst = lora_sc.generate(3, trace="philly", nodes=2, slots=12)
+    inst = lora_sc.generate(3, trace="philly", nodes=2, slots=12, vendors=3)
     assert inst.num_tasks > 0
 
 
@@ -88,7 +88,7 @@ def test_tenants_trace_found_in_aisched_data(data_home: Path) -> None:
 ])
 def test_genai_dags_found_in_aisched_data(data_home: Path, source: str, name: str, text: str) -> None:
     put(data_home, name, text)
-    inst = genai.generate(seed=0, edges=2, slots=10, jobs=3, dag_source=source)
+    inst = genai.generate(seed=0, edges=2, slots=10, jobs=3, dag_source=source, capacity="homo-M")
     assert inst.num_jobs == 3
 
 
@@ -105,11 +105,11 @@ def test_spot_markets_found_in_aisched_data(data_home: Path) -> None:
 
 @pytest.mark.parametrize(("call", "needle"), [
     (lambda: lora_sc.arrival_counts_from_trace("alibaba", 10), "aisched data fetch openb"),
-    (lambda: lora_sc.generate(0, trace="helios", nodes=2, slots=6), "helios_earth_vchbv_sequence_2020-05-15.csv"),
+    (lambda: lora_sc.generate(0, trace="helios", nodes=2, slots=6, vendors=3), "helios_earth_vchbv_sequence_2020-05-15.csv"),
     (lambda: tenants.generate(seed=0, users=2, servers=2, jobs=2, trace="week"), "derived data"),
-    (lambda: genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="hugginggpt"),
+    (lambda: genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="hugginggpt", capacity="homo-M"),
      "aisched data fetch hugginggpt"),
-    (lambda: genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="taskbench"), "taskbench_dags.jsonl"),
+    (lambda: genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="taskbench", capacity="homo-M"), "taskbench_dags.jsonl"),
     (lambda: spot.generate(seed=0, market="aws"), "aisched data fetch spot-traces"),
     (lambda: spot.generate(seed=0, market="vast"), "gpu_market_price_availability_2025.csv"),
 ])

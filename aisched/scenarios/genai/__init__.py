@@ -1,11 +1,12 @@
 """Scenarios of the `genai` family (ComDOS paper, section V): generator, paper figures, Fig. 3.
 
 - :mod:`~aisched.scenarios.genai.generator`: :func:`generate` (section V-A's workload on
-  TaskBench / HuggingGPT DAGs) and :func:`default_instance`;
+  TaskBench / HuggingGPT DAGs), :func:`default_instance` (``generate()``'s and ``aisched compare
+  genai``'s default) and :func:`paper_instance` (section IV-A's sizes);
 - :mod:`~aisched.scenarios.genai.paper`: Figs. 4-9 as named scenarios;
 - :mod:`~aisched.scenarios.genai.figures`: Fig. 3's worked example (ranks, order, options);
 - :mod:`~aisched.scenarios.genai.silent`: the values section IV.A leaves unstated and the paper's
-  baseline relations they are fitted to (issue 42);
+  baseline relations they are fitted to;
 - :mod:`~aisched.scenarios.genai.cli`: the ``aisched compare genai`` options.
 
 Importing the package registers the family with :mod:`aisched.families` and imports
@@ -37,6 +38,7 @@ __getattr__, __dir__, __all__ = attach(
         "DATA_MB": "generator",
         "DEADLINE_RULES": "generator",
         "DEFAULT_SCENARIO": "generator",
+        "PAPER_SCENARIO": "generator",
         "DeadlineRule": "generator",
         "MAX_EDGE_SLOTS": "generator",
         "MAX_JOBS": "generator",
@@ -47,6 +49,7 @@ __getattr__, __dir__, __all__ = attach(
         "SLOT_SECONDS": "generator",
         "UNIT_COST": "generator",
         "default_instance": "generator",
+        "paper_instance": "generator",
         "generate": "generator",
         "task_category": "generator",
     },

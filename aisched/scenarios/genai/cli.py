@@ -52,8 +52,10 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edges", type=int, default=d["edges"], help="edge clouds (default %(default)s)")
     parser.add_argument("--slots", type=int, default=d["slots"], help="5-second slots (default %(default)s)")
     parser.add_argument("--arrival-rate", type=float, default=None,
-                        help="Poisson jobs per slot (default: the embedded scenario's exact job count)")
-    parser.add_argument("--jobs", type=int, default=None, help=f"exact job count (default {d['jobs']})")
+                        help=f"Poisson jobs per slot, instead of --jobs (default: none, {d['jobs']} jobs exactly)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help=f"exact job count, arrivals uniform over the slots (default {d['jobs']} unless "
+                             "--arrival-rate is given)")
     parser.add_argument("--capacity", type=_capacity, default=d["capacity"],
                         help="homo-S, homo-M, homo-L, hetero or GB per edge (default %(default)s)")
     parser.add_argument("--dag-source", choices=("taskbench", "hugginggpt", "generator"),
@@ -107,10 +109,8 @@ def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
     if jobs is not None and args.arrival_rate is not None:
         raise InvalidScenarioError("--jobs", f"= {jobs} cannot be combined with --arrival-rate "
                                    f"{args.arrival_rate:g}: give an exact count or a Poisson rate")
-    if jobs is None and args.arrival_rate is None:
-        jobs = DEFAULT_SCENARIO["jobs"]
-    return generate(seed=args.seed, edges=args.edges, slots=args.slots,
-                    arrival_rate=1.0 if args.arrival_rate is None else args.arrival_rate,
+    # neither given: generate() draws DEFAULT_SCENARIO's job count, as the API does
+    return generate(seed=args.seed, edges=args.edges, slots=args.slots, arrival_rate=args.arrival_rate,
                     capacity=args.capacity, dag_source=args.dag_source, jobs=jobs,
                     deadline_rule=args.deadline_rule, revenue_rule=args.revenue_rule, workload=args.workload)
 

@@ -25,7 +25,7 @@ Where section IV.A is silent we chose: the proportionality constant
 memory (the resource of (5h)), "reference average completion time" as the
 critical path at mean runtimes, and the unit costs below. Four of these
 choices are declared silent parameters with the range the text allows
-(issue 42; :mod:`aisched.scenarios.genai.silent`, docs/readings.md genai
+(:mod:`aisched.scenarios.genai.silent`, docs/readings.md genai
 A-silent): ``revenue_scale``, ``candidate_shuffle`` (the candidates' order,
 which decides HEFT-MA's ties and HEFT-A's model), ``transfer_scale`` and
 ``runtime_scale``; each defaults to the instance drawn before them.
@@ -50,6 +50,13 @@ units per GB per slot). Per job, each runtime is scaled by ``U(0.8, 1.5)``
 modality (text 0.01 MB, image 1.5 MB, audio 1 MB, video 10 MB). Unit costs
 per edge: compute 0.01 per unit, hosting 0.01 per GB-slot, transfer 0.02 per
 MB, each times ``U(0.8, 1.2)``.
+
+Defaults. :func:`generate`'s defaults are those of ``aisched compare genai``
+(:data:`~aisched.scenarios.genai.defaults.DEFAULT_SCENARIO`: 2 edges of 8 GB, 12 slots,
+6 TaskBench jobs), so ``generate()``, :func:`default_instance` and the command without
+options build the same instance; :func:`paper_instance` draws section IV-A's setting
+(:data:`~aisched.scenarios.genai.defaults.PAPER_SCENARIO`: 10 edges of homo-M, 200 slots,
+Poisson(5)). The named scenarios state every size they use, so a default never sizes them.
 """
 
 from __future__ import annotations
@@ -69,12 +76,14 @@ from aisched.scenarios.genai.defaults import (
     CAPACITY_GB,
     DEADLINE_RULES,
     DEFAULT_SCENARIO,
+    PAPER_SCENARIO,
     REVENUE_RULES,
     WORKLOADS,
 )
 
 __all__ = ["CAPACITY_GB", "MODEL_POOLS", "WORKLOADS", "Workload", "generate", "task_category", "default_instance",
-           "DEFAULT_SCENARIO", "DeadlineRule", "RevenueRule", "DEADLINE_RULES", "REVENUE_RULES"]
+           "paper_instance", "DEFAULT_SCENARIO", "PAPER_SCENARIO", "DeadlineRule", "RevenueRule", "DEADLINE_RULES",
+           "REVENUE_RULES"]
 
 DeadlineRule = Literal["arrival", "earliest_finish"]
 RevenueRule = Literal["proportional", "random_factor"]
@@ -192,8 +201,10 @@ def _check(name: str, value: Any, low: float, *, integer: bool = True) -> None:
         raise InvalidScenarioError(name, f"= {value!r} must be {kind} >= {low}")
 
 
-def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: float = 5.0, *,
-             capacity: str | float = "homo-M", dag_source: str = "taskbench", jobs: int | None = None,
+def generate(seed: int = DEFAULT_SCENARIO["seed"], edges: int = DEFAULT_SCENARIO["edges"],
+             slots: int = DEFAULT_SCENARIO["slots"], arrival_rate: float | None = None, *,
+             capacity: str | float = DEFAULT_SCENARIO["capacity"], dag_source: str = DEFAULT_SCENARIO["dag_source"],
+             jobs: int | None = None,
              cost_weights: Any = (1.0, 1.0, 1.0), deadline_rule: DeadlineRule = "arrival",
              revenue_rule: RevenueRule = "proportional", term_weights: Any = None,
              capacity_scale: float = 1.0, workload: Workload = "legacy", revenue_scale: float = 1.0,
@@ -201,16 +212,20 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
              transfer_scale: float = 1.0) -> GenaiInstance:
     """A seeded `genai` instance with section IV-A's settings (see the module docstring).
 
+    The defaults are ``aisched compare genai``'s (:data:`DEFAULT_SCENARIO`: 2 edges of 8 GB,
+    12 slots, 6 jobs); section IV-A's sizes are :func:`paper_instance`'s.
+
     Parameters
     ----------
     seed
         Seed of the ``numpy.random.Generator``.
     edges, slots
-        ``K`` and ``T`` (5-second slots).
+        ``K`` and ``T`` (5-second slots); default 2 and 12.
     arrival_rate
-        Poisson mean of job arrivals per slot (ignored when ``jobs`` is given).
+        Poisson mean of job arrivals per slot (ignored when ``jobs`` is given). None (default)
+        with ``jobs`` None: ``DEFAULT_SCENARIO["jobs"]`` (6) jobs, the command line's rule.
     capacity
-        ``"homo-S"``, ``"homo-M"``, ``"homo-L"``, ``"hetero"`` or GB per edge.
+        ``"homo-S"``, ``"homo-M"``, ``"homo-L"``, ``"hetero"`` or GB per edge (default 8 GB).
     dag_source
         ``"taskbench"``, ``"hugginggpt"`` or ``"generator"``.
     jobs
@@ -236,7 +251,7 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         every other array of the instance is the same as at 1.
     workload
         ``"legacy"`` (default): the unit costs and ``REVENUE_RATE`` above.
-        ``"gpu_priced"`` (issue 26, beside it; docs/readings.md genai A2b): the same draws
+        ``"gpu_priced"`` (beside it; docs/readings.md genai A2b): the same draws
         (DAGs, deadlines, the per-edge ``U(0.8, 1.2)`` factors); runtimes are the published inference
         times of :mod:`aisched.scenarios.genai.runtimes` in slots on an RTX 4090 (one per model, no
         per-job ``U(0.8, 1.5)`` factor: no source motivates it, and section II.C gives each model its
@@ -251,13 +266,13 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     revenue_scale
         Multiplies every revenue ``b_i`` (> 0; default 1: the rate above). Section IV.A prices revenue
         "in proportion to its overall resource demand multiplied by a reference average completion
-        time" and gives no constant: this is the constant's free factor, a silent parameter (issue 42;
+        time" and gives no constant: this is the constant's free factor, a silent parameter (
         :mod:`aisched.scenarios.genai.silent`, docs/readings.md genai A-silent). Under ``gpu_priced``,
         ``1 / (1 + markup)`` (0.361) is markup 0: the median job's reference schedule is paid its cost.
         Draws nothing; with ``term_weights`` the two factors multiply.
     candidate_shuffle
         Share of tasks, in [0, 1], whose candidate models are listed in a seeded random order instead
-        of :data:`MODEL_POOLS`' order (default 0: the pools' order, every instance as before issue 42).
+        of :data:`MODEL_POOLS`' order (default 0: the pools' order, every instance as drawn before the option existed).
         The order decides HEFT-MA's tie among equally fast candidates ("the model with the shortest
         execution time", section IV.A, says nothing of ties) and HEFT-A's and Random-A's model (the first
         listed; the paper gives them no model selection, reading A6). The permutations come from their own
@@ -268,7 +283,7 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
         any > 0 accepted; default 1: the sourced seconds on an RTX 4090 under ``gpu_priced``, our estimate
         x ``U(0.8, 1.5)`` under ``legacy``). The paper gives no runtime; its edges are RTX 3060 / 4090 /
         V100 servers (section IV.A) and Fig. 3's example has mean runtimes of 3-7 slots, where ours are
-        one slot for 95 % of candidates (issue 42).
+        one slot for 95 % of candidates.
     transfer_scale
         Multiplies every edge's unit transfer cost ``e^p_k`` of (3) (> 0; default 1). Section IV.A gives no
         unit cost; ours prices a MB at the GB-slot price (``gpu_priced``: about 0.015 US dollars a GB, a
@@ -283,10 +298,14 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
     _check("seed", seed, 0)
     _check("edges", edges, 1)
     _check("slots", slots, 1)
-    _check("arrival_rate", arrival_rate, 0, integer=False)
+    if arrival_rate is not None:
+        _check("arrival_rate", arrival_rate, 0, integer=False)
     if jobs is not None:
         _check("jobs", jobs, 0)
-    expected = float(jobs) if jobs is not None else float(arrival_rate) * float(slots)
+    elif arrival_rate is None:  # neither given: the command line's default count
+        jobs = DEFAULT_SCENARIO["jobs"]
+    rate = 0.0 if arrival_rate is None else float(arrival_rate)  # used only without `jobs` (then it is given)
+    expected = float(jobs) if jobs is not None else rate * float(slots)
     if expected > MAX_JOBS:  # a size guard, before any allocation
         what, value = ("jobs", jobs) if jobs is not None else ("arrival_rate", arrival_rate)
         raise InvalidScenarioError(what, f"= {value!r} implies about {expected:.3g} jobs, more than the limit "
@@ -352,7 +371,7 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
                 for name, value in cost.items()}
     mean_rate = COMPUTE_PER_GB * float(cost["compute"].mean()) + float(cost["hosting"].mean())  # per GB-slot
     if jobs is None:
-        arrival = np.repeat(np.arange(T), rng.poisson(arrival_rate, T))
+        arrival = np.repeat(np.arange(T), rng.poisson(rate, T))
     else:
         arrival = np.sort(rng.integers(0, T, int(jobs)))
     n_jobs = arrival.size
@@ -431,5 +450,21 @@ def generate(seed: int = 0, edges: int = 10, slots: int = 200, arrival_rate: flo
 
 
 def default_instance() -> GenaiInstance:
-    """``generate(**DEFAULT_SCENARIO)``."""
+    """``generate(**DEFAULT_SCENARIO)``: the instance of ``aisched compare genai`` without options, and of
+    ``generate()``."""
     return generate(**DEFAULT_SCENARIO)
+
+
+def paper_instance(seed: int = 0) -> GenaiInstance:
+    """Section IV-A's setting as the paper's figures run it: ``generate(seed, **PAPER_SCENARIO)``.
+
+    10 edges of homo-M memory (96 GB), 200 five-second slots, Poisson(5) arrivals (about 1,000
+    TaskBench jobs) on the ``gpu_priced`` workload: the base point of ``genai/fig4-slots`` to
+    ``genai/fig8-weights``. Building it takes about a second.
+
+    Parameters
+    ----------
+    seed
+        Seed of the draw (>= 0).
+    """
+    return generate(seed=seed, **PAPER_SCENARIO)

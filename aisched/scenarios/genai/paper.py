@@ -12,7 +12,7 @@ __all__ = ["add_scenarios"]
 _GENAI_ALGOS = ("comdos", "heft_ma", "heft_a", "random_a")
 #: The figures run the workload rebuilt from the paper's premises (``workload="gpu_priced"``: GPU-priced costs,
 #: argued revenue rate, published inference times; docs/readings.md genai A2b); Figs. 4-8 also run as
-#: ``genai/<fig>-legacy`` on the draw before issue 26. ``generate()``'s own default stays ``"legacy"``.
+#: ``genai/<fig>-legacy`` on the earlier (legacy) draw. ``generate()``'s own default stays ``"legacy"``.
 _WORKLOAD = "gpu_priced"
 _GENAI_BASE = {"edges": 10, "slots": 200, "arrival_rate": 5.0, "capacity": "homo-M", "workload": _WORKLOAD}
 #: Reduced form: 2 edges of 8 GB, 30 slots, Poisson(1.2) (~44 jobs): most jobs fit their windows and
@@ -25,13 +25,13 @@ _GENAI_SMALL = {"edges": 2, "slots": 30, "arrival_rate": 1.2, "capacity": 8.0, "
 FIG8_TERM_WEIGHTS = ((0.1, 0.1, 0.1, 0.1), (0.5, 0.1, 0.1, 0.1), (0.1, 0.5, 0.1, 0.1), (0.1, 0.1, 0.5, 0.1),
                      (0.1, 0.1, 0.1, 0.5))
 
-#: The named option set of "a ComDOS that works" beside the paper's two alpha readings (issue 26, point 4;
+#: The named option set of "a ComDOS that works" beside the paper's two alpha readings (
 #: docs/readings.md genai A10): (9) with alpha = 1 / (e - 1) and the capacity-aware DP. A copy of
 #: ``aisched.online.genai.comdos.FULL_CELL_OPTIONS`` (tested equal; this module loads no NumPy).
 FULL_CELL_VARIANT = {"alpha_reading": "full_cell", "room_aware": True}
 
 #: The two readings of alpha in update (9) (docs/readings.md genai A1; section III.B prints
-#: "alpha = max_i {b_i / r_i,min}" and no unit), both run on every genai scenario (issue 42, point 3):
+#: "alpha = max_i {b_i / r_i,min}" and no unit), both run on every genai scenario:
 #: ``comdos`` itself reads it unit-free, alpha = U / L (``alpha_reading="density_ratio"``, from (9)'s units and
 #: property (ii)); the variant ``alpha-gb`` reads the printed ratio literally, in the instance's money per GB
 #: (``alpha_reading="gb"``). Neither is "the faithful one": the text supports both. Beside them the working
@@ -46,7 +46,7 @@ def _genai_small(x: str) -> dict:
 
 
 def _legacy(scenario: Scenario) -> Scenario:
-    """``scenario`` on the workload before issue 26 (``workload="legacy"``), named ``<name>-legacy``."""
+    """``scenario`` on the earlier workload (``workload="legacy"``), named ``<name>-legacy``."""
     return replace(scenario, name=f"{scenario.name}-legacy", title=f"{scenario.title} [legacy workload, variant]",
                    base={**scenario.base, "workload": "legacy"},
                    reduced_base={**scenario.reduced_base, "workload": "legacy"})
@@ -69,7 +69,7 @@ def add_scenarios(add: Add) -> None:
 
     Full-size cost per seed: :data:`FULL_RUN_SECONDS`. Variants: ``alpha-gb`` (A1's second reading,
     alpha as printed in money per GB, beside ``comdos``'s unit-free alpha = U / L) everywhere including the
-    regime map (issue 42, point 3), ``full-cell`` (A10, issue 26: alpha = 1 / (e - 1) with the capacity-aware
+    regime map, ``full-cell`` (A10: alpha = 1 / (e - 1) with the capacity-aware
     DP) everywhere including the regime map, ``exact`` selection (A8) on Fig. 9 only -- its cycle-cutset
     enumeration makes the ~4 % of TaskBench jobs whose DAG skeleton has a cycle cost
     seconds each at 10 edges and 200 slots. ``genai/fig9-competitive-scale`` takes Fig. 9's ratio to
@@ -78,13 +78,13 @@ def add_scenarios(add: Add) -> None:
     MILP; cell costs measured at seed 0 on the 2-core machine at load 8-11 from other sessions: the
     bound 10 / 16 / 13-42 s (2 rounds each; its verified plan meets it, so there the reference is the
     optimum), ComDOS 21 / 22 / 20 s, ComDOS alpha-gb 7 / 29 / 65 s. Figs. 4-8 compute the same bound at
-    every point (``bound=True``, issue 25): the reference of each claim's headroom (4 s at 5 edges and 12 s
+    every point (``bound=True``): the reference of each claim's headroom (4 s at 5 edges and 12 s
     at 500 slots, seed 0, 60 s limit, proven optimal there). The workload readings (A2: ``deadline_rule``,
     ``revenue_rule``) are generator options, not algorithm options, so they are not variants.
     Every figure runs ``workload="gpu_priced"`` (A2b); Figs. 4-8 also as ``genai/<fig>-legacy`` on the
-    draw before issue 26 (same claims and variants). Two regime maps (not paper figures, no claims):
+    earlier (legacy) draw (same claims and variants). Two regime maps (not paper figures, no claims):
     ``genai/regime-capacity`` over edge memory and ``genai/regime-revenue`` over the revenue constant
-    (``revenue_scale``, a silent parameter of issue 42; 27 s for 3 seeds, serial, 2026-11-28). The figures
+    (``revenue_scale``, a silent parameter; 27 s for 3 seeds, serial, 2026-11-28). The figures
     keep today's values of genai's silent parameters: their calibration meets five of its six targets, not all
     (docs/readings.md genai A-silent).
     """
@@ -163,7 +163,7 @@ def add_scenarios(add: Add) -> None:
         title="Regime map (not a paper figure): ComDOS against HEFT-MA, HEFT-A and Random-A as the revenue constant "
               "falls from ours (revenue_scale 1) to 0.6 (the calibration's fit), 0.361 (markup 0) and 0.25 (5 edges, "
               "60 slots, Poisson 3, homo-M), with the certified bound as the reference (memory idle: its verified "
-              "plan meets it, so it is the optimum; docs/readings.md genai A-silent, issue 42 point 4)",
+              "plan meets it, so it is the optimum; docs/readings.md genai A-silent)",
         x="revenue_scale", values=(1.0, 0.6, 0.361, 0.25),
         base={"edges": 5, "slots": 60, "arrival_rate": 3.0, "capacity": "homo-M", "workload": _WORKLOAD},
         algorithms=_GENAI_ALGOS, bound=True, time_limit=20.0, figures=("regime",), variants=_VARIANTS,

@@ -1,7 +1,8 @@
 """Scenarios of the `lora` family (pdFTSP paper, section 5): generator, traces, paper figures, report hooks.
 
-- :mod:`~aisched.scenarios.lora.generator`: :func:`generate` (section 5.1's workload) and
-  :func:`default_instance` (the embedded scenario of ``make run``);
+- :mod:`~aisched.scenarios.lora.generator`: :func:`generate` (section 5.1's workload),
+  :func:`default_instance` (the embedded scenario of ``make run``: ``generate()``'s and ``aisched
+  compare lora``'s default) and :func:`paper_instance` (section 5.1's sizes);
 - :mod:`~aisched.scenarios.lora.traces`: per-slot arrival counts of the Philly, Alibaba
   and Helios traces;
 - :mod:`~aisched.scenarios.lora.paper`: Figs. 4-13 as named scenarios;
@@ -38,6 +39,7 @@ __getattr__, __dir__, __all__ = attach(
         "DATA_DIR": "generator",
         "DEADLINE_METHODS": "generator",
         "DEFAULT_SCENARIO": "generator",
+        "DEFAULT_TRACE_RATE": "generator",
         "ENERGY_COST_PER_SAMPLE": "generator",
         "EPOCHS": "generator",
         "GPU_TYPES": "generator",
@@ -46,6 +48,7 @@ __getattr__, __dir__, __all__ = attach(
         "MAX_VENDORS": "generator",
         "PEAK_FACTOR": "generator",
         "PEAK_HOURS": "generator",
+        "PAPER_SCENARIO": "generator",
         "PHILLY_TRACE": "generator",
         "SAMPLES": "generator",
         "SLOTS_PER_HOUR": "generator",
@@ -58,6 +61,7 @@ __getattr__, __dir__, __all__ = attach(
         "declared_value_bounds": "generator",
         "default_instance": "generator",
         "generate": "generator",
+        "paper_instance": "generator",
         "cell_metrics": "metrics",
     },
 )

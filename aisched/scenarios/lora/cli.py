@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
-from aisched.scenarios.lora.defaults import DEADLINE_METHODS, DEFAULT_SCENARIO, DEFAULT_TIME_LIMIT, GPU_MIXES
+from aisched.scenarios.lora.defaults import (
+    DEADLINE_METHODS,
+    DEFAULT_SCENARIO,
+    DEFAULT_TIME_LIMIT,
+    DEFAULT_TRACE_RATE,
+    GPU_MIXES,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,11 +42,28 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--slots", type=int, default=d["slots"], help="10-minute slots (default %(default)s)")
     parser.add_argument(
         "--arrival-rate", type=float, default=None,
-        help="Poisson tasks per slot (default: the embedded scenario's exact task count)",
+        help=f"tasks per slot: the Poisson mean, or with --trace the mean the trace's counts are rescaled to "
+             f"(default: none, {d['tasks']} tasks exactly; with --trace {DEFAULT_TRACE_RATE:g} a slot)",
     )
     parser.add_argument(
         "--tasks", type=int, default=None,
-        help=f"exact task count (default {d['tasks']} unless --arrival-rate is given)",
+        help=f"exact task count, arrivals uniform over the slots (default {d['tasks']} unless --arrival-rate or "
+             "--trace is given)",
+    )
+    parser.add_argument(
+        "--trace", metavar="FILE", default=d["trace"],
+        help="arrivals per slot from a trace: a CSV file with a timestamp column (date-times or epoch seconds, one "
+             "job a row), a creation_time column (seconds) or time, total_job_num snapshots, or a shipped trace "
+             "(philly, philly-week, alibaba, helios; `aisched data list`). The trace's jobs are placed from slot 0: "
+             "its slot 0 starts at midnight of its first arrival's day and becomes the instance's slot 0 (a "
+             "trace shorter than --slots repeats); its counts are rescaled to --arrival-rate and keep their shape "
+             "(default: none, Poisson arrivals)",
+    )
+    parser.add_argument(
+        "--trace-start", type=int, default=None, metavar="SLOT",
+        help="with --trace: the trace's slot that becomes slot 0 (10-minute slots), e.g. 84 to start at 14:00 of "
+             f"its first day; a window without jobs is refused with the slot of the trace's next job "
+             f"(default {d['trace_start']})",
     )
     parser.add_argument("--vendors", type=int, default=d["vendors"], help="labour vendors (default %(default)s)")
     parser.add_argument("--gpu-mix", choices=GPU_MIXES, default=d["gpu_mix"],
@@ -55,17 +78,28 @@ def instance_from_cli(args: argparse.Namespace) -> LoraInstance:
     from aisched.scenarios.lora.generator import generate
 
     tasks = args.tasks
+    trace = getattr(args, "trace", None)
+    given_start = getattr(args, "trace_start", None)
+    trace_start = DEFAULT_SCENARIO["trace_start"] if given_start is None else given_start
     if tasks is not None and args.arrival_rate is not None:
         raise InvalidScenarioError("--tasks", f"= {tasks} cannot be combined with --arrival-rate "
                                    f"{args.arrival_rate:g}: give an exact count or a Poisson rate")
-    if tasks is None and args.arrival_rate is None:
-        tasks = DEFAULT_SCENARIO["tasks"]
+    if tasks is not None and trace is not None:
+        raise InvalidScenarioError("--tasks", f"= {tasks} cannot be combined with --trace {trace!r}: the trace gives "
+                                   "the arrivals (scale them with --arrival-rate)")
+    if trace is None and given_start is not None:
+        raise InvalidScenarioError("--trace-start", f"= {trace_start} needs --trace: it says where a trace starts")
+    if trace_start < 0:
+        raise InvalidScenarioError("--trace-start", f"= {trace_start} must be a slot >= 0")
+    # neither --tasks, --arrival-rate nor --trace: generate() draws DEFAULT_SCENARIO's task count, as the API does
     return generate(
         seed=args.seed,
         nodes=args.nodes,
         slots=args.slots,
-        arrival_rate=2.0 if args.arrival_rate is None else args.arrival_rate,
+        arrival_rate=args.arrival_rate,
         tasks=tasks,
+        trace=trace,
+        trace_start=trace_start,
         vendors=args.vendors,
         gpu_mix=args.gpu_mix,
         deadline=args.deadline,
@@ -73,9 +107,13 @@ def instance_from_cli(args: argparse.Namespace) -> LoraInstance:
 
 
 def describe(inst: LoraInstance, args: argparse.Namespace) -> str:
-    """One line describing the generated scenario."""
+    """One line describing the generated scenario (and its trace, when ``--trace`` gave the arrivals)."""
+    trace, start, rate = getattr(args, "trace", None), getattr(args, "trace_start", None), args.arrival_rate
+    source = "" if trace is None else (
+        f" (trace {trace} from its slot {DEFAULT_SCENARIO['trace_start'] if start is None else start}, rescaled to "
+        f"{DEFAULT_TRACE_RATE if rate is None else rate:g} a slot)")
     return (
-        f"lora scenario: {inst.num_tasks} tasks, {inst.num_nodes} nodes ({args.gpu_mix}), "
+        f"lora scenario: {inst.num_tasks} tasks{source}, {inst.num_nodes} nodes ({args.gpu_mix}), "
         f"{inst.num_slots} slots, {inst.num_vendors} vendors, seed {args.seed}"
     )
 

@@ -6,7 +6,8 @@ slot 0 starting at midnight), A100-80GB / A40-48GB nodes (or a mix), tasks
 arriving per slot from a Poisson process or a real trace, 1..5 epochs over
 5k..20k training samples, labour vendors with prices and delays, bids, and an
 energy (operational) cost with a time-of-day price. :func:`default_instance`
-is a small embedded scenario for the project's main job.
+is a small embedded scenario for the project's main job, also ``generate()`` and
+``aisched compare lora``; :func:`paper_instance` draws section 5.1's setting (100 nodes, a day).
 
 Distributions (``U{a..b}`` integer uniform, ``U(a, b)`` continuous uniform)
 ---------------------------------------------------------------------------
@@ -101,21 +102,17 @@ from aisched.experiments import _paths
 from aisched.experiments.data import data_file
 from aisched.models.lora.instance import LoraInstance
 from aisched.scenarios.lora import traces
-from aisched.scenarios.lora.defaults import DEADLINE_METHODS, DEFAULT_SCENARIO, GPU_MIXES
+from aisched.scenarios.lora.defaults import (
+    DEADLINE_METHODS,
+    DEFAULT_SCENARIO,
+    DEFAULT_TRACE_RATE,
+    GPU_MIXES,
+    PAPER_SCENARIO,
+)
 
-__all__ = [
-    "A40_A100_RATIO",
-    "BASE_MODELS",
-    "DATA_DIR",
-    "DEADLINE_METHODS",
-    "GPU_TYPES",
-    "PHILLY_TRACE",
-    "BaseModelProfile",
-    "arrival_counts_from_trace",
-    "declared_value_bounds",
-    "default_instance",
-    "generate",
-]
+__all__ = ["A40_A100_RATIO", "BASE_MODELS", "DATA_DIR", "DEADLINE_METHODS", "DEFAULT_SCENARIO", "DEFAULT_TRACE_RATE",
+           "GPU_TYPES", "PAPER_SCENARIO", "PHILLY_TRACE", "BaseModelProfile", "arrival_counts_from_trace",
+           "declared_value_bounds", "default_instance", "generate", "paper_instance"]
 
 SLOT_SECONDS = 600  # 10-minute slots, 144 a day (paper 5.1)
 SLOTS_PER_HOUR = 3600 // SLOT_SECONDS
@@ -319,15 +316,40 @@ def _arrivals(
         raw = arrival_counts_from_trace(trace, trace_start + slots)[trace_start:].astype(float)
         if raw.sum() == 0:
             if arrival_rate > 0:
-                raise InvalidScenarioError(
-                    "trace", f"has no jobs in its slots {trace_start}..{trace_start + slots - 1}"
-                )
+                raise InvalidScenarioError("trace", _empty_window(trace, slots, trace_start))
             scaled = raw
         else:
             scaled = raw * (arrival_rate / raw.mean())
         low = np.floor(scaled)  # stochastic rounding: right totals in expectation
         counts = (low + (rng.random(slots) < scaled - low)).astype(np.int64)
     return np.repeat(np.arange(slots), counts)
+
+
+#: Slots in a week: how far past the window the message of an empty window looks for the next job.
+_WEEK_SLOTS = 7 * 24 * 3600 // SLOT_SECONDS
+
+
+def _clock(slot: int) -> str:
+    """The time of day at which slot ``slot`` starts (slot 0 at midnight), ``HH:MM``."""
+    minutes = (slot * SLOT_SECONDS // 60) % (24 * 60)
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _empty_window(trace: Path, slots: int, trace_start: int) -> str:
+    """Why a trace has no task in the window of slots ``trace_start ..``, and the ``trace_start`` of its next job
+    (looked for within a week past the window; the trace repeats cyclically)."""
+    last = trace_start + slots - 1
+    counts = arrival_counts_from_trace(trace, max(trace_start + slots, _WEEK_SLOTS) + _WEEK_SLOTS)
+    later = np.flatnonzero(counts[trace_start:]) + trace_start
+    day = trace_start * SLOT_SECONDS // 86_400 + 1
+    text = (f"{str(trace)!r} has no jobs in the window of slots {trace_start}..{last} ({_clock(trace_start)} to "
+            f"{_clock(last + 1)} from day {day} of the trace; the trace's slot 0 is midnight of its first arrival's "
+            "day and the instance's slot 0 is the trace's slot trace_start)")
+    if later.size:
+        move = int(later[0])
+        return (f"{text}: its next job is in slot {move} ({_clock(move)}); move the window there with "
+                f"trace_start={move} (aisched compare lora --trace-start {move})")
+    return f"{text}: move the window with trace_start (aisched compare lora --trace-start SLOT)"
 
 
 def _round_down(x: np.ndarray, unit: int) -> np.ndarray:
@@ -341,17 +363,17 @@ MAX_VENDORS = 1_000
 
 
 def generate(
-    seed: int | None = 0,
+    seed: int | None = DEFAULT_SCENARIO["seed"],
     *,
-    nodes: int = 8,
-    slots: int = 24,
-    arrival_rate: float = 2.0,
+    nodes: int = DEFAULT_SCENARIO["nodes"],
+    slots: int = DEFAULT_SCENARIO["slots"],
+    arrival_rate: float | None = None,
     tasks: int | None = None,
     trace: str | os.PathLike[str] | None = None,
-    trace_start: int = 0,
-    vendors: int = 3,
-    gpu_mix: str = "mixed",
-    deadline: str = "slack",
+    trace_start: int = DEFAULT_SCENARIO["trace_start"],
+    vendors: int = DEFAULT_SCENARIO["vendors"],
+    gpu_mix: str = DEFAULT_SCENARIO["gpu_mix"],
+    deadline: str = DEFAULT_SCENARIO["deadline"],
     base_model: str = "gpt2",
     work_unit: int = 100,
     rng: np.random.Generator | None = None,
@@ -362,7 +384,9 @@ def generate(
 ) -> LoraInstance:
     """A random multi-LoRA fine-tuning auction after section 5.1 of the paper.
 
-    Distributions, units and their sources are in the module docstring.
+    Distributions, units and their sources are in the module docstring. The defaults are
+    ``aisched compare lora``'s (:data:`DEFAULT_SCENARIO`: 4 nodes, 24 slots, 48 tasks, 2 vendors);
+    section 5.1's sizes are :func:`paper_instance`'s.
 
     Parameters
     ----------
@@ -370,12 +394,13 @@ def generate(
         Seed of ``numpy.random.default_rng``; the same seed gives the same
         instance. Ignored when ``rng`` is given.
     nodes
-        ``K``, number of GPU nodes (>= 1).
+        ``K``, number of GPU nodes (>= 1; default 4).
     slots
-        ``T``, number of 10-minute slots (>= 1); slot 0 starts at midnight.
+        ``T``, number of 10-minute slots (>= 1; default 24); slot 0 starts at midnight.
     arrival_rate
         Mean tasks per slot (finite, >= 0): the Poisson mean, or the mean the
-        trace is rescaled to.
+        trace is rescaled to. None (default): with a trace, :data:`DEFAULT_TRACE_RATE`
+        (2 a slot), else (without ``tasks``) 48 tasks exactly, the command line's rule.
     tasks
         If given, exactly this many tasks with arrival slots ``U{0..T-1}``
         (``arrival_rate`` is then unused); not with ``trace``.
@@ -384,12 +409,14 @@ def generate(
         :data:`aisched.scenarios.lora.traces.NAMED_TRACES` (``"philly"``,
         ``"philly-week"``, ``"alibaba"``, ``"helios"``) or a CSV path: the
         per-slot counts of :func:`arrival_counts_from_trace`, rescaled to mean
-        ``arrival_rate`` and stochastically rounded.
+        ``arrival_rate`` and stochastically rounded. Its jobs are placed from slot 0:
+        the trace's slot ``trace_start`` (midnight of its first arrival's day at 0) is the
+        instance's slot 0; a window without jobs is an error naming the next job's slot.
     trace_start
-        Slot of the trace that becomes slot 0 (>= 0; the trace repeats
+        Slot of the trace that becomes slot 0 (>= 0; default 0; the trace repeats
         cyclically), e.g. 84 to start the day at 14:00.
     vendors
-        ``N``, number of labour vendors (>= 0; 0 means no pre-processing).
+        ``N``, number of labour vendors (>= 0; 0 means no pre-processing; default 2).
     gpu_mix
         ``"a100"``, ``"a40"`` or ``"mixed"`` (node ``k`` even -> A100).
     deadline
@@ -433,6 +460,10 @@ def generate(
         nodes, vendors, min_batch_share, arrival_per_node, value_scale, vendor_pool)
     if arrival_per_node is not None and _is_int(nodes):
         arrival_rate = float(arrival_per_node) * int(nodes)
+    elif arrival_rate is None:  # the command line's rule: its task count, or a trace at its mean rate
+        if tasks is None and trace is None:
+            tasks = DEFAULT_SCENARIO["tasks"]
+        arrival_rate = DEFAULT_TRACE_RATE
     trace_path = _validate(
         seed, nodes, slots, arrival_rate, tasks, trace, vendors, gpu_mix, deadline, base_model,
         work_unit, rng,
@@ -545,7 +576,7 @@ def declared_value_bounds(model: BaseModelProfile, capacity: np.ndarray, work_un
 
 
 def default_instance() -> LoraInstance:
-    """The small embedded scenario of the project's main job: ``generate(**DEFAULT_SCENARIO)``.
+    """The small embedded scenario of the project's main job, ``generate()``: ``generate(**DEFAULT_SCENARIO)``.
 
     48 tasks on 4 nodes over 24 slots: the paper's medium load per node and
     slot (:data:`~aisched.scenarios.lora.defaults.PAPER_MEDIUM_LOAD`). Tasks need
@@ -553,5 +584,16 @@ def default_instance() -> LoraInstance:
     arriving early can finish (the others meet the horizon's end, see the module
     docstring), and those compete for capacity.
     """
-    params = {k: v for k, v in DEFAULT_SCENARIO.items() if v is not None}
-    return generate(**params)
+    return generate(**DEFAULT_SCENARIO)
+
+
+def paper_instance(seed: int = 0) -> LoraInstance:
+    """Section 5.1's setting, ``generate(seed, **PAPER_SCENARIO)``: 100 mixed nodes, 144 ten-minute slots,
+    Poisson(50) tasks a slot (about 7,200), 3 vendors; the base point of Figs. 5-9 (``lora/fig5-vendors`` ...).
+
+    Parameters
+    ----------
+    seed
+        Seed of the draw (>= 0).
+    """
+    return generate(seed=seed, **PAPER_SCENARIO)

@@ -20,7 +20,7 @@ shows it). ``aisched reproduce lora --seeds 3`` took 79.3 minutes of wall
 time on 2 cores with nothing else running (2 workers, 2026-11-27, one run from
 scratch, two scenarios in flight, the default day's repeats in Figs. 5, 6, 8, 9
 and 11 taken from the cell that ran first, :mod:`aisched.experiments.sharing`):
-within issue 16's 90-minute budget (115.7 minutes earlier that day, before the shared cells, Titan's
+within the 90-minute budget (115.7 minutes earlier that day, before the shared cells, Titan's
 count-stage fallback and the overlap; readings L8). Titan's days are still most
 of it: up to 225 s on Fig. 7's real traces and 204 s at Fig. 9's long deadlines.
 More cores (``--dask``) shorten it further: the cells are independent.
@@ -77,13 +77,13 @@ _SHARED = "; its 21 default-day cells are Fig. 4's (run once, experiments.sharin
 #: shown by ``aisched scenarios``, not part of a definition.
 COST: dict[str, str] = {
     "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds 25.4 CPU-min, with the certified bound "
-                       "at 50 nodes (the claims' point, issue 25: 66-74 s a seed at its 60 s limit)",
+                       "at 50 nodes (the claims' point: 66-74 s a seed at its 60 s limit)",
     "lora/fig5-vendors": f"{_DAY_COST}; 4 points x 3 seeds 16.1 CPU-min{_SHARED}",
     "lora/fig6-capacity": f"{_DAY_COST}; 3 points x 3 seeds 6.3 CPU-min{_SHARED}",
     "lora/fig7-traces": f"{_DAY_COST}; 3 points x 3 seeds 31.1 CPU-min (Titan 23 of them; "
                         "Helios' Titan days were 341-431 s before the count-stage fallback, 69-82 s after)",
     "lora/fig8-load": f"{_DAY_COST} (Titan 75-94 s at 80 a slot); 3 points x 3 seeds 15.5 CPU-min{_SHARED}, "
-                      "with the certified bound at 80 a slot (the claims' point, issue 25)",
+                      "with the certified bound at 80 a slot (the claims' point)",
     "lora/fig9-deadlines": f"{_DAY_COST}; 4 points x 3 seeds 25.6 CPU-min{_SHARED}",
     "lora/fig10-truthfulness": "37 full re-runs of a 764-task day per cell (default + 2 variants); "
                                "3 seeds 6.0 CPU-min",
@@ -94,7 +94,7 @@ COST: dict[str, str] = {
                                     "3 seeds 18.8 CPU-min",
     "lora/regime-load": "seed 0 at 16 a slot on 24 slots: pdFTSP 10 s, Titan 9 s, bound 58 s (LP optimal; "
                         "30 s limit here), EFT and NTM < 1 s; 36 slots (70 % of tasks can finish alone at 4 a "
-                        "slot, 50 % on 24) cost more: see the closing note of issue 25; 3 points x 3 seeds 6.1 CPU-min",
+                        "slot, 50 % on 24) cost more: measured 2026-11-25; 3 points x 3 seeds 6.1 CPU-min",
     "lora/fig13-runtime": "pdFTSP + Titan (20 s a slot) on 5 tasks a slot; 4 points x 3 seeds 1.5 CPU-min",
 }
 

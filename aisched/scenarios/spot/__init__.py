@@ -1,7 +1,9 @@
 """Scenarios of the `spot` family (spot-market paper, section VI-A): generator, traces, selection, figures.
 
-- :mod:`~aisched.scenarios.spot.generator`: one job (:func:`generate`) and the paper's
-  workload (:func:`workload`), markets and predictors, with every setting and choice;
+- :mod:`~aisched.scenarios.spot.generator`: one job (:func:`generate`; :func:`default_instance`, the
+  job of ``generate()`` and ``aisched compare spot``; :func:`paper_instance`, the same job on the
+  paper's market) and the paper's workload (:func:`workload`), markets and predictors, with every
+  setting and choice;
 - :mod:`~aisched.scenarios.spot.traces`: Vast.ai, AWS and GCP trace loaders;
 - :mod:`~aisched.scenarios.spot.selection`: online policy selection cells, pools and
   figures (Figs. 9-10);
@@ -38,7 +40,10 @@ __getattr__, __dir__, __all__ = attach(
         "NOISE_SETTINGS": "generator",
         "SLOTS_PER_DAY": "generator",
         "bandwidth_efficiency": "generator",
+        "DEFAULT_SCENARIO": "generator",
+        "PAPER_SCENARIO": "generator",
         "default_instance": "generator",
+        "paper_instance": "generator",
         "generate": "generator",
         "predictor": "generator",
         "synthetic_market": "generator",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
-from aisched.scenarios.spot.defaults import MARKETS, MAX_SLOTS, NOISE_SETTINGS
+from aisched.scenarios.spot.defaults import CHANGEOVERS, DEFAULT_SCENARIO, MARKETS, MAX_SLOTS, NOISE_SETTINGS
 
 if TYPE_CHECKING:
     from aisched.models.spot import SpotInstance
@@ -28,19 +28,24 @@ CLI_ALGORITHMS: tuple[str, ...] = ("ahap", "ahanp", "od_only", "msu", "up")
 
 
 def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options of :func:`generate` (defaults: the paper's LLaMA2-7B job)."""
-    parser.add_argument("--work", type=float, default=80.0, help="work L (default %(default)s)")
-    parser.add_argument("--deadline", type=int, default=10, help="soft deadline d, slots")
-    parser.add_argument("--min-gpus", type=int, default=1, help="N_min, the fewest GPUs the job runs on "
+    """Options of :func:`generate` (defaults: :data:`DEFAULT_SCENARIO`, the paper's LLaMA2-7B job)."""
+    d = DEFAULT_SCENARIO
+    parser.add_argument("--work", type=float, default=d["work"],
+                        help="work L, in GPU-slots at full efficiency (default %(default)s)")
+    parser.add_argument("--deadline", type=int, default=d["deadline"],
+                        help="soft deadline d, in 30-minute slots (default %(default)s)")
+    parser.add_argument("--min-gpus", type=int, default=d["min_gpus"], help="N_min, the fewest GPUs the job runs on "
                         "(default %(default)s)")
-    parser.add_argument("--max-gpus", type=int, default=12, help="N_max, the most GPUs the job runs on "
+    parser.add_argument("--max-gpus", type=int, default=d["max_gpus"], help="N_max, the most GPUs the job runs on "
                         "(default %(default)s)")
-    parser.add_argument("--market", choices=MARKETS, default="synthetic",
-                        help="spot prices and availability: a daily pattern, or the Vast.ai or AWS traces "
+    parser.add_argument("--market", choices=MARKETS, default=d["market"],
+                        help="spot prices and availability: synthetic (a daily pattern), vast (the Vast.ai "
+                             "trace, the paper's market) or aws (an AWS availability trace) (default %(default)s)")
+    parser.add_argument("--bandwidth", type=float, default=d["bandwidth"],
+                        help="network bandwidth, Mbps (100..800), which sets the reconfiguration efficiency mu "
                              "(default %(default)s)")
-    parser.add_argument("--bandwidth", type=float, default=800.0, help="Mbps (100..800)")
-    parser.add_argument("--seed", type=int, default=0, help="generator seed (default %(default)s)")
-    parser.add_argument("--changeover", choices=("off", "on"), default="off",
+    parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
+    parser.add_argument("--changeover", choices=CHANGEOVERS, default=d["changeover"],
                         help="charge a restart (mu_1) when the job moves between spot and on-demand "
                              "(default off: the paper's model)")
 
@@ -51,7 +56,7 @@ def instance_from_cli(args: argparse.Namespace) -> SpotInstance:
 
     return generate(seed=args.seed, deadline=args.deadline, market=args.market, work=args.work,
                     min_gpus=args.min_gpus, max_gpus=args.max_gpus, bandwidth=args.bandwidth,
-                    changeover=getattr(args, "changeover", "off"))
+                    changeover=getattr(args, "changeover", DEFAULT_SCENARIO["changeover"]))
 
 
 def describe(inst: SpotInstance, args: argparse.Namespace) -> str:

@@ -39,11 +39,19 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.data import DATASETS, data_file
 from aisched.models.spot import SpotInstance
-from aisched.scenarios.spot.defaults import MARKETS, MAX_SLOTS, NOISE_SETTINGS
+from aisched.scenarios.spot.defaults import (
+    CHANGEOVERS,
+    DEFAULT_SCENARIO,
+    MARKETS,
+    MAX_SLOTS,
+    NOISE_SETTINGS,
+    PAPER_SCENARIO,
+)
 from aisched.scenarios.spot.traces import load_gcp_ratios, load_market_csv, load_spot_trace
 
-__all__ = ["default_instance", "generate", "workload", "bandwidth_efficiency", "synthetic_market", "trace_market", "vast_market",
-           "predictor", "MARKETS", "MAX_SLOTS", "NOISE_SETTINGS", "MAX_AVAILABLE", "SLOTS_PER_DAY"]
+__all__ = ["default_instance", "paper_instance", "generate", "workload", "bandwidth_efficiency", "synthetic_market",
+           "trace_market", "vast_market", "predictor", "DEFAULT_SCENARIO", "PAPER_SCENARIO", "MARKETS", "MAX_SLOTS",
+           "NOISE_SETTINGS", "MAX_AVAILABLE", "SLOTS_PER_DAY"]
 
 SLOTS_PER_DAY = 48
 MAX_AVAILABLE = 16
@@ -159,13 +167,15 @@ def _horizon(work: float, deadline: int, max_gpus: int, mu: float, gamma: float)
     return max(deadline + 1 + rest, math.ceil(gamma * deadline))
 
 
-def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, work: float = 80,
-             min_gpus: int = 1, max_gpus: int = 12, value: float | None = None,
-             bandwidth: float = 800.0, hard_deadline_factor: float = 1.5,
-             data_dir: Path | None = None, rng: np.random.Generator | None = None,
+def generate(seed: int = DEFAULT_SCENARIO["seed"], deadline: int = DEFAULT_SCENARIO["deadline"],
+             market: str = DEFAULT_SCENARIO["market"], *, work: float = DEFAULT_SCENARIO["work"],
+             min_gpus: int = DEFAULT_SCENARIO["min_gpus"], max_gpus: int = DEFAULT_SCENARIO["max_gpus"],
+             value: float | None = None, bandwidth: float = DEFAULT_SCENARIO["bandwidth"],
+             hard_deadline_factor: float = 1.5, data_dir: Path | None = None, rng: np.random.Generator | None = None,
              mean_price: float | None = None, mean_available: float | None = None,
-             changeover: str = "off") -> SpotInstance:
-    """One job and its market (defaults: the paper's LLaMA2-7B job at 800 Mbps).
+             changeover: str = DEFAULT_SCENARIO["changeover"]) -> SpotInstance:
+    """One job and its market (defaults: ``aisched compare spot``'s, :data:`DEFAULT_SCENARIO`: the paper's
+    LLaMA2-7B job at 800 Mbps on the synthetic market; :func:`paper_instance` runs it on the paper's market).
 
     ``mean_price`` (spot price as a fraction of on-demand) and ``mean_available``
     (GPUs) set the market's level (Figs. 7-8 vary them): on the synthetic
@@ -183,7 +193,7 @@ def generate(seed: int = 0, deadline: int = 10, market: str = "synthetic", *, wo
     """
     if market not in MARKETS:
         raise InvalidScenarioError("market", f"= {market!r} is not one of {MARKETS}")
-    if changeover not in ("off", "on"):
+    if changeover not in CHANGEOVERS:
         raise InvalidScenarioError("changeover", f"= {changeover!r} is not 'off' or 'on'")
     if mean_price is not None and not (isinstance(mean_price, (int, float, np.integer, np.floating))
                                        and np.isfinite(mean_price) and 0 < mean_price <= 1.5):
@@ -267,6 +277,21 @@ def predictor(noise: str, error: float, seed: int) -> Any:
 
 
 def default_instance() -> SpotInstance:
-    """The job ``aisched compare spot`` runs without options: :func:`generate` at its defaults
-    (the paper's LLaMA2-7B job, deadline 10, the synthetic market, seed 0)."""
-    return generate()
+    """The job ``aisched compare spot`` runs without options: ``generate(**DEFAULT_SCENARIO)``, :func:`generate`
+    at its defaults (the paper's LLaMA2-7B job, deadline 10, the synthetic market, seed 0)."""
+    return generate(**DEFAULT_SCENARIO)
+
+
+def paper_instance(seed: int = 0) -> SpotInstance:
+    """Section VI-A's setting: ``generate(seed, **PAPER_SCENARIO)``.
+
+    The paper's LLaMA2-7B LoRA job (work 80, soft deadline 10 slots, 1 to 12 GPUs, 800 Mbps) on the
+    Vast.ai A100 market (the trace found by :func:`aisched.experiments.data.data_file`), whose window
+    the seed draws.
+
+    Parameters
+    ----------
+    seed
+        Seed of the draw (>= 0).
+    """
+    return generate(seed=seed, **PAPER_SCENARIO)

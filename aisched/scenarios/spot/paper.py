@@ -9,7 +9,7 @@ __all__ = ["add_scenarios"]
 
 _SPOT_ALGOS = ("ahap", "ahanp", "od_only", "msu", "up")
 #: Measured wall time of each scenario (``aisched sweep NAME [--reduced] --serial``, 2 cores shared with
-#: six other sessions, load 3-16, 2026-11-23; Figs. 5-8 with the five variants of then (six since issue 28),
+#: six other sessions, load 3-16, 2026-11-23; Figs. 5-8 with the five variants of then (six since 2026-11-24),
 #: on the synthetic market (now the ``-synthetic`` scenarios; ``figN-vast``: the Vast.ai default); Figs. 9-10 from the
 #: 1-seed ``aisched reproduce spot`` of docs/reproduction.md, before CHC). Shown in each title.
 COST = {
@@ -37,7 +37,7 @@ _VARIANTS = {
     "ahanp-on-schedule": {"ahanp": {"first_slot": "on_schedule"}},    # S2
     "averaging-actual-state": {"ahap": {"averaging": "actual_state"}},  # S3
     "deadline-guard": {"ahap": {"deadline_guard": True}},             # S3 (improvement, not a reading)
-    "up-aisched-v1": {"up": {"variant": "aisched_v1"}},               # S4 (UP before issue 28)
+    "up-aisched-v1": {"up": {"variant": "aisched_v1"}},               # S4 (the earlier UP)
     "up-spot-first": {"up": {"variant": "spot_first"}},               # S4
 }
 
@@ -103,7 +103,7 @@ def add_scenarios(add: Add) -> None:
     regime map keep the synthetic market. Figs. 9-10 run Algorithm 2 over policy pools (scenario kind
     "selection", :mod:`aisched.scenarios.spot.selection`). Figs. 5-8 also solve the
     offline program (the one job's exact DP, ~1 s a cell at deadline 10): the
-    optimum each claim's headroom is measured against (issue 25).
+    optimum each claim's headroom is measured against.
     """
     base = {"deadline": 10, "market": "synthetic"}
     add(Scenario(

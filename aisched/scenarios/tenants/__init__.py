@@ -1,7 +1,8 @@
 """Scenarios of the `tenants` family (Astraea paper, section 5): generator, Philly traces, paper figures.
 
-- :mod:`~aisched.scenarios.tenants.generator`: :func:`generate` (section 5.1's settings) and
-  :func:`default_instance`;
+- :mod:`~aisched.scenarios.tenants.generator`: :func:`generate` (section 5.1's settings),
+  :func:`default_instance` (``generate()``'s and ``aisched compare tenants``'s default) and
+  :func:`paper_instance` (section 5.1's sizes);
 - :mod:`~aisched.scenarios.tenants.traces`: the Philly extracts (quotas and arrivals);
 - :mod:`~aisched.scenarios.tenants.paper`: Figs. 4-13 and Table 2 as named scenarios;
 - :mod:`~aisched.scenarios.tenants.metrics` and :mod:`~aisched.scenarios.tenants.figures`:
@@ -9,7 +10,7 @@
 - :mod:`~aisched.scenarios.tenants.cli`: the ``aisched compare tenants`` options;
 - :mod:`~aisched.scenarios.tenants.workload_options` and :mod:`~aisched.scenarios.tenants.silent`:
   what section 5.1 leaves open (job width, duration scale, shares, the past window Astraea
-  estimates theta from) and the baselines' relations calibration fits them to (issue 43).
+  estimates theta from) and the baselines' relations calibration fits them to.
 
 Importing the package registers the family with :mod:`aisched.families` and imports
 nothing heavy: the plug-in and the names below load on first use (:mod:`aisched._lazy`).
@@ -37,6 +38,7 @@ __getattr__, __dir__, __all__ = attach(
         "revenue_cost_figure": "figures",
         "utilisation_figure": "figures",
         "DEFAULT_SCENARIO": "generator",
+        "PAPER_SCENARIO": "generator",
         "HORIZONS": "generator",
         "Horizon": "generator",
         "MAX_SIZE": "generator",
@@ -45,6 +47,7 @@ __getattr__, __dir__, __all__ = attach(
         "REDUCED_JOBS": "generator",
         "REDUCED_SLOT_HOURS": "generator",
         "default_instance": "generator",
+        "paper_instance": "generator",
         "finishable_horizon": "generator",
         "generate": "generator",
         "cell_metrics": "metrics",

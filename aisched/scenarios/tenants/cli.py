@@ -14,6 +14,7 @@ from aisched.scenarios.tenants.defaults import (
     HORIZONS,
     REDUCED_JOBS,
     REDUCED_SLOT_HOURS,
+    TRACE_CHOICES,
     UTILITIES,
     WINDOWS,
 )
@@ -42,7 +43,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=d["jobs"], help="jobs (default %(default)s)")
     parser.add_argument("--utility", choices=UTILITIES, default=d["utility"],
                         help="the users' utility of completion time, Theorem 1's forms (default %(default)s)")
-    parser.add_argument("--trace", choices=("day", "week", "synthetic"), default=d["trace"],
+    parser.add_argument("--trace", choices=TRACE_CHOICES, default=d["trace"],
                         help="arrivals from a day or a week of the Philly trace, or drawn (default %(default)s)")
     parser.add_argument("--slot-hours", type=_slot_hours, default=d["slot_hours"],
                         help="hours per slot, or 'auto' (48 h at <= 15 jobs, else 1 h; the API's default too) "

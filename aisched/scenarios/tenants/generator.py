@@ -33,7 +33,7 @@
     (:func:`~aisched.scenarios.tenants.traces.spread_owners`), equal shares
     because no readable source gives Philly's machines per virtual cluster,
     and quotas are those shares: ``workload="trace-draw"``;
-  - ``"consecutive"``: the rule before issue 27, a seeded start, owners from
+  - ``"consecutive"``: the earlier rule, a seeded start, owners from
     the clusters: ``workload="trace-consecutive"``.
 
   Outside the draw, the paper counts quotas from the machines of each virtual
@@ -43,7 +43,7 @@
   ``trace=None``: synthetic, uniform arrivals over ``arrival_span`` slots and
   Dirichlet(1) quotas (``workload="synthetic"``).
 - slots: ``slot_hours="auto"`` by default, in the API and the CLI alike
-  (issue 27, point 4): one hour (section 5.1: "setting one time slot to one
+  : one hour (section 5.1: "setting one time slot to one
   hour long") above 15 jobs, 48 hours at 15 jobs or fewer, so that a small
   instance's MILP stays small; any number of hours can be given (the paper's
   figures pass one hour, or 48 for the offline settings, explicitly).
@@ -54,13 +54,13 @@
   feasible run (:meth:`~aisched.models.tenants.TenantInstance.fastest_run`:
   workers capped by ``D_j`` and by the PS bandwidth rule (3i)) fits a round
   of ``2^L`` slots: every job that can be finished at all is considered by
-  some batch. ``horizon="ignore_bandwidth"``: the rule before issue 15, the
+  some batch. ``horizon="ignore_bandwidth"``: the earlier rule, the
   longest run at ``D_j`` workers at the distributed rate, ignoring (3i).
-- what section 5.1 leaves open (issue 43; :mod:`~aisched.scenarios.tenants.workload_options`,
+- what section 5.1 leaves open (:mod:`~aisched.scenarios.tenants.workload_options`,
   declared in :mod:`~aisched.scenarios.tenants.silent`): ``width_from_trace`` (the trace's
   requested GPUs cap a job's workers), ``duration_scale`` (multiplies every run length) and
   ``demand_shares`` (quotas from the users' requested GPUs); the defaults give the workload
-  before issue 43 exactly.
+  as before these options exactly.
 - past window: after every draw above, the generator draws the jobs of the ``jobs`` trace
   submissions before the window (section 5.1's settings, the same cluster) and attaches them to
   the instance (:func:`aisched.online.tenants.theta.attach_past_window`): Astraea estimates
@@ -83,6 +83,7 @@ from aisched.scenarios.tenants.defaults import (
     DEFAULT_SCENARIO,
     DEFAULT_SLOT_HOURS,
     HORIZONS,
+    PAPER_SCENARIO,
     REDUCED_JOBS,
     REDUCED_SLOT_HOURS,
     WINDOWS,
@@ -100,7 +101,9 @@ from aisched.scenarios.tenants.workload_options import (
 __all__ = [
     "generate",
     "DEFAULT_SCENARIO",
+    "PAPER_SCENARIO",
     "default_instance",
+    "paper_instance",
     "finishable_horizon",
     "HORIZONS",
     "MAX_SIZE",
@@ -150,15 +153,15 @@ def _check(name: str, value: Any, low: float, integer: bool = True) -> None:
 
 
 def generate(
-    seed: int = 0,
-    users: int = 14,
-    servers: int = 100,
-    jobs: int = 200,
-    utility: str = "linear",
+    seed: int = DEFAULT_SCENARIO["seed"],
+    users: int = DEFAULT_SCENARIO["users"],
+    servers: int = DEFAULT_SCENARIO["servers"],
+    jobs: int = DEFAULT_SCENARIO["jobs"],
+    utility: str = DEFAULT_SCENARIO["utility"],
     *,
-    trace: str | Path | None = "day",
+    trace: str | Path | None = DEFAULT_SCENARIO["trace"],
     slot_hours: float | Literal["auto"] = DEFAULT_SLOT_HOURS,
-    gpus_per_server: int = 8,
+    gpus_per_server: int = DEFAULT_SCENARIO["gpus_per_server"],
     slots: int | None = None,
     arrival_span: int = 4,
     rng: np.random.Generator | None = None,
@@ -170,12 +173,15 @@ def generate(
 ) -> TenantInstance:
     """A seeded instance with section 5.1's settings (see the module docstring).
 
+    The defaults are ``aisched compare tenants``'s (:data:`DEFAULT_SCENARIO`: section 5.2's reduced
+    setting, 2 users, 5 servers, 8 jobs); section 5.1's sizes are :func:`paper_instance`'s.
+
     Parameters
     ----------
     seed, rng
         Randomness (``rng`` wins when given).
     users, servers, jobs
-        ``U``, ``S`` and the number of jobs.
+        ``U``, ``S`` and the number of jobs (default 2, 5 and 8).
     utility
         ``"linear"`` or ``"convex"``.
     trace
@@ -192,7 +198,7 @@ def generate(
     horizon
         ``"finishable"`` (default): long enough for Astraea (``lambda = 2``)
         to consider every job in a batch whose rounds fit its fastest feasible
-        run; ``"ignore_bandwidth"``: the rule before issue 15 (see the module
+        run; ``"ignore_bandwidth"``: the earlier rule (see the module
         docstring).
     arrival_span
         Synthetic arrivals are uniform over ``0..arrival_span-1``.
@@ -203,7 +209,7 @@ def generate(
     width_from_trace
         1: a job's workers are capped by the GPUs it requested in the trace too (section 5.1: "the
         number of GPUs requested by jobs is regarded as their demand for workers"), its work
-        ``E D M`` kept; 0 (default): by its ``D_j`` chunks alone (the rule before issue 43).
+        ``E D M`` kept; 0 (default): by its ``D_j`` chunks alone (the earlier rule).
     duration_scale
         Multiplies ``m_j``, ``G_j`` and ``epsilon_j``, hence every run length (default 1:
         section 5.1's values; docs/readings.md T-silent).
@@ -329,5 +335,19 @@ def generate(
 
 
 def default_instance() -> TenantInstance:
-    """``generate(**DEFAULT_SCENARIO)``: the small scenario of ``aisched compare tenants``."""
+    """``generate(**DEFAULT_SCENARIO)``: the small scenario of ``aisched compare tenants`` and of ``generate()``."""
     return generate(**DEFAULT_SCENARIO)
+
+
+def paper_instance(seed: int = 0) -> TenantInstance:
+    """Section 5.1's setting with 200 jobs: ``generate(seed, **PAPER_SCENARIO)``.
+
+    14 tenants of the Philly day extract, 100 servers of 8 GPUs and one PS, 200 jobs, one-hour slots:
+    the base point of the paper's figures (``tenants/fig4a-jobs-linear`` and the others).
+
+    Parameters
+    ----------
+    seed
+        Seed of the draw (>= 0).
+    """
+    return generate(seed=seed, **PAPER_SCENARIO)

@@ -11,13 +11,13 @@ __all__ = ["add_scenarios"]
 
 _TENANT_ALGOS = ("astraea", "batchsche", "gandiva_fair", "hived")
 #: One-hour slots (section 5.1) given explicitly, so that the reduced forms' <= 15-job points keep them
-#: under generate's default slot_hours="auto" (issue 27, point 4; docs/readings.md T2).
+#: under generate's default slot_hours="auto" (docs/readings.md T2).
 _ONE_HOUR = {"slot_hours": 1.0}
 _TENANT_BASE = {"users": 14, "servers": 100, "jobs": 200, **_ONE_HOUR}
 _TENANT_SMALL = {"users": 2, "servers": 3, "jobs": 4}
 _TENANT_REDUCED_PAPER = {"users": 2, "servers": 5, "jobs": 10}  # section 5.2's reduced input
 _TENANT_OFFLINE_SLOT = {"slot_hours": 48.0}  # Figs. 5-6: the offline MILP needs few slots
-# Reduced forms (issue 16, point 3): 2 servers (16 GPUs) for 10-20 jobs of 20-50 chunks, so
+# Reduced forms: 2 servers (16 GPUs) for 10-20 jobs of 20-50 chunks, so
 # capacity binds at the high-load point (Gandiva_fair and HiveD reach 100 % of the GPUs at 20
 # jobs, seed 0) and Astraea admits several jobs; one run takes a few seconds.
 _TENANT_REDUCED_JOBS = {"users": 2, "servers": 2}
@@ -37,18 +37,18 @@ _TENANT_VARIANTS = {
     "greedy-utility": {"gandiva_fair": {"admission": "utility"}, "hived": {"admission": "utility"}},
 }
 #: Every tenants figure that runs Gandiva_fair and HiveD shows its claims under their utility test too
-#: (the rule before issue 27, docs/readings.md T3).
+#: (the earlier rule, docs/readings.md T3).
 _GREEDY_UTILITY = {"greedy-utility": _TENANT_VARIANTS["greedy-utility"]}
 
 
 def _consecutive(scenario: Scenario) -> Scenario:
-    """``scenario`` on the window rule before issue 27 (``window="consecutive"``, docs/readings.md T8).
+    """``scenario`` on the earlier window rule (``window="consecutive"``, docs/readings.md T8).
 
     The rule changes the instance, which a variant cannot; the copy shows the claims on the old
     workload beside the default's (no bound: the default scenario's points carry the reference).
     """
     return replace(scenario, name=f"{scenario.name}-consecutive", base={**scenario.base, "window": "consecutive"},
-                   title=f"{scenario.title}; the window rule before issue 27 (consecutive submissions, "
+                   title=f"{scenario.title}; the earlier window rule (consecutive submissions, "
                          "tenants without jobs)", bound=False, bound_at=())
 
 

@@ -1,4 +1,4 @@
-"""The certified upper bound of IP (4): column generation with a Lagrangian bound (issue 17, lora)."""
+"""The certified upper bound of IP (4): column generation with a Lagrangian bound."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def test_node_classes_group_exactly_the_identical_nodes() -> None:
     assert list(classes.of_node) == [0, 1, 0, 1, 0] and list(classes.count) == [3, 2]
     assert list(classes.representative) == [0, 1]
     assert list(bound_pricing.node_classes(inst, merge=False).of_node) == list(range(5))
-    mixed = aisched.scenarios.lora.generate(0, nodes=6, slots=8, arrival_rate=1.0)
+    mixed = aisched.scenarios.lora.generate(0, nodes=6, slots=8, arrival_rate=1.0, vendors=3)
     assert bound_pricing.node_classes(mixed).count.tolist() == [3, 3]  # A100 even, A40 odd
 
 

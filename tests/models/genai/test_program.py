@@ -76,7 +76,7 @@ def test_time_limit_reports_status_not_exception():
 
 
 def test_no_jobs_is_optimal_without_solver():
-    inst = aisched.scenarios.genai.generate(seed=0, edges=2, slots=5, arrival_rate=0.0)
+    inst = aisched.scenarios.genai.generate(seed=0, edges=2, slots=5, arrival_rate=0.0, capacity="homo-M")
     out = aisched.offline(inst)
     assert inst.num_jobs == 0 and out.status == "optimal" and out.objective == 0.0
     assert aisched.run("comdos", inst).verify(inst) == 0.0

@@ -83,7 +83,7 @@ def test_slot_program_matches_brute_force(seed, formulation):
 
 
 def test_classes_group_identical_nodes_only():
-    inst = generate(seed=3, nodes=6, slots=6, arrival_rate=3, gpu_mix="mixed")
+    inst = generate(seed=3, nodes=6, slots=6, arrival_rate=3, vendors=3, gpu_mix="mixed")
     tasks = np.arange(inst.num_tasks)
     label = node_classes(inst, tasks)
     assert len(set(label.tolist())) == 2  # A100 and A40: same throughput, energy and capacity per type

@@ -34,7 +34,8 @@ def test_settings_of_section_iv_a():
 
 
 def test_deadline_earliest_finish_rule_not_before_the_fastest_finish():
-    inst = genai.generate(seed=4, edges=3, slots=60, jobs=30, dag_source="generator", deadline_rule="earliest_finish")
+    inst = genai.generate(seed=4, edges=3, slots=60, jobs=30, dag_source="generator", deadline_rule="earliest_finish",
+                          capacity="homo-M")
     from aisched import dag
 
     for i in range(inst.num_jobs):
@@ -47,7 +48,7 @@ def test_default_workload_as_section_iv_a_states_it():
     """Deadlines uniform in [arrival, T-1]; revenue = REVENUE_RATE x demand x reference completion time."""
     from aisched import dag
 
-    inst = genai.generate(seed=4, edges=3, slots=60, jobs=400, dag_source="generator")
+    inst = genai.generate(seed=4, edges=3, slots=60, jobs=400, dag_source="generator", capacity="homo-M")
     fast_ok = []
     for i in range(inst.num_jobs):
         valid = inst.candidate_model[i] >= 0
@@ -62,7 +63,8 @@ def test_default_workload_as_section_iv_a_states_it():
     assert np.all(inst.deadline >= inst.arrival) and np.all(inst.deadline <= inst.num_slots - 1)
     assert not all(fast_ok)  # unlike "earliest_finish", some deadlines fall before the fastest finish
     assert np.any(inst.deadline == inst.arrival) and 0.4 < slack.mean() < 0.6  # uniform over the range
-    old = genai.generate(seed=4, edges=3, slots=60, jobs=400, dag_source="generator", revenue_rule="random_factor")
+    old = genai.generate(seed=4, edges=3, slots=60, jobs=400, dag_source="generator", revenue_rule="random_factor",
+                          capacity="homo-M")
     ratio = old.revenue / inst.revenue  # same DAGs, runtimes and deadlines, revenue times U(0.5, 3)
     np.testing.assert_array_equal(old.deadline, inst.deadline)
     assert ratio.min() >= 0.5 - 1e-6 and ratio.max() <= 3.0 + 1e-6 and ratio.std() > 0.3
@@ -70,22 +72,23 @@ def test_default_workload_as_section_iv_a_states_it():
 
 def test_seeded_and_sources():
     need_data()
-    a = genai.generate(seed=7, edges=3, slots=30, arrival_rate=1)
-    assert a == genai.generate(seed=7, edges=3, slots=30, arrival_rate=1)
-    assert a != genai.generate(seed=8, edges=3, slots=30, arrival_rate=1)
-    h = genai.generate(seed=1, edges=2, slots=30, jobs=10, dag_source="hugginggpt")
+    a = genai.generate(seed=7, edges=3, slots=30, arrival_rate=1, capacity="homo-M")
+    assert a == genai.generate(seed=7, edges=3, slots=30, arrival_rate=1, capacity="homo-M")
+    assert a != genai.generate(seed=8, edges=3, slots=30, arrival_rate=1, capacity="homo-M")
+    h = genai.generate(seed=1, edges=2, slots=30, jobs=10, dag_source="hugginggpt", capacity="homo-M")
     assert h.max_tasks <= 9 and set(h.task_type[h.task_type != ""]) <= {
         "image-to-text", "object-detection", "visual-question-answering", "text-to-image", "image-to-image",
         "text-to-video", "document-question-answering", "text-to-speech", "openpose-control",
         "openpose-text-to-image", "conversational"}
-    w = genai.generate(seed=1, edges=2, slots=30, jobs=3, cost_weights=(0.5, 0.1, 0.1))
+    w = genai.generate(seed=1, edges=2, slots=30, jobs=3, cost_weights=(0.5, 0.1, 0.1), capacity="homo-M")
     np.testing.assert_array_equal(w.cost_weight, [0.5, 0.1, 0.1])
 
 
 def test_term_weights_scale_revenue_and_weight_costs():
     """Fig. 8 (readings A9): (revenue, computation, communication, hosting) weights of section II.E."""
-    base = genai.generate(seed=2, edges=2, slots=30, jobs=5, dag_source="generator")
-    w = genai.generate(seed=2, edges=2, slots=30, jobs=5, dag_source="generator", term_weights=(0.5, 0.1, 0.2, 0.3))
+    base = genai.generate(seed=2, edges=2, slots=30, jobs=5, dag_source="generator", capacity="homo-M")
+    w = genai.generate(seed=2, edges=2, slots=30, jobs=5, dag_source="generator", term_weights=(0.5, 0.1, 0.2, 0.3),
+                          capacity="homo-M")
     np.testing.assert_allclose(w.revenue, 0.5 * base.revenue)
     np.testing.assert_array_equal(w.cost_weight, [0.1, 0.2, 0.3])
     np.testing.assert_array_equal(w.deadline, base.deadline)  # the same workload, only the weights differ
@@ -140,7 +143,7 @@ def test_bad_parameters(kwargs, needle):
 
 
 def test_capacity_scale_scales_memory_and_draws_nothing():
-    """Issue 25's scarcity knob: c^s_k times the scale; every other array as at scale 1."""
+    """The scarcity knob: c^s_k times the scale; every other array as at scale 1."""
     base = genai.generate(seed=4, edges=3, slots=20, arrival_rate=1.0, capacity="hetero")
     scarce = genai.generate(seed=4, edges=3, slots=20, arrival_rate=1.0, capacity="hetero", capacity_scale=1 / 16)
     np.testing.assert_allclose(scarce.memory_capacity, base.memory_capacity / 16)
@@ -154,8 +157,8 @@ def test_missing_trace_file(monkeypatch, tmp_path):
     monkeypatch.setattr(_paths, "SHARED_DATA", tmp_path / "no-shared")
     genai.generator._trace_graphs.cache_clear()
     with pytest.raises(InvalidScenarioError, match="taskbench_dags.jsonl' not found"):
-        genai.generate(seed=0, edges=2, slots=10, jobs=2)
-    assert genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="generator").num_jobs == 2
+        genai.generate(seed=0, edges=2, slots=10, jobs=2, capacity="homo-M")
+    assert genai.generate(seed=0, edges=2, slots=10, jobs=2, dag_source="generator", capacity="homo-M").num_jobs == 2
 
 
 def test_compare_genai_cli(tmp_path, capsys):

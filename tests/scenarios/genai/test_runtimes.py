@@ -1,4 +1,4 @@
-"""Sourced inference times of the genai models (issue 26c; docs/readings.md genai A2b)."""
+"""Sourced inference times of the genai models (docs/readings.md genai A2b)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_the_figures_read_from_the_sources():
 
 
 def _instance_kwargs():
-    return {"seed": 3, "edges": 3, "slots": 30, "arrival_rate": 2.0, "dag_source": "generator"}
+    return {"seed": 3, "edges": 3, "slots": 30, "arrival_rate": 2.0, "dag_source": "generator", "capacity": "homo-M"}
 
 
 def need_prices():
@@ -93,10 +93,10 @@ def _fingerprint(inst) -> str:
     return h.hexdigest()[:16]
 
 
-def test_legacy_instances_are_the_ones_before_issue_26c():
+def test_legacy_instances_are_the_ones_before_the_sourced_runtimes():
     """Fingerprints recorded with the generator at ad93cb1, before the sourced runtimes existed."""
-    inst = genai.generate(seed=0, edges=3, slots=30, arrival_rate=2.0, dag_source="generator")
+    inst = genai.generate(seed=0, edges=3, slots=30, arrival_rate=2.0, dag_source="generator", capacity="homo-M")
     assert _fingerprint(inst) == "46f5613bc2ed8c06"
     if data_file("taskbench_dags.jsonl", required=False) is not None:
-        inst = genai.generate(seed=5, edges=4, slots=40, arrival_rate=3.0, dag_source="taskbench")
+        inst = genai.generate(seed=5, edges=4, slots=40, arrival_rate=3.0, dag_source="taskbench", capacity="homo-M")
         assert _fingerprint(inst) == "eb02e8a2bcbd05d0"

@@ -1,4 +1,4 @@
-"""genai's silent parameters and regime targets (issue 42; docs/readings.md genai A-silent)."""
+"""genai's silent parameters and regime targets (docs/readings.md genai A-silent)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from aisched.online.genai import baselines
 from aisched.scenarios import genai
 from aisched.scenarios.genai import silent
 
-_SMALL = dict(seed=0, edges=3, slots=40, arrival_rate=2.0)
+_SMALL = dict(seed=0, edges=3, slots=40, arrival_rate=2.0, capacity="homo-M")
 _NEW_DEFAULTS = dict(revenue_scale=1.0, candidate_shuffle=0.0, runtime_scale=1.0, transfer_scale=1.0)
 
 
@@ -45,10 +45,10 @@ def test_targets_are_baseline_ratios_from_the_papers_percentages() -> None:
 
 
 @pytest.mark.parametrize("workload", ["legacy", "gpu_priced"])
-def test_the_defaults_reproduce_the_instances_and_baselines_before_issue_42(workload) -> None:
+def test_the_defaults_reproduce_the_instances_and_baselines_from_before_the_silent_parameters(workload) -> None:
     inst = genai.generate(**_SMALL, workload=workload)
     assert _equal(inst, genai.generate(**_SMALL, workload=workload, **_NEW_DEFAULTS))
-    # measured on the code before issue 42 (same seed and sizes): HEFT-MA, HEFT-A, Random-A
+    # measured on the code before the silent parameters existed (same seed and sizes): HEFT-MA, HEFT-A, Random-A
     before = {"legacy": (42.17224951227063, 38.12286780122827, 37.11202180974576),
               "gpu_priced": (1.9570095033316521, 1.9570095033316521, 1.8639469708915506)}[workload]
     got = tuple(aisched.run(a, inst).objective for a in ("heft_ma", "heft_a", "random_a"))

@@ -1,4 +1,4 @@
-"""The ``gpu_priced`` workload (issue 26, point 1; docs/readings.md genai A2b) and its premise metrics."""
+"""The ``gpu_priced`` workload (docs/readings.md genai A2b) and its premise metrics."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_prices_are_the_files_medians():
 
 def test_gpu_priced_shares_every_draw_and_sets_the_rate_by_the_markup():
     need_prices()
-    kw = {"seed": 3, "edges": 3, "slots": 30, "arrival_rate": 2.0, "dag_source": "generator"}
+    kw = {"seed": 3, "edges": 3, "slots": 30, "arrival_rate": 2.0, "dag_source": "generator", "capacity": "homo-M"}
     old, new = genai.generate(**kw), genai.generate(**kw, workload="gpu_priced")
     for name in ("arrival", "deadline", "candidate_model", "dag_edge", "memory_capacity"):
         np.testing.assert_array_equal(getattr(old, name), getattr(new, name))
@@ -75,7 +75,8 @@ def test_gpu_priced_shares_every_draw_and_sets_the_rate_by_the_markup():
 
 def test_workload_premises_on_a_small_instance():
     need_prices()
-    inst = genai.generate(seed=0, edges=2, slots=20, arrival_rate=1.0, dag_source="generator", workload="gpu_priced")
+    inst = genai.generate(seed=0, edges=2, slots=20, arrival_rate=1.0, dag_source="generator", workload="gpu_priced",
+                          capacity="homo-M")
     m = workload_premises(inst, bound_time_limit=20.0)
     assert m["jobs"] == inst.num_jobs
     assert 0.0 <= m["fastest_is_cheapest"] <= 1.0 and m["all_fastest_extra_median"] >= 0.0

@@ -89,7 +89,7 @@ def test_default_instance() -> None:
 
 
 def test_the_default_runs_at_the_papers_medium_load_per_node_and_slot() -> None:
-    """Section 5.1: medium load is Poisson(50) tasks a slot on the default 100 nodes (issue 29, item 10)."""
+    """Section 5.1: medium load is Poisson(50) tasks a slot on the default 100 nodes."""
     from aisched.scenarios.lora.defaults import PAPER_MEDIUM_LOAD
 
     inst = sc.default_instance()
@@ -150,7 +150,7 @@ def test_trace_without_timestamp_column(tmp_path: Path) -> None:
 @pytest.mark.parametrize("work_unit", [1, 100, 250])
 def test_shapes_and_ranges(base_model: str, work_unit: int) -> None:
     inst = sc.generate(
-        4, nodes=5, slots=40, arrival_rate=1.5, base_model=base_model, work_unit=work_unit
+        4, nodes=5, slots=40, arrival_rate=1.5, vendors=3, base_model=base_model, work_unit=work_unit
     )
     assert inst.num_nodes == 5 and inst.num_slots == 40 and inst.num_vendors == 3
     assert inst.num_tasks > 0
@@ -162,7 +162,7 @@ def test_shapes_and_ranges(base_model: str, work_unit: int) -> None:
 
 
 def test_llama_profile() -> None:
-    inst = sc.generate(0, nodes=2, base_model="llama-2-7b")
+    inst = sc.generate(0, nodes=2, arrival_rate=2.0, vendors=3, base_model="llama-2-7b")
     assert list(inst.compute_capacity) == [3100, 2200]  # 5.33/s x 600 (x 0.716), down to 100
     assert inst.base_memory == 13.5
     assert np.all((inst.memory_need >= 6.0) & (inst.memory_need <= 16.0))
@@ -170,16 +170,16 @@ def test_llama_profile() -> None:
 
 def test_exact_task_count() -> None:
     for n in (0, 1, 37):
-        inst = sc.generate(2, tasks=n, slots=10)
+        inst = sc.generate(2, tasks=n, slots=10, nodes=8, vendors=3)
         assert inst.num_tasks == n
         check_invariants(inst)
 
 
 def test_zero_rate_and_no_vendors() -> None:
-    assert sc.generate(0, arrival_rate=0.0).num_tasks == 0
-    inst = sc.generate(0, vendors=0, tasks=30)
+    assert sc.generate(0, arrival_rate=0.0, nodes=8, vendors=3).num_tasks == 0
+    inst = sc.generate(0, vendors=0, tasks=30, nodes=8)
     assert inst.num_vendors == 0 and not inst.needs_preprocessing.any()
-    share = sc.generate(0, vendors=3, tasks=200).needs_preprocessing.mean()
+    share = sc.generate(0, vendors=3, tasks=200, nodes=8).needs_preprocessing.mean()
     assert share == pytest.approx(0.5, abs=0.15)
 
 
@@ -193,9 +193,9 @@ def test_poisson_mean() -> None:
 
 # --------------------------------------------------------------------- nodes
 def test_gpu_mix() -> None:
-    a100 = sc.generate(0, nodes=3, gpu_mix="a100", tasks=5)
-    a40 = sc.generate(0, nodes=3, gpu_mix="a40", tasks=5)
-    mixed = sc.generate(0, nodes=5, gpu_mix="mixed", tasks=5)
+    a100 = sc.generate(0, nodes=3, gpu_mix="a100", tasks=5, vendors=3)
+    a40 = sc.generate(0, nodes=3, gpu_mix="a40", tasks=5, vendors=3)
+    mixed = sc.generate(0, nodes=5, gpu_mix="mixed", tasks=5, vendors=3)
     assert list(a100.gpu_type) == ["A100-80GB"] * 3
     assert list(a100.memory_capacity) == [80.0] * 3 and list(a100.compute_capacity) == [12000] * 3
     assert list(a40.gpu_type) == ["A40-48GB"] * 3
@@ -208,7 +208,7 @@ def test_gpu_mix() -> None:
 
 
 def test_energy_price_time_of_day() -> None:
-    inst = sc.generate(0, nodes=2, slots=144, tasks=3)
+    inst = sc.generate(0, nodes=2, slots=144, tasks=3, vendors=3)
     _, price = inst.energy_factors()
     off = price[0, 0]
     peak = (np.arange(144) >= 48) & (np.arange(144) < 126)  # 08:00-20:59
@@ -250,7 +250,7 @@ def test_philly_trace() -> None:
     counts = np.bincount(inst.arrival, minlength=144)
     assert abs(counts.mean() - rate) < 0.5  # stochastic rounding: sd of the mean <= 0.5 / 12
     assert np.corrcoef(counts, raw)[0, 1] > 0.5
-    small = sc.generate(5, slots=24, arrival_rate=2.0, trace="philly")
+    small = sc.generate(5, slots=24, arrival_rate=2.0, trace="philly", nodes=8, vendors=3)
     check_invariants(small)
 
 
@@ -261,7 +261,7 @@ def test_custom_trace_numeric_timestamps(tmp_path: Path) -> None:
     pd.DataFrame({"timestamp": stamps, "other": 1}).to_csv(csv, index=False)
     assert list(sc.arrival_counts_from_trace(csv, 4)) == [1, 2, 0, 1]
     assert list(sc.arrival_counts_from_trace(csv, 6)) == [1, 2, 0, 1, 1, 2]  # cyclic repeat
-    inst = sc.generate(0, slots=4, arrival_rate=1.0, trace=str(csv))
+    inst = sc.generate(0, slots=4, arrival_rate=1.0, trace=str(csv), nodes=8, vendors=3)
     assert inst.num_tasks > 0 and inst.arrival.max() < 4
 
 
@@ -300,7 +300,7 @@ def test_deadline_methods_order() -> None:
 
 # ------------------------------------------------------- admission is a choice
 def test_some_bids_below_cost() -> None:
-    inst = sc.generate(0, tasks=150)
+    inst = sc.generate(0, tasks=150, nodes=8, vendors=3)
     assert inst.num_tasks >= 50
     use, price = inst.energy_factors()
     below, above = [], []
@@ -351,7 +351,7 @@ def test_invariants_property(
 
 
 def test_size_guards_name_the_option_the_size_and_the_limit(monkeypatch) -> None:
-    """Issue 18: `--arrival-rate 1e9` used to try to allocate 179 GiB."""
+    """`--arrival-rate 1e9` used to try to allocate 179 GiB."""
     with pytest.raises(InvalidScenarioError, match=r"^arrival_rate: .*2\.4e\+10 tasks, more than the limit MAX_TASKS"):
         sc.generate(slots=24, arrival_rate=1e9)
     with pytest.raises(InvalidScenarioError, match=r"^tasks: .*more than the limit MAX_TASKS"):

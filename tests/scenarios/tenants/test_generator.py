@@ -97,7 +97,7 @@ def test_cli_bad_option_is_one_line(capsys):
 
 @pytest.mark.parametrize("trace", ["day", None])
 def test_zero_jobs_give_an_empty_instance_every_algorithm_handles(trace):
-    """Issue 15 point 4: ``generate(jobs=0)`` raised IndexError; now every algorithm returns an empty plan."""
+    """``generate(jobs=0)`` raised IndexError; now every algorithm returns an empty plan."""
     if trace:
         _need_data()
     inst = sc.generate(seed=0, users=3, servers=4, jobs=0, trace=trace)
@@ -120,7 +120,7 @@ def test_cli_compare_tenants_zero_jobs(tmp_path, capsys):
 
 
 def test_slots_are_one_hour_above_15_jobs_and_48_hours_at_or_below_by_default():
-    """Issue 15 point 2: section 5.1's "one time slot to one hour long"; issue 27 point 4: the default
+    """Section 5.1's "one time slot to one hour long"; the default
     ``slot_hours="auto"`` (as the CLI's) keeps a small instance's MILP small with 48-hour slots."""
     _need_data()
     small = dict(seed=0, users=2, servers=5, jobs=8)
@@ -139,7 +139,7 @@ def test_slots_are_one_hour_above_15_jobs_and_48_hours_at_or_below_by_default():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_finishable_horizon_lets_every_job_fit_a_round_of_the_last_batch(seed):
-    """Issue 15 point 2: the horizon ``4 * 2^L`` with ``2^L`` >= every arrival + 1 and fastest feasible run."""
+    """The horizon ``4 * 2^L`` with ``2^L`` >= every arrival + 1 and fastest feasible run."""
     _need_data()
     inst = sc.generate(seed=seed, users=14, servers=20, jobs=60)
     last_round = inst.num_slots // 4  # batch L runs 2^(L+1) .. 2^(L+2) - 1 in rounds of 2^L (lambda = 2)
@@ -156,8 +156,8 @@ def test_finishable_horizon_lets_every_job_fit_a_round_of_the_last_batch(seed):
 def test_old_horizon_leaves_jobs_out_that_the_new_one_considers():
     """At paper scale (seed 0) the horizon that ignores (3i) ends before some jobs' fastest run fits a round."""
     _need_data()
-    old = sc.generate(seed=0, horizon="ignore_bandwidth")
-    new = sc.generate(seed=0)
+    old = sc.generate(seed=0, users=14, servers=100, jobs=200, horizon="ignore_bandwidth")
+    new = sc.generate(seed=0, users=14, servers=100, jobs=200)
     assert (old.fastest_run() > old.num_slots // 4).any()
     assert (new.fastest_run() <= new.num_slots // 4).all()
 
@@ -168,7 +168,7 @@ def test_negative_seed_is_named() -> None:
 
 
 def test_cli_algorithm_options_reach_the_algorithms(tmp_path, capsys):
-    """Issue 15: the readings' options on ``aisched compare tenants`` (T1-T3)."""
+    """The readings' options on ``aisched compare tenants`` (T1-T3)."""
     code = main([
         "compare", "tenants", "--users", "2", "--servers", "2", "--jobs", "4", "--trace", "synthetic",
         "--slot-hours", "auto", "--horizon", "ignore_bandwidth", "--admission", "ideal", "--cluster", "quota",
@@ -268,7 +268,7 @@ def test_cell_metrics_of_fig13_and_table2():
 
 
 def test_reduced_forms_bind_capacity_at_their_high_load_point():
-    """Issue 16 point 3: at the last point of the reduced Fig. 4a / Fig. 13 every GPU is busy in some slot."""
+    """At the last point of the reduced Fig. 4a / Fig. 13 every GPU is busy in some slot."""
     _need_data()
     from aisched.experiments import catalog
 
@@ -278,7 +278,7 @@ def test_reduced_forms_bind_capacity_at_their_high_load_point():
         out = aisched.run("gandiva_fair", inst)
         assert sc.cell_metrics(inst, out)["gpu_util_peak"] == 1.0, name
         started = out.plan["start"].values[out.admitted]
-        assert (started > inst.arrival[out.admitted]).any()  # and some job waits for room (issue 27: all start)
+        assert (started > inst.arrival[out.admitted]).any()  # and some job waits for room (all start)
 
 
 def test_utilisation_figure_of_a_reduced_sweep(tmp_path):
