@@ -2,7 +2,7 @@
 
 Reports, per seed: Astraea's total run time, the median / 90th-percentile /
 max per-job decision time (all A_maxIrev calls spent on a job, over every
-round it is tried in; target: median <= 5 ms, issue 15), jobs admitted, total revenue
+round it is tried in; target: median <= 5 ms), jobs admitted, total revenue
 (3) and the revenue-fairness variance, the baselines' revenue and run time,
 and Astraea with the loop reference of Algorithm 3 on a few jobs for the
 vectorisation speed-up, and (seed 0) Astraea without the bound check

@@ -10,7 +10,7 @@ decision (which includes them), and the same day re-run in the same process
 (compiled: the day without compilation); the same with ``screen=True``
 (:mod:`aisched.online.lora.pdftsp_screen`: the decisions are checked equal) and the
 ``selection="cell_prices"`` day twice, then the ratio faithful / cell_prices of the
-compiled days in this run and the peak memory (issue 30); EFT and NTM for context, and Titan's per-task time at 100 nodes (the
+compiled days in this run and the peak memory; EFT and NTM for context, and Titan's per-task time at 100 nodes (the
 paper's Fig. 13). ``--compare-kernels`` also times, on a sample of tasks at the
 day's final prices, the fronts against the NumPy oracle.
 

@@ -1,4 +1,4 @@
-"""Where the default pdFTSP day's time goes, against ``cell_prices``, in one run (issue 30, point 2).
+"""Where the default pdFTSP day's time goes, against ``cell_prices``, in one run.
 
 Same instance as ``bench_pdftsp.py`` (200 mixed nodes, 144 slots, Poisson(80), 5
 vendors; ``--quick``: 50 nodes, Poisson(20)). After one day to compile, it runs:

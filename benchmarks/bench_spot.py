@@ -1,7 +1,7 @@
-"""Benchmark of the `spot` family (issue 3 performance figures). Prints the figures.
+"""Benchmark of the `spot` family's performance figures. Prints the figures.
 
 1. The 112-policy pool (105 AHAP + 7 AHANP) on the K-job workload (deadline 10,
-   default K = 1000, the issue's figure) plus Algorithm 2, with the pool
+   default K = 1000, the target's size) plus Algorithm 2, with the pool
    evaluator ``--engine`` (default "batched": only the needed, distinct windows
    (10) are solved, see :mod:`aisched.online.spot.pool`). Printed: compilation
    (a first call on a few jobs compiles the kernels), wall time of the pool

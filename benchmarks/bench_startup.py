@@ -2,7 +2,7 @@
 
 Each command runs ``--repeat`` times in a fresh interpreter (as a user types
 it); prints the median and the worst wall time, and what ``import aisched.cli``
-loads. The target (issue 29): within 1 s on 2 cores.
+loads. The target: within 1 s on 2 cores.
 
     python benchmarks/bench_startup.py [--repeat 5]
 """

@@ -3,7 +3,7 @@
 For each scenario named on the command line (default: two full-size `lora`
 figures), runs the first point, one seed, with the given algorithms through
 :func:`aisched.experiments.sweep.sweep`, serially and with a 2-process pool, and
-prints per-cell work, write time and overhead (the issue's target: < 5%).
+prints per-cell work, write time and overhead (the target: < 5%).
 
     python benchmarks/bench_sweep.py [lora/fig5-vendors lora/fig13-runtime] [--algorithms eft,ntm,pdftsp]
 

@@ -1,6 +1,6 @@
 """Time Titan (``titan``, and optionally ``titan_welfare``) on a paper-scale day.
 
-Paper scale (section 5.1 / issue 12 point 5): 200 mixed nodes, 144 ten-minute
+Paper scale (section 5.1): 200 mixed nodes, 144 ten-minute
 slots, Poisson(80) arrivals a slot, 5 vendors. Prints the wall time, the
 per-slot statuses (optimal / gap / heuristic / empty / failed), slot time
 quantiles, welfare, scheduled tasks and the machine load (``os.getloadavg``),

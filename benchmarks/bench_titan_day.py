@@ -1,4 +1,4 @@
-"""Titan's day at the sizes of Figs. 4-9 under slot budgets and JCT forms, on the same instances (issue 30).
+"""Titan's day at the sizes of Figs. 4-9 under slot budgets and JCT forms, on the same instances.
 
 Runs ``titan`` on the day of a figure point (``aisched.scenarios.lora.paper``:
 144 slots, mixed nodes, 3 vendors) with the 20 s slot limit (Fig. 13's form,
@@ -16,7 +16,7 @@ Usage::
 day; the same sub-instance for every form). Per run it also prints the slot
 statuses, the summed slot seconds and the slots over 1 s.
 
-``--stages`` also prints where the day's solver time goes (issue 30, point 1): the
+``--stages`` also prints where the day's solver time goes: the
 CPU seconds of the count stage and of the JCT stage, each in the first round of a
 slot and in its packing repairs, the solves that stopped at the time limit, and the
 five longest solves (slot, round, columns, rows, CPU, status). It times every
@@ -51,7 +51,7 @@ FORMS = {
     "limit20": {"slot_time_limit": 20.0, "slot_budget": "limit"},
     "limit5": {"slot_time_limit": 5.0, "slot_budget": "limit"},
     "sized": {"slot_time_limit": 20.0, "slot_budget": "sized"},
-    # issue 30: the JCT stage on still-running indicators (titan_running), same problem
+    # the JCT stage on still-running indicators (titan_running), same problem
     "running20": {"slot_time_limit": 20.0, "jct_form": "running"},
     # the same without the count-stage fallback (titan_greedy): the stopped solve's answer, as before 2026-11-27
     "running20-nofallback": {"slot_time_limit": 20.0, "jct_form": "running", "count_fallback": "none"},

@@ -1,4 +1,4 @@
-"""How often Astraea shares at Fig. 4a's setting (14 users, 100 servers, 200 jobs; issue 27, point 3); prints figures.
+"""How often Astraea shares at Fig. 4a's setting (14 users, 100 servers, 200 jobs); prints figures.
 
 Per seed and window rule (``generate(window=...)``, docs/readings.md T8): the
 rule that ran (``instance.workload``), users with jobs, and for each scheduler

@@ -1,6 +1,6 @@
-"""UP (``aisched.run("up")``) beside the reference simulator's Uniform Progress on AWS windows (issue 28).
+"""UP (``aisched.run("up")``) beside the reference simulator's Uniform Progress on AWS windows.
 
-The setting of the issue's peer check: one V100 (``N_max = 1``), 48 h of work
+The setting of the peer check: one V100 (``N_max = 1``), 48 h of work
 (96 slots), deadlines 52 / 60 / 70 h (104 / 120 / 140 slots), 30-minute slots,
 on-demand 3x spot (3 and 1 per slot), restart overhead 0, 0.1 and 0.2 h
 (``mu_1 = 1``, 0.8, 0.6); six windows of the AWS availability traces in

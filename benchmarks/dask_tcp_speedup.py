@@ -1,4 +1,4 @@
-"""Sweep wall time on a Dask cluster over TCP with 1 and with 2 workers, and the speed-up (issue 45).
+"""Sweep wall time on a Dask cluster over TCP with 1 and with 2 workers, and the speed-up.
 
 For each worker count a fresh cluster is started as separate processes, the way
 a cluster is started by hand or by ``dask-jobqueue``::

@@ -61,7 +61,7 @@ def make_instance(*, slots, capacity, model_size, jobs, cost=(0.2, 0.5, 0.1), tr
 
 def random_tiny(seed: int, *, jobs: int = 2, tasks: int = 3, edges: int = 2, models: int = 2,
                 slots: int = 6) -> GenaiInstance:
-    """2 jobs of 3-task DAGs, 2 edges, 2 candidate models per task, 6 slots (the issue's tiny size)."""
+    """2 jobs of 3-task DAGs, 2 edges, 2 candidate models per task, 6 slots."""
     rng = np.random.default_rng(seed)
     n_models = models + 1
     sizes = rng.integers(1, 5, n_models).astype(float)

@@ -45,7 +45,7 @@ def test_bad_options_exit_nonzero_with_one_line(argv, needle):
     assert lines[0].startswith("aisched: error:") and needle in lines[0]
 
 
-# --- the first fifteen minutes (issue 29) -----------------------------------------------------------
+# --- the first fifteen minutes ----------------------------------------------------------------------
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

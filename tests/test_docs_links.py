@@ -1,4 +1,4 @@
-"""docs/readings.md stays citable: anchors resolve, measured figures are dated (issue 29, item 11)."""
+"""docs/readings.md stays citable: anchors resolve, measured figures are dated."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_the_tool_writes_one_line_a_section(tmp_path: Path) -> None:
                         "2026-11-26 (def5678) (date, commits); seeds and sizes as stated beside each figure."}
 
 
-#: Pages written before item 11 (2026-11-23 runs); none left since lora's full-size regeneration (issue 25, item 6).
+#: Pages written before verdicts linked their readings (2026-11-23 runs); none left since lora's full-size regeneration.
 STALE_PAGES: set[str] = set()
 
 

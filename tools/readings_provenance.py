@@ -1,6 +1,6 @@
 """Write the ``*Measured:*`` line of each section of ``docs/readings.md`` from ``git blame``.
 
-Issue 29, item 11: the numbers quoted in ``docs/readings.md`` say which run they
+The numbers quoted in ``docs/readings.md`` say which run they
 come from. Each ``###`` section with measured figures (three or more lines holding
 a decimal, a percentage or a thousands-separated number) gets, right under its
 heading, one line naming the date and the commits that last wrote those lines

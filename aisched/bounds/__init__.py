@@ -9,7 +9,7 @@ below imports ``bounds``. JAX kernels stay in ``online`` (lora's pricing kernels
 :mod:`aisched.online.lora.bound_pricing` and :mod:`aisched.online.lora.bound_twoclass`);
 this layer imports no JAX itself.
 
-- :mod:`~aisched.bounds.lora`: IP (4), column generation / Lagrangian (issue 17).
+- :mod:`~aisched.bounds.lora`: IP (4), column generation / Lagrangian.
 - :mod:`~aisched.bounds.genai`: IP (5), relaxed ``P1`` with exact per-job pricing.
 - :mod:`~aisched.bounds.tenants`: MINLP (3), cluster-level configuration LP.
 

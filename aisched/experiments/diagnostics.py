@@ -1,4 +1,4 @@
-"""Mechanism diagnostics in the report: did the paper's mechanism act at each point? (issue 25, point 3)
+"""Mechanism diagnostics in the report: did the paper's mechanism act at each point?
 
 A claim is a statement about a regime: pdFTSP's prices matter where capacity
 binds, ComDOS's where memory is scarce, Astraea's where jobs share other

@@ -1,4 +1,4 @@
-"""Links from the reproduction page into ``docs/readings.md`` (issue 29, item 11).
+"""Links from the reproduction page into ``docs/readings.md``.
 
 Every section of ``docs/readings.md`` that a claim can point at carries a key:
 its heading's first word, ended by a full stop (``### S3. Averaged commitments

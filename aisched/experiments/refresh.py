@@ -1,6 +1,6 @@
 """Recompute the family metrics of finished sweep cells from their stored outcomes.
 
-A metric added to a family's ``cell_metrics`` after a sweep ran (issue 27's
+A metric added to a family's ``cell_metrics`` after a sweep ran (the
 revenue split, say) need not cost the sweep again: every cell of a ``compare``
 scenario keeps its :class:`~aisched.outcome.Outcome` (``outcomes/<cell>.nc``),
 and its instance is the generator's at the recorded ``(point, seed)``.

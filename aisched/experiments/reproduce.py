@@ -47,7 +47,7 @@ from aisched.provenance import provenance
 
 __all__ = ["plan", "read_records", "record_name", "reproduce"]
 
-#: Scenarios whose sweeps share the process pool at once (issue 30): the next one's cells queue
+#: Scenarios whose sweeps share the process pool at once: the next one's cells queue
 #: behind the current one's, so its last cells do not leave a worker idle. 1 for "serial" and Dask.
 IN_FLIGHT = 2
 

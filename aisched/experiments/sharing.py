@@ -1,4 +1,4 @@
-"""Cells of one run that are the same computation run once (issue 30, point 3).
+"""Cells of one run that are the same computation run once.
 
 Several figures of a paper share a point: lora's Figs. 4, 5, 6, 8, 9 and 11 all
 hold the paper's default day (100 nodes, 50 tasks a slot, the default vendors,

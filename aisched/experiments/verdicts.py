@@ -2,7 +2,7 @@
 
 A claim comparing algorithms ("A improves over B by X %", "A is better than
 B", "A is the best") is decided here on the sweep's table, not on means
-alone (issue 25):
+alone:
 
 - **Noise.** Every algorithm of a (point, seed) runs on the same instance, so
   the verdict on a direction uses the *paired* per-seed differences

@@ -1,7 +1,7 @@
 """Bad input to the trace loaders and DAG helpers gets an InvalidInstanceError naming file, line and field.
 
 Each case below crashed with a raw KeyError / TypeError / ValueError /
-UnicodeDecodeError (or loaded silently wrong) before issue #14, point 6.
+UnicodeDecodeError (or loaded silently wrong) before these checks.
 """
 
 from __future__ import annotations

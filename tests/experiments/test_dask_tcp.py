@@ -1,4 +1,4 @@
-"""Sweeps on a real Dask cluster over TCP (issue 45): a scheduler and two workers as separate processes.
+"""Sweeps on a real Dask cluster over TCP: a scheduler and two workers as separate processes.
 
 They are started the way a cluster (or ``dask-jobqueue`` on SLURM) starts them:
 ``dask scheduler --port P`` and ``dask worker tcp://127.0.0.1:P --nworkers 1

@@ -73,7 +73,7 @@ def _counting(monkeypatch) -> list[str]:
     return ran
 
 
-# --- item 2: writes --------------------------------------------------------------------------------------------
+# --- writes ---------------------------------------------------------------------------------------------------
 
 
 def test_an_out_that_cannot_be_a_folder_is_refused_before_any_cell_runs(tmp_path, monkeypatch, capsys) -> None:
@@ -178,7 +178,7 @@ def test_a_real_file_size_limit_gives_one_line_and_keeps_the_cells_written(tmp_p
     assert kept == len(_cell_files(tmp_path)) < CELLS
 
 
-# --- item 3: broken cell files ---------------------------------------------------------------------------------
+# --- broken cell files ------------------------------------------------------------------------------------------
 
 
 def test_broken_cell_files_are_named_by_report_and_recomputed_by_resume(tmp_path, monkeypatch, capsys,
@@ -226,7 +226,7 @@ def test_broken_cell_files_are_named_by_report_and_recomputed_by_resume(tmp_path
     assert capsys.readouterr().err == "" and len(ran) == 5
 
 
-# --- item 5: one sweep per folder ------------------------------------------------------------------------------
+# --- one sweep per folder ---------------------------------------------------------------------------------------
 
 
 def test_a_second_sweep_of_a_locked_folder_is_refused_naming_the_pid_and_a_report_says_partial(

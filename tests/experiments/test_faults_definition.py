@@ -1,4 +1,4 @@
-"""Faults of a sweep folder's definition and of a killed report (issue 47, items 4 and 7).
+"""Faults of a sweep folder's definition and of a killed report.
 
 - only what decides a cell's computation guards ``--resume``: a change of text (title, claims)
   resumes, keeps every cell and the report shows the new text; a change of computation is refused
@@ -34,7 +34,7 @@ CELLS = 4  # 2 points x 1 seed x 2 algorithms, about 0.3 s each
 
 def _toml(path: Path, *, servers: int = 2, users: int = 2, title: str = "mini: revenue vs jobs",
           claim: str = "Astraea beats BatchSche") -> Path:
-    """A 2-value TOML of ``tenants`` (the issue's own kind of scenario)."""
+    """A 2-value TOML of ``tenants`` (the kind of scenario a user writes)."""
     path.write_text(textwrap.dedent(f"""
         name = "{NAME}"
         family = "tenants"
@@ -223,7 +223,7 @@ def test_a_truncated_scenario_json_is_refused_in_one_line_where_the_cells_cannot
     assert ran == [] and _cells(root) == before and len(record.read_text()) == 50  # nothing touched
 
 
-# --- item 7: a killed report -----------------------------------------------------------------------------------
+# --- a killed report ------------------------------------------------------------------------------------------
 
 
 def _files_of(out: Path) -> dict[str, bytes]:

@@ -1,4 +1,4 @@
-"""Links from a verdict to the reading that explains it (issue 29, item 11)."""
+"""Links from a verdict to the reading that explains it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ PAGE = """# Readings
 
 ## spot (AHAP / AHANP)
 
-### S3. Averaged commitments: CHC's sub-trajectories (issue 13, point 2)
+### S3. Averaged commitments: CHC's sub-trajectories (Algorithm 1, line 5)
 
 ### S-headroom. Finding: why AHAP ties MSU
 
@@ -34,7 +34,7 @@ def test_keys_and_anchors_are_githubs(tmp_path: Path) -> None:
     path.write_text(PAGE)
     index = ReadingIndex.read(path, "readings.md")
     assert index.sections == {
-        "S3": ("spot", "s3-averaged-commitments-chcs-sub-trajectories-issue-13-point-2"),
+        "S3": ("spot", "s3-averaged-commitments-chcs-sub-trajectories-algorithm-1-line-5"),
         "S-headroom": ("spot", "s-headroom-finding-why-ahap-ties-msu"),
         "A-bound": ("genai", "a-bound-certified-upper-bound-on-ip-5-aischedbound"),
     }
@@ -50,7 +50,7 @@ def test_a_verdict_that_asks_why_links_its_readings(tmp_path: Path) -> None:
     for status in EXPLAINED_STATUSES:
         assert index.why_text(("S-headroom", "S3"), status, "spot") == (
             " Why: [S-headroom](../readings.md#s-headroom-finding-why-ahap-ties-msu), "
-            "[S3](../readings.md#s3-averaged-commitments-chcs-sub-trajectories-issue-13-point-2).")
+            "[S3](../readings.md#s3-averaged-commitments-chcs-sub-trajectories-algorithm-1-line-5).")
     assert index.why_text(("S3",), "holds", "spot") == ""
     assert index.why_text(("S3",), "not checked", "spot") == ""
     assert index.why_text(("S9",), "fails", "spot") == " Why: S9 (no such section in readings.md)."

@@ -51,7 +51,7 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     reproduce.reproduce(["spot"], tmp_path, reduced=True, names=SMALL, executor="serial", progress=False,
                         outcomes=False, figures=False)
     first_record, again = reproduce.read_records(tmp_path / reproduce.record_name(["spot"], True))
-    assert first_record == record  # the run that computed the cells keeps its record (issue 25, point 5)
+    assert first_record == record  # the run that computed the cells keeps its record
     assert again["cells_already_done"] == cells  # a second run redoes nothing, and adds its own record
     pd.testing.assert_frame_equal(_tables(tmp_path), first)
     readings = tmp_path / "docs" / "readings.md"
@@ -74,7 +74,7 @@ def test_reproduce_runs_everything_then_resumes_nothing(tmp_path: Path) -> None:
     asks = [line for line in claim_lines if any(k in line for k in ("**fails**", ": untestable", ": inconclusive"))]
     assert asks  # one seed: every direction claim is inconclusive, fig5's MSU claim untestable
     assert all("Why: [S10](readings.md#s10-the-market), [S-headroom](readings.md#s-headroom-why-ahap-ties-msu), "
-               "[S3](readings.md#s3-averaged-commitments)" in line for line in asks)  # issue 29, item 11
+               "[S3](readings.md#s3-averaged-commitments)" in line for line in asks)
     assert not any("Why:" in line for line in claim_lines if line not in asks)
 
 
@@ -160,7 +160,7 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     listed = sum(len(catalog.get(n).claims) for n in catalog.names("genai"))  # run or not, every claim is counted
     assert f"Claims: {listed} in all: 0 hold, 1 fail, 0 inconclusive, 0 untestable, {listed - 1} not checked." in page
     assert ("variants (other readings, listed under each claim): 1 hold, 0 fail, 0 inconclusive, 0 untestable, "
-            "1 not checked") in page  # fig5's `full-cell` variant (issue 26) has no rows in this fake sweep  # the claims at points this run lacks: listed once, under "Not in this run"
+            "1 not checked") in page  # fig5's `full-cell` variant has no rows in this fake sweep  # the claims at points this run lacks: listed once, under "Not in this run"
     assert page.count("## Not in this run") == 1
     assert sum(line.startswith("- genai/fig5-edges: ") and "(at edges=" in line
                for line in page.splitlines()) == len(claims) - 1
@@ -202,7 +202,7 @@ def test_a_regime_scenario_beside_a_run_record_keeps_the_record(tmp_path: Path) 
 
 
 def test_two_scenarios_in_flight_give_the_same_table_cell_for_cell(tmp_path: Path, serial_run: Path) -> None:
-    # issue 30: on a process pool the next scenario's cells queue behind the current one's
+    # on a process pool the next scenario's cells queue behind the current one's
     reproduce.reproduce(["spot"], tmp_path / "pool", reduced=True, names=SMALL, executor="process", workers=2,
                         progress=False, outcomes=False, figures=False)
     pd.testing.assert_frame_equal(_tables(tmp_path / "pool"), _tables(serial_run))

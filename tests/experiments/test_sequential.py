@@ -1,4 +1,4 @@
-"""Verdicts under optional stopping (issue 45): alpha spent over the looks, Holm per family, t quantiles.
+"""Verdicts under optional stopping: alpha spent over the looks, Holm per family, t quantiles.
 
 The simulations draw paired per-seed differences whose true mean is 0, look at
 3, 6, 12 and 20 seeds, and stop at the first look whose interval excludes 0 (a

@@ -285,7 +285,7 @@ def test_without_outcomes_the_table_is_the_same(serial_table: pd.DataFrame, tmp_
 
 
 def test_a_claim_at_a_point_not_in_the_run_is_listed_as_not_checked(tmp_path: Path) -> None:
-    """Issue 16: no claim disappears from a reduced run; the summary counts all three verdicts."""
+    """No claim disappears from a reduced run; the summary counts all three verdicts."""
     full = replace(MINI, values=(2, 3), claims=(
         *MINI.claims, Claim("improvement", "pdFTSP gains at 3 nodes", "pdftsp", baseline="ntm", point="3",
                             value=0.1)))
@@ -296,7 +296,7 @@ def test_a_claim_at_a_point_not_in_the_run_is_listed_as_not_checked(tmp_path: Pa
     n = len(full.claims)
     assert f"Claims: {n} in all: " in text and " 1 not checked." in text
     assert text.splitlines()[0] == "# aisched report" + report.reduced_heading(True)
-    # listed once, under "Not in this run" (issue 25, point 5), not as a "not checked" row of the figure's table
+    # listed once, under "Not in this run" not as a "not checked" row of the figure's table
     assert not any(line.startswith("| pdFTSP gains at 3 nodes") for line in text.splitlines())
     assert "## Not in this run" in text and f"- {reduced.name}: pdFTSP gains at 3 nodes (at nodes=3)" in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and line.endswith(" |")
@@ -316,7 +316,7 @@ def test_a_sweep_without_finished_cells_still_lists_its_claims(tmp_path: Path) -
 
 
 def test_variants_run_beside_the_default_and_every_claim_is_checked_under_each(tmp_path: Path) -> None:
-    """Issue 16 point 5: a scenario's variants (other readings) and the claims under each."""
+    """A scenario's variants (other readings) and the claims under each."""
     scenario = replace(MINI, offline=False, metric="objective", seeds=1, claims=(
         Claim("improvement", "pdFTSP beats NTM at 2 nodes", "pdftsp", baseline="ntm", point="2", value=0.5),
         Claim("best", "EFT is best", "eft")),

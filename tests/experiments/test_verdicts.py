@@ -1,4 +1,4 @@
-"""Verdict kinds of comparison claims on hand-made sweep tables: noise (paired) and headroom (issue 25)."""
+"""Verdict kinds of comparison claims on hand-made sweep tables: noise (paired) and headroom."""
 
 from __future__ import annotations
 

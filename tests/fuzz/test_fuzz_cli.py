@@ -1,6 +1,6 @@
 """Fuzz: every option of every ``aisched`` command, run in-process through ``cli.main(argv)``.
 
-Property (issue 18 point 4): exit status 0, or 2 with one line ``aisched: error: ...``
+Property: exit status 0, or 2 with one line ``aisched: error: ...``
 on stderr; never a traceback, never a hang. For ``compare`` the options are
 read from the parser itself (so a new option is fuzzed without editing this
 file); the comparison is stubbed out once the instance is built (the
@@ -107,7 +107,7 @@ def test_compare_option_values(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_compare_each_option_with_the_worst_values(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                     stub_compare: list[object], case: tuple[str, str],
                                                     value: str) -> None:
-    """Each option at least once with a negative, a huge, a NaN and a non-number (issue 18 points 3, 4)."""
+    """Each option at least once with a negative, a huge, a NaN and a non-number."""
     _compare_case(*case, value, tmp_path, capsys, stub_compare)
 
 

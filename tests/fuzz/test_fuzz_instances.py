@@ -1,6 +1,6 @@
 """Fuzz: each family's Instance constructor with one field replaced by a hostile value.
 
-Property (issue 18 point 4): ``InvalidInstanceError`` naming the field, or a
+Property: ``InvalidInstanceError`` naming the field, or a
 valid instance; never another exception, never a silent reinterpretation
 (a boolean accepted as a number, a string accepted where an array or number
 is meant). Accepted instances go through a cheap online algorithm, whose plan

@@ -1,8 +1,8 @@
 """Fuzz: every trace and DAG loader on hostile files, and ``aisched.dag``'s functions on hostile arguments.
 
 Files: arbitrary bytes (non-UTF-8 included), truncations of a valid file,
-valid JSON of the wrong shape, wrong-typed cells, and one huge file. Property
-(issue 18 point 4): an aisched error, or a valid result; never another
+valid JSON of the wrong shape, wrong-typed cells, and one huge file. Property:
+an aisched error, or a valid result; never another
 exception, never a hang.
 """
 

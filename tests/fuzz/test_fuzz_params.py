@@ -1,4 +1,4 @@
-"""Fuzz: algorithm parameters through ``aisched.run`` and ``compare(params=...)`` (issue 18 points 1, 4).
+"""Fuzz: algorithm parameters through ``aisched.run`` and ``compare(params=...)``.
 
 Keys are the algorithm's own parameter names, near misses and junk; values are
 hostile (booleans, NaN, text, containers, huge numbers). Property: an aisched

@@ -1,6 +1,6 @@
 """Fuzz: outside input to scenario files, trace CSVs and the command line never crashes aisched.
 
-Property (issue 18): each input gives an aisched error naming the field (exit
+Property: each input gives an aisched error naming the field (exit
 status 2 with one line from the CLI) or a valid result; never another
 exception, never a silent reinterpretation. The default profile tries a
 few hundred inputs per entry point; ``-m slow`` runs the deeper profile.

@@ -1,4 +1,4 @@
-"""The shared Instance validation: a number field never reads a boolean as 0 or 1 (issue 18)."""
+"""The shared Instance validation: a number field never reads a boolean as 0 or 1."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The certified upper bound on IP (5) of the `genai` family (issue 17).
+"""The certified upper bound on IP (5) of the `genai` family.
 
 :mod:`~aisched.bounds.genai.bound` (registered as ``aisched.bound`` for "genai")
 solves relaxed ``P1`` by column generation; :mod:`~aisched.bounds.genai.pricing`

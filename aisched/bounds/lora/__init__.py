@@ -1,4 +1,4 @@
-"""The certified upper bound on IP (4) of the `lora` family (issue 17).
+"""The certified upper bound on IP (4) of the `lora` family.
 
 :mod:`~aisched.bounds.lora.bound` (registered as ``aisched.bound`` for "lora") runs
 column generation on the configuration LP, or projected subgradient steps, with a

@@ -1,4 +1,4 @@
-"""Primal plans for the certified bound of IP (4): columns packed onto nodes (issue 17, lora).
+"""Primal plans for the certified bound of IP (4): columns packed onto nodes.
 
 The bound's columns are schedules of one task on *representative* nodes (one per
 class of identical nodes, :func:`aisched.online.lora.bound_pricing.node_classes`);

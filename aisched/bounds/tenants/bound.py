@@ -1,4 +1,4 @@
-"""A certified upper bound on problem (3)'s optimum (Astraea): a cluster-level configuration LP (issue 17).
+"""A certified upper bound on problem (3)'s optimum (Astraea): a cluster-level configuration LP.
 
 Relaxation. Every feasible plan of problem (3) trains job ``j`` with at most one
 option ``k = (w_k, zeta_k, t-_k)`` (:func:`aisched.models.tenants.options`, the

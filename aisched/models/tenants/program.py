@@ -72,7 +72,7 @@ __all__ = ["MAX_OPTION_SLOTS", "build", "options", "option_slots", "run_shapes",
 #: each term is a column entry of the capacity rows (3c)-(3d)). Measured: the 48-hour-slot settings of
 #: section 5.2 (Figs. 5-6) have 1,905-22,913 and HiGHS proves them in seconds; 2 users, 4 servers,
 #: 6 jobs at one-hour slots (4,096 slots) have 9,243,374 and built for 15 minutes and 9 GB without
-#: finishing (issue 27).
+#: finishing.
 MAX_OPTION_SLOTS = 1_000_000
 
 

@@ -14,7 +14,7 @@ positive, is declined (admission control); nothing of it is committed.
   lowest index). No model selection: every task uses its *first listed*
   candidate model (the default model of its task type).
 - ``heft_ma``: HEFT-A plus model selection: each task runs its candidate
-  with the shortest runtime. Ties (``tie=``, issue 42): the paper says "the model with the
+  with the shortest runtime. Ties (``tie=``): the paper says "the model with the
   shortest execution time" and nothing of ties, which decide most tasks on sourced
   runtimes (one 5-second slot for 95 % of candidates). Default ``"first"``: the first
   listed (the pools' order puts the small default model first); ``"random"``: a uniformly
@@ -42,7 +42,7 @@ candidate model size, GB, the demand section IV.A prices revenue by), minus
 the task's weighted computation (2) and hosting (4) costs and the
 communication cost (3) of the DAG edges into it; a task with negative profit
 is declined, and since revenue (1) is earned only when every task of the job
-runs, so is its job. ``"job"`` (before issue #14): the job is declined when
+runs, so is its job. ``"job"`` (the earlier rule): the job is declined when
 ``b_i`` minus all its costs is not positive.
 
 Random-A's edge (``on_full=``, reading A4): the text only says tasks are
@@ -228,7 +228,7 @@ def heft_ma(instance: GenaiInstance, *, admission: Admission = "task", communica
     """HEFT-MA: HEFT-A with the shortest-runtime model per task (section IV.A).
 
     ``tie``: ``"first"`` (default) the first listed of equally fast candidates, ``"random"`` a seeded
-    (``seed``) uniform draw among them (module docstring; issue 42).
+    (``seed``) uniform draw among them (module docstring).
     """
     return _run(instance, "heft_ma", model_rule="fastest", edge_rule="eft", priority="upward", admission=admission,
                 communication=communication, tie=tie, seed=seed if tie == "random" else None)

@@ -65,8 +65,8 @@ ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb", "full_cell")
 #: ``alpha`` of the ``"full_cell"`` scale: ``1 / (e - 1)`` (see :func:`default_alpha`).
 FULL_CELL_ALPHA: float = 1.0 / (math.e - 1.0)
 
-#: The named option set "a ComDOS that works" beside the faithful one (issue 26, point 4;
-#: ``docs/readings.md`` genai A10): (9) unchanged with the ``full_cell`` price scale, and the
+#: The named option set "a ComDOS that works" beside the faithful one
+#: (``docs/readings.md`` genai A10): (9) unchanged with the ``full_cell`` price scale, and the
 #: capacity-aware selection. Never the default; the figures draw it as the variant ``full-cell``.
 FULL_CELL_OPTIONS: dict[str, Any] = {"alpha_reading": "full_cell", "room_aware": True}
 Selection = Literal["algorithm2", "exact"]
@@ -109,8 +109,8 @@ def default_alpha(instance: GenaiInstance, reading: AlphaReading = "density_rati
         once ``sum r_kt = c^s_k``. Invariant under a change of currency or memory unit.
         ``"gb"``: the printed ratio taken as a number in the instance's own
         units (currency per GB, ``r_{i,min}`` the smallest candidate model in
-        GB): the reading before issue #14; it changes with the units.
-        ``"full_cell"`` (beside the paper, issue 26): ``alpha = 1 / (e - 1)``,
+        GB): the earlier reading; it changes with the units.
+        ``"full_cell"`` (beside the paper): ``alpha = 1 / (e - 1)``,
         the scale at which a cell's price reaches the highest profit density
         per GB-slot of the jobs that filled it only when the cell is full.
         Unrolling (9) over the jobs ``n`` that put ``r_n`` GB on a cell of
@@ -369,7 +369,7 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
         (9)'s scale; default :func:`default_alpha` under ``alpha_reading``.
     alpha_reading
         ``"density_ratio"`` (default, unit-free ``U / L``), ``"gb"`` (the
-        reading before issue #14) or ``"full_cell"`` (``1 / (e - 1)``, beside
+        earlier reading) or ``"full_cell"`` (``1 / (e - 1)``, beside
         the paper: with ``room_aware=True`` the option set :data:`FULL_CELL_OPTIONS`);
         see :func:`default_alpha`.
     cost_weights

@@ -1,4 +1,4 @@
-"""Algorithm 2 over many schedule options at once, sharing what the options share (issue #14, point 4).
+"""Algorithm 2 over many schedule options at once, sharing what the options share.
 
 An option ``h in H`` fixes the edge and model of every multi-child ("fan-out")
 task; ``|H| = prod (K |M_ij|)`` over them. In the DP of

@@ -1,4 +1,4 @@
-"""Resource metrics of a `genai` outcome: memory and compute utilisation (issue #14, point 2).
+"""Resource metrics of a `genai` outcome: memory and compute utilisation.
 
 IP (5) constrains memory only ((5h): hosted model size per edge and slot
 ``<= c^s_k``); computation enters the objective as a cost (2) and has no

@@ -1,4 +1,4 @@
-"""Exact pricing of IP (4)'s Lagrangian / configuration LP, batched over tasks (JAX, issue 17).
+"""Exact pricing of IP (4)'s Lagrangian / configuration LP, batched over tasks (JAX).
 
 For prices ``pi^c_kt, pi^m_kt >= 0`` on (4f)-(4g), task ``i``'s pricing problem is::
 

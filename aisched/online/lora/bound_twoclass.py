@@ -1,4 +1,4 @@
-"""Exact pricing over at most two node classes without work units (JAX, issue 17, lora).
+"""Exact pricing over at most two node classes without work units (JAX).
 
 With prices equal on identical nodes (:func:`~aisched.online.lora.bound_pricing.node_classes`),
 a task of the generator's mixed cluster sees two kinds of cell per slot ``j``: class 0

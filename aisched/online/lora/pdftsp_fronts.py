@@ -427,7 +427,7 @@ def _select(fnodes, fcp, fmp, fep, s, eu, usable, group, r, nxt, levels, need_i,
 #: calls of the same compiled kernel, each on about half the work (starts split by window
 #: length). Every start's DP is independent, so the results are the same (tested). Off by
 #: default: a wall-time option for an idle second core, measured by
-#: ``benchmarks/bench_pdftsp_split.py --threads`` (issue 30, point 2).
+#: ``benchmarks/bench_pdftsp_split.py --threads``.
 PARALLEL_STARTS = False
 _POOL: list = []  # the one worker thread, made on first use
 

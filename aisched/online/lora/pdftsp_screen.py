@@ -30,7 +30,7 @@ upper bound, and is labelled so (``Decision.surplus_is_bound``,
 Plain NumPy, vectorised over nodes and slots (a loop over the few options): one
 call costs about 0.28 ms of CPU on a 50-node, 144-slot day, against 0.85-0.95 ms for
 the same bound as a jitted JAX function, whose dispatch and x64 switch dominate at
-this size (issue 30; ``benchmarks/bench_pdftsp.py``). Nothing to compile, so nothing
+this size (``benchmarks/bench_pdftsp.py``). Nothing to compile, so nothing
 to recompile. :func:`surplus_bound_reference` computes it slot by slot (the tests' oracle).
 """
 

@@ -157,22 +157,22 @@ def run(
         the most any solve gets.
     slot_budget
         ``"limit"`` (default; SciPy's HiGHS, every solve ``slot_time_limit``:
-        the form every scenario runs) or ``"sized"`` (experimental, issue 30:
+        the form every scenario runs) or ``"sized"`` (experimental:
         HiGHS through ``highspy``, the count stage as ``"limit"``, the JCT stage
         limited to 0.5 s per 1,000 columns, at least 0.5 s, at most
         ``slot_time_limit``, started from the count stage's plan).
-        ``"warm"`` (issue 30): the count stage as ``"limit"``, the JCT stage on
+        ``"warm"``: the count stage as ``"limit"``, the JCT stage on
         ``highspy`` with ``slot_time_limit``, started from the count stage's plan.
         The program (objective, constraints) is the same; only how long a hard
         slot may search differs (docs/readings.md, lora, "Titan's day").
     jct_form
         How the JCT stage writes each task's last slot: ``"completion"``
         (default, ``C_i >= t sum_c y_ict``), ``"running"`` (still-running
-        indicators ``z_it``) or ``"running_work"`` (with work rows), issue 30.
+        indicators ``z_it``) or ``"running_work"`` (with work rows).
         The same problem, proved in :mod:`aisched.online.lora.titan_running`;
         a tie between optimal plans may be broken differently.
     count_fallback
-        ``"greedy"`` (default, issue 30): when a slot's count stage stops at its
+        ``"greedy"`` (default): when a slot's count stage stops at its
         limit with fewer tasks than the earliest-finish plan in TitanSched's
         shortest-first order, commit that plan
         (:mod:`~aisched.online.lora.titan_greedy`); ``"none"``: keep the stopped
@@ -296,7 +296,7 @@ def run_welfare(
 ) -> Outcome:
     """``titan_welfare``: Titan's per-slot loop with IP (4)'s welfare as objective.
 
-    The baseline before issue 12 (a myopic per-slot welfare optimiser, stronger
+    The earlier baseline (a myopic per-slot welfare optimiser, stronger
     than the paper's Titan). Same parameters as :func:`run` except ``objective``
     (spelled out, so :func:`aisched.api.check_params` names a wrong one).
     """

@@ -1,4 +1,4 @@
-"""A feasible plan for Titan's count stage when its MILP stops without a better one (issue 30).
+"""A feasible plan for Titan's count stage when its MILP stops without a better one.
 
 :mod:`aisched.online.lora.titan_model` solves each slot's program in two stages: (1) the
 most tasks, (2) at that count the least total JCT. On a slot where a trace puts

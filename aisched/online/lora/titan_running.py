@@ -1,4 +1,4 @@
-"""Titan's JCT stage with "still running" indicators (``jct_form="running"``, issue 30).
+"""Titan's JCT stage with "still running" indicators (``jct_form="running"``).
 
 :mod:`aisched.online.lora.titan_model` solves each slot's program in two stages: (1)
 the most tasks, (2) at that count the least total JCT ``sum_i (C_i - a_i + 1) u_i``

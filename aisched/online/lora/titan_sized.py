@@ -1,4 +1,4 @@
-"""Titan's ``slot_budget="sized"`` (issue 30, experimental): the JCT stage's time limit tied to
+"""Titan's ``slot_budget="sized"`` (experimental): the JCT stage's time limit tied to
 the program's size, and its starting point (solved by HiGHS through ``highspy``, given that point,
 via :func:`aisched.solvers.highs.solve_milp` with ``engine="highspy"``).
 

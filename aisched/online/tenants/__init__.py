@@ -6,7 +6,7 @@ Importing this package registers, for family "tenants" and in this order:
 A_maxIrev (Algorithms 3-5) is jitted in :mod:`~aisched.online.tenants.astraea_kernel`,
 with its plain NumPy oracle in :mod:`~aisched.online.tenants.astraea_reference`;
 the fairness metrics of section 5.1 are :mod:`~aisched.online.tenants.metrics`;
-the certified upper bound (issue 17) is an offline result: :mod:`aisched.bounds.tenants`.
+the certified upper bound is an offline result: :mod:`aisched.bounds.tenants`.
 """
 
 from aisched.online.tenants import astraea  # noqa: I001  (registration order = listing order)

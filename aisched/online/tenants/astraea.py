@@ -33,7 +33,7 @@
   Section 5.2 estimates it "based on past experiments": by default
   (``theta_estimate="past_window"``) over the jobs of a past window of the trace
   that the generator attaches to the instance, none of them scheduled;
-  ``theta_estimate="all_jobs"``, the rule before issue 43, over all the jobs
+  ``theta_estimate="all_jobs"``, the earlier rule, over all the jobs
   scheduled (future jobs included) (:mod:`aisched.online.tenants.theta`).
 
 Utility clock. Algorithm 3 scores a schedule by its *ideal* revenue
@@ -43,7 +43,7 @@ objective (3) counts from the job's arrival; ``clock="arrival"`` (beside the
 paper) scores with that. With the batch clock alone, ``mu > 0`` admits jobs
 whose revenue under (3) is negative (they waited for their batch); the default
 ``admission="real_revenue"`` also requires ``f(t+ - r) - c_w - c_p > 0``
-(issue 15; docs/readings.md, tenants). For linear utilities the two clocks
+(docs/readings.md, tenants T1). For linear utilities the two clocks
 differ by the constant ``k (r0 - r)``, so the schedule picked is the same and
 ``admission="real_revenue"`` equals ``clock="arrival"``.
 
@@ -152,7 +152,7 @@ class AstraeaParams:
         iff ``mu > 0`` (Algorithm 3, line 10) and its revenue under (3),
         ``f(t+ - r) - c_w - c_p``, is > 0 (section 4.1: "if the maximal revenue
         is greater than 0, then the job is admitted"); ``"ideal"``: ``mu > 0``
-        alone, ``mu`` counted with ``clock`` (the rule before issue 15).
+        alone, ``mu`` counted with ``clock`` (the earlier rule).
     bound_first
         Reject a job without running Algorithm 3 when
         :func:`~aisched.online.tenants.astraea_kernel.value_bound` proves that
@@ -490,7 +490,7 @@ def run(
         Which jobs section 4.4's actual value is taken over (section 5.2: "estimated based on
         past experiments"): ``"past_window"`` (default; the past window the generator attaches,
         :func:`aisched.online.tenants.theta.attach_past_window`; all jobs where none is attached)
-        or ``"all_jobs"`` (the jobs scheduled, future ones included: the rule before issue 43).
+        or ``"all_jobs"`` (the jobs scheduled, future ones included: the earlier rule).
         ``info["theta_estimate"]`` says which ran.
 
     Returns

@@ -7,7 +7,7 @@ common to the greedy emulations (Gandiva_fair, HiveD): a job is started as
 soon as its placement fits (events: releases (``release``) and job ends; capacity never
 falls later, as every running job started before) and it ends inside the
 horizon (the model's (3f): a job runs to completion within ``T``); no payments.
-Admission (``admission``, issue 27 and docs/readings.md T3): section 5.1 and the
+Admission (``admission``, docs/readings.md T3): section 5.1 and the
 baselines' own papers describe no utility test, so by default (``"none"``) a
 job is started whatever it will earn, and a job that finishes late earns what
 (3) says, a loss included. ``admission="utility"`` keeps the rule before issue
@@ -20,8 +20,8 @@ admission the described schedulers do not have).
   (section 1: "we adopt the batch processing techniques in [29], [30]"), so
   each user runs Algorithms 1-5 alone (one user: line 5 never has anything
   to share) on its private cluster (:func:`private_clusters`), with prices
-  (8) over that cluster. ``cluster="quota"`` keeps the emulation before
-  issue 15: Astraea on the shared cluster with line 5 switched off.
+  (8) over that cluster. ``cluster="quota"`` keeps the earlier
+  emulation: Astraea on the shared cluster with line 5 switched off.
 - ``gandiva_fair`` (Chaudhary et al. [14], :func:`run_gandiva_fair`): fair GPU
   shares with trading, no compensation, placement-unaware. Pending jobs are
   served in order of their owner's current worker use over its quota
@@ -166,7 +166,7 @@ def run_batchsche(
         runs Algorithms 1-5 alone on the servers of :func:`private_clusters`,
         with its own prices (8) over its own capacity (``theta`` by
         :func:`~aisched.online.tenants.astraea.default_thetas` of that
-        cluster unless given). ``"quota"`` (before issue 15): Astraea on the
+        cluster unless given). ``"quota"`` (the earlier emulation): Astraea on the
         shared cluster with line 5 of Algorithm 2 (sharing) switched off,
         each user confined to its quota in aggregate on any server.
     lam, theta_w, theta_p, clock, admission
@@ -329,7 +329,7 @@ def greedy(
         ``"none"`` (default, the described schedulers): start a job whose
         placement fits and that ends within the horizon, whatever its utility;
         ``"utility"``: only if its utility ``f_j`` at completion is positive (the
-        rule before issue 27, kept as an alternative reading).
+        earlier rule, kept as an alternative reading).
 
     Raises
     ------

@@ -1,4 +1,4 @@
-"""How Astraea estimates ``theta_w, theta_p``, the bases of its posted prices (8) (issue 43).
+"""How Astraea estimates ``theta_w, theta_p``, the bases of its posted prices (8).
 
 Section 4.4 asks ``theta - 1`` to be at least each job's utility per worker-slot (PS-slot) at its
 schedule, "by assuming" that ratio is at least 1; the worked example calls the largest such value

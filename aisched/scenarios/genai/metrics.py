@@ -1,4 +1,4 @@
-"""`genai` mechanism diagnostics (issue 25): the cell columns that say whether ComDOS's memory pricing acted.
+"""`genai` mechanism diagnostics: the cell columns that say whether ComDOS's memory pricing acted.
 
 The columns themselves are the family's registered resource metrics
 (:func:`aisched.online.genai.metrics.utilisation`, recorded in every sweep cell).
@@ -23,7 +23,7 @@ def metrics(instance: Any, outcome: Any) -> dict[str, float]:
     return utilisation(instance, outcome)
 
 
-#: Issue 25's mechanism diagnostics: the cell columns that say whether comdos's mechanism acted.
+#: The mechanism diagnostics: the cell columns that say whether comdos's mechanism acted.
 DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("memory_binding", "edge-slots at memory capacity", acts_above=0.0),
     families.Diagnostic("memory_utilisation", "mean memory utilisation"),
@@ -33,7 +33,7 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
 
 
 def workload_premises(instance: Any, *, bound_time_limit: float | None = 60.0) -> dict[str, float]:
-    """What issue 26 measures of a workload against the paper's premises (docs/readings.md genai A2b).
+    """How a workload stands against the paper's premises (docs/readings.md genai A2b).
 
     Task costs are taken at the mean unit costs over edges, weighted by the instance's
     ``cost_weight``, without transfers: ``cost_jm = f_mj (w_f r^f_mj mean e^f + w_h r^s_m mean e^h)``.

@@ -1,4 +1,4 @@
-"""GPU prices for the ``workload="gpu_priced"`` draw of the `genai` generator (issue 26, point 1).
+"""GPU prices for the ``workload="gpu_priced"`` draw of the `genai` generator.
 
 Source: ``gcp_gpu_price_weekly.csv`` (Google Cloud on-demand and spot prices per machine type and
 region, 290 weekly versions 2022-02..2026-07, from the git history of

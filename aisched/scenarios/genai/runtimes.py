@@ -1,4 +1,4 @@
-"""Sourced inference times of the `genai` candidate models, for ``workload="gpu_priced"`` (issue 26).
+"""Sourced inference times of the `genai` candidate models, for ``workload="gpu_priced"``.
 
 Every model id of :data:`aisched.scenarios.genai.generator.MODEL_POOLS` has a :class:`Runtime`: the
 seconds of one request (one image, one video, one answer, one utterance) as published for a stated GPU,
@@ -219,7 +219,7 @@ def runtime_slots(runtime: Runtime, scale: float = 1.0) -> int:
     """Whole slots a request holds on :data:`REFERENCE_GPU`: ``max(1, ceil(scale x seconds / SLOT_SECONDS))``.
 
     ``scale`` (default 1) multiplies the seconds before rounding: the generator's ``runtime_scale``, a
-    silent parameter of issue 42 (the paper states no runtime; its Fig. 3 example has 3-7 slots).
+    silent parameter (the paper states no runtime; its Fig. 3 example has 3-7 slots).
     """
     return max(1, math.ceil(scale * reference_seconds(runtime) / SLOT_SECONDS - 1e-9))
 

@@ -4,8 +4,7 @@
 :func:`aisched.scenarios.genai.generator.generate`); :data:`REGIME_TARGETS` are the relations among
 the baselines HEFT-A, HEFT-MA and Random-A that the paper's own percentages imply (section IV.B).
 Calibration (:mod:`aisched.experiments.calibrate`) fits the first to the second and reads only the
-baselines' outcomes. ``docs/readings.md`` genai A-silent gives the quotes, the fit and the residuals
-(issue 42).
+baselines' outcomes. ``docs/readings.md`` genai A-silent gives the quotes, the fit and the residuals.
 
 Every target is the ratio of two of the paper's improvement percentages at one point: ComDOS's profit
 cancels, so the relation is between two baselines. ComDOS itself is never a target, and neither is any
@@ -44,7 +43,7 @@ _FIG7_QUOTE = ("In the light-workload scenario, i.e., the parameter lambda of Po
                "achieves improvements of 32.67%, 92.38%, and 290.28% compared to the HEFT-MA, HEFT-A, Random-A, "
                "respectively. While the improvement is 35.44%, 85.87%, and 198.16% in the heavy-workload scenario")
 
-#: The workload the ranges are argued for (A2b); the ``-legacy`` scenarios (the draw before issue 26) are not varied.
+#: The workload the ranges are argued for (A2b); the ``-legacy`` scenarios (the earlier draw) are not varied.
 _GPU_PRICED = {"workload": "gpu_priced"}
 
 SILENT_PARAMETERS: tuple[SilentParameter, ...] = (

@@ -43,7 +43,7 @@ def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
     return out
 
 
-#: Issue 25's mechanism diagnostics: the cell columns that say whether pdftsp's mechanism acted.
+#: The mechanism diagnostics: the cell columns that say whether pdftsp's mechanism acted.
 DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("compute_util_binding", "node-slots at compute capacity", acts_above=0.0),
     families.Diagnostic("memory_util_binding", "node-slots at memory capacity", acts_above=0.0),

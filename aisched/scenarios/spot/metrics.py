@@ -1,4 +1,4 @@
-"""`spot` sweep metrics of a cell: whether a policy used the spot market (issue 25's diagnostics).
+"""`spot` sweep metrics of a cell: whether a policy used the spot market (the mechanism diagnostics).
 
 The paper's mechanism (AHAP's committed horizon control with predictions,
 Section 4) acts when spot GPUs are used and the mix of spot and on-demand
@@ -12,7 +12,7 @@ changes as the market does. :func:`cell_metrics` records, from the plan's
 - ``preemptions``: slots where the spot GPUs held in the slot before exceed what
   the market offers now (``n^s_{t-1} > n^avail_t``: the market took GPUs away).
 
-and the market statistics of the cell's instance (issue 28, point 0: what
+and the market statistics of the cell's instance (what
 decides the room a policy has over on-demand; the same for every algorithm of
 a (point, seed)), over the slots before the soft deadline ``t < d``:
 
@@ -85,7 +85,7 @@ def market_statistics(instance: Any) -> dict[str, float]:
     }
 
 
-#: Issue 25's mechanism diagnostics: the cell columns that say whether ahap's mechanism acted.
+#: The mechanism diagnostics: the cell columns that say whether ahap's mechanism acted.
 DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("spot_share", "GPU-slots on spot", acts_above=0.0),
     families.Diagnostic("switches", "on-demand/spot switches", "count"),

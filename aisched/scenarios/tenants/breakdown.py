@@ -1,4 +1,4 @@
-"""Where a scheduler's revenue (3) comes from, and where Astraea's gap to a baseline goes (issue 27, point 5).
+"""Where a scheduler's revenue (3) comes from, and where Astraea's gap to a baseline goes.
 
 Each admitted job ``j`` earns ``f_j(c_j)`` with ``c_j = end + 1 - r_j`` slots
 from arrival to completion (3). Split per scheduler, exactly:

@@ -54,7 +54,7 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
 
 
 def sharing(instance: TenantInstance, plan: Any) -> dict[str, float]:
-    """Whether the multi-tenant sharing of the paper happened (issue 25's mechanism diagnostics).
+    """Whether the multi-tenant sharing of the paper happened (a mechanism diagnostic).
 
     ``owners_drawn``: 1 when the generator's documented draw gave the owners
     (``instance.workload == "trace-draw"``), 0 when a trace window did, ``nan``
@@ -108,7 +108,7 @@ def gpu_utilisation(instance: TenantInstance, plan: Any) -> np.ndarray:
     return used_w.sum(axis=0) / max(1, int(instance.total_workers))
 
 
-#: Issue 25's mechanism diagnostics: the cell columns that say whether astraea's mechanism acted.
+#: The mechanism diagnostics: the cell columns that say whether astraea's mechanism acted.
 DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("shared_jobs", "jobs on other tenants' resources", "count", acts_above=0.0),
     families.Diagnostic("paying_jobs", "jobs that paid", "count", acts_above=0.0),

@@ -18,8 +18,8 @@ Not targets:
 - HiveD / Gandiva_fair makespan = 0.83 / 0.67 = 1.239 (section 5.2, Fig. 13: "the makespan of
   Astraea is about 0.83x, 0.67x smaller than that of Gandiva_fair and HiveD"): a baseline
   relation, but of the makespan, and calibration measures the family objective (total revenue);
-- BatchSche's revenue-fairness variance 0 (Figs. 7-8): not the objective either (ours: 0.068-0.213,
-  issue 43); it is a claim of the page (``_BATCHSCHE_FAIR``).
+- BatchSche's revenue-fairness variance 0 (Figs. 7-8): not the objective either (ours: 0.068-0.213);
+  it is a claim of the page (``_BATCHSCHE_FAIR``).
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ SILENT_PARAMETERS: tuple[SilentParameter, ...] = (
         quote="And the number of GPUs requested by jobs is regarded as their demand for workers",
         low=0.0, high=1.0, default=0.0, grid=(0.0, 1.0),
         argument="1: a job's workers are capped by the GPUs it requested in the trace as well as by its D_j "
-                 "chunks (3e), its work E D M kept (96 % of the extract's jobs request one GPU); 0 (our default "
-                 "before issue 43): the chunks (20-50) and the PS bandwidth rule (3i) alone cap the width, "
+                 "chunks (3e), its work E D M kept (96 % of the extract's jobs request one GPU); 0 (our earlier "
+                 "default): the chunks (20-50) and the PS bandwidth rule (3i) alone cap the width, "
                  "which makes runs short and favours Astraea's width search. The text supports 1; 0 is kept "
                  "as the named variant."),
     SilentParameter(
@@ -78,7 +78,7 @@ SILENT_PARAMETERS: tuple[SilentParameter, ...] = (
         argument="Astraea's own parameter, never fitted. An operator knows the jobs it has run: the default "
                  "estimates section 4.4's actual value (theta - 1 >= each job's utility per worker-slot at its "
                  "fastest schedule) over a past window of the trace, none of the scheduled jobs "
-                 "(aisched.online.tenants.theta; theta_estimate='all_jobs' is the rule before issue 43, which "
+                 "(aisched.online.tenants.theta; theta_estimate='all_jobs' is the earlier rule, which "
                  "uses future jobs). Fig. 11's percentages multiply the estimate; section 4.4 assumes "
                  "theta - 1 >= 1, so theta = 2 is the condition's floor (a scale taking theta to 1 is refused)."),
 )

@@ -1,8 +1,8 @@
-"""What section 5.1 leaves open about the `tenants` workload, as options of the generator (issue 43).
+"""What section 5.1 leaves open about the `tenants` workload, as options of the generator.
 
 :func:`~aisched.scenarios.tenants.generator.generate` reads three workload values the paper
 does not pin down, and draws a **past window** for Astraea's estimate of ``theta`` (section 4.4).
-Each option's default reproduces the workload before issue 43 exactly;
+Each option's default reproduces the workload from before these options exactly;
 :mod:`~aisched.scenarios.tenants.silent` declares them with the paper's words and ranges.
 
 - **Job width** (:func:`trace_widths`). Section 5.1: "the number of GPUs requested by jobs is
@@ -12,7 +12,7 @@ Each option's default reproduces the workload before issue 43 exactly;
   ``D_j`` alone (and the PS bandwidth rule (3i)), as before.
 - **Duration scale** (:func:`scale_durations`). Section 5.1 gives ``m_j in [0.001, 0.05]`` hour,
   ``G_j in [10, 100]`` ms and ``epsilon_j in [30, 575]`` MB against one-hour slots; with them a
-  job's fastest run takes about 88 hours at the median (issue 43), the trace's own jobs 0.77
+  job's fastest run takes about 88 hours at the median, the trace's own jobs 0.77
   hours (the day extract; 0.70 the week). ``duration_scale`` multiplies the per-mini-batch times
   ``m_j``, ``G_j`` and the transfer ``2 epsilon_j / b_w`` (through ``epsilon_j``), so every run
   length (1) scales by it; 1 (default): section 5.1's values as stated.

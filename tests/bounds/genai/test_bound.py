@@ -1,4 +1,4 @@
-"""The certified upper bound of IP (5) (issue 17, genai): configuration LP, exact pricing of (8)."""
+"""The certified upper bound of IP (5): configuration LP, exact pricing of (8)."""
 
 from __future__ import annotations
 

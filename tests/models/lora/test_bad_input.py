@@ -1,4 +1,4 @@
-"""Inputs that used to crash (issue 12, point 8): each now works or raises an aisched error."""
+"""Inputs that used to crash: each now works or raises an aisched error."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""changeover='on' (issue 13, point 5): a restart when the job moves between spot and on-demand."""
+"""changeover='on': a restart when the job moves between spot and on-demand."""
 
 from __future__ import annotations
 

@@ -116,7 +116,7 @@ def test_verify_checks_fair_share_quota_of_unshared_jobs():
 
 
 def test_offline_with_no_jobs_is_optimal_with_zero():
-    """Issue 15 point 4: zero jobs used to give status "error" and NaN; the empty plan is optimal."""
+    """Zero jobs used to give status "error" and NaN; the empty plan is optimal."""
     inst = random_tiny(1).replace(
         **{k: [] for k in ("owner", "arrival", "epochs", "chunks", "minibatches", "compute_time",
                            "update_time", "gradient_size", "utility_slope", "utility_intercept",

@@ -76,7 +76,7 @@ def test_hypothesis_baselines_respect_capacity_and_precedence(seed):
         aisched.run(name, inst).verify(inst)
 
 
-# --- issue #14, point 5: per-task admission control and Random-A's redraw ----------------------------
+# --- per-task admission control and Random-A's redraw ---------------------------------------------
 
 from genai_tiny import make_instance  # noqa: E402
 

@@ -105,7 +105,7 @@ def scaled(inst, money=1.0, memory=1.0):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_density_ratio_alpha_is_unit_free_and_gb_is_not(seed):
-    """Issue #14 point 1: decisions under the default alpha do not depend on the currency or memory unit."""
+    """Decisions under the default alpha do not depend on the currency or memory unit."""
     inst = random_tiny(seed, jobs=4)
     base = aisched.run("comdos", inst)
     for money, memory in ((10.0, 1.0), (1.0, 1000.0), (0.1, 8.0)):

@@ -1,4 +1,4 @@
-"""Memory and compute utilisation of genai outcomes (issue #14, point 2)."""
+"""Memory and compute utilisation of genai outcomes."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_utilisation_by_hand():
 
 
 def test_memory_binding_counts_the_edge_slots_where_no_model_fits():
-    """Issue 25's diagnostic: free memory below the smallest model (1 GB) on edge 0 in slots 0-1 only."""
+    """The mechanism diagnostic: free memory below the smallest model (1 GB) on edge 0 in slots 0-1 only."""
     job = {"arrival": 0, "deadline": 3, "revenue": 50.0, "edges": [(0, 1)], "data": [0.0],
            "models": [[0], [1]], "runtime": [[2], [1]], "compute": [[3.0], [5.0]]}
     inst = make_instance(slots=4, capacity=[2.5, 8.0], model_size=[2.0, 1.0], jobs=[job], cost=(0.0, 0.0, 0.0))

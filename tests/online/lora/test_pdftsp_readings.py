@@ -1,4 +1,4 @@
-"""Readings of issue 12: beta's unit (Lemma 2), declared alpha/beta and the full re-run audit."""
+"""pdFTSP's readings: beta's unit (Lemma 2), declared alpha/beta and the full re-run audit."""
 
 import numpy as np
 import pytest
@@ -111,12 +111,12 @@ def test_bad_reading_options_are_named(bad):
 
 
 # ------------------------------------------------------------------- full re-run audit
-ISSUE_CASE = dict(seed=0, nodes=2, slots=24, arrival_rate=1, vendors=2)  # issue 12, point 1
+UNDERBID_CASE = dict(seed=0, nodes=2, slots=24, arrival_rate=1, vendors=2)  # where a task gains by underbidding
 
 
 def test_reruns_show_that_bid_derived_parameters_are_not_truthful():
-    """Issue 12's case: under parameters="from_bids" task 13 gains by underbidding (full re-runs)."""
-    inst = generate(**ISSUE_CASE)
+    """The case: under parameters="from_bids" task 13 gains by underbidding (full re-runs)."""
+    inst = generate(**UNDERBID_CASE)
     old = dict(parameters="from_bids", beta_unit="gb", selection="cell_prices")
     table = audit_reruns(inst, 13, [inst.bid[13], 27318.4], **old)
     assert table["admitted"].all()

@@ -1,4 +1,4 @@
-"""The screen before Algorithm 2 (issue 30) is exact: it bounds F (10) from above and changes no decision."""
+"""The screen before Algorithm 2 is exact: it bounds F (10) from above and changes no decision."""
 
 from __future__ import annotations
 

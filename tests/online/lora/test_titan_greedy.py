@@ -1,4 +1,4 @@
-"""Titan's stage-1 fallback (``aisched.online.lora.titan_greedy``, issue 30).
+"""Titan's stage-1 fallback (``aisched.online.lora.titan_greedy``).
 
 When the count stage's MILP stops at its time limit with fewer tasks than the
 earliest-finish plan (shortest first, TitanSched's order), the slot commits that

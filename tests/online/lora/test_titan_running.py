@@ -1,4 +1,4 @@
-"""Titan's JCT stage in the running form (``jct_form="running"``/``"running_work"``, issue 30).
+"""Titan's JCT stage in the running form (``jct_form="running"``/``"running_work"``).
 
 The forms are the same optimisation problem (proof in
 :mod:`aisched.online.lora.titan_running`): solved to optimality they give the same

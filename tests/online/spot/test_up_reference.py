@@ -192,7 +192,7 @@ def test_same_decision_as_the_reference_in_every_state(deadline, data, mu, previ
 
 
 def test_no_spot_equals_od_only():
-    # the case: work 96, deadline 140, mu 0.6, one GPU, no spot; value 144 makes OD-Only 47.0
+    # the peer check's case: work 96, deadline 140, mu 0.6, one GPU, no spot; value 144 makes OD-Only 47.0
     inst = _inst([0], work=96.0, deadline=140, mu=0.6, changeover="off", value=144.0)
     od_only, new = aisched.run("od_only", inst), aisched.run("up", inst)
     old = aisched.run("up", inst, variant="aisched_v1")

@@ -253,7 +253,7 @@ def _late_loser() -> TenantInstance:
 
 
 def test_ideal_admission_admits_a_loss_real_revenue_does_not():
-    """Issue 15 point 1: with ``admission="ideal"`` (mu > 0 alone) the job loses 20 under (3)."""
+    """With ``admission="ideal"`` (mu > 0 alone) the job loses 20 under (3)."""
     inst = _late_loser()
     old = astraea.run(inst, lam=2, theta_w=16.0, theta_p=16.0, admission="ideal")
     assert old.admitted[0] and float(old.plan["mu"][0]) == pytest.approx(40.0)
@@ -269,7 +269,7 @@ def test_ideal_admission_admits_a_loss_real_revenue_does_not():
 @given(seed=st.integers(0, 10_000), span=st.integers(1, 12), hours=st.sampled_from([1.0, 6.0, 24.0, 48.0]),
        lam=st.integers(1, 3), utility=st.sampled_from(["linear", "convex"]))
 def test_default_admission_never_admits_a_job_with_revenue_at_most_zero(seed, span, hours, lam, utility):
-    """Issue 15 point 1, the guarantee: every admitted job's revenue under (3), f(t+ - r) - c_w - c_p, is > 0."""
+    """The guarantee: every admitted job's revenue under (3), f(t+ - r) - c_w - c_p, is > 0."""
     from aisched.scenarios import tenants as sc
 
     inst = sc.generate(seed=seed, users=2, servers=3, jobs=6, trace=None, arrival_span=span,
@@ -286,7 +286,7 @@ def test_default_admission_never_admits_a_job_with_revenue_at_most_zero(seed, sp
 
 @pytest.mark.parametrize("seed", range(12))
 def test_value_bound_is_at_least_every_schedules_value(seed):
-    """Issue 15 point 6: ``value_bound`` bounds mu from above, so a bound <= 0 means no admission."""
+    """``value_bound`` bounds mu from above, so a bound <= 0 means no admission."""
     from aisched.online.tenants.astraea_kernel import value_bound
 
     inst, state, rng = _random_round(seed)

@@ -75,7 +75,7 @@ def test_hived_packs_for_affinity(mid):
 @settings(max_examples=30, deadline=None)
 @given(caps=st.lists(st.integers(0, 8), min_size=1, max_size=6), users=st.integers(1, 4), data=st.data())
 def test_private_clusters_split_the_servers_by_quota(caps, users, data):
-    """Issue 15 point 3: each user owns exactly its quota; a server is shared only at a quota boundary."""
+    """Each user owns exactly its quota; a server is shared only at a quota boundary."""
     from aisched.online.tenants.baselines import private_clusters
 
     caps = np.array(caps)
@@ -107,7 +107,7 @@ def test_batchsche_keeps_each_user_on_its_private_cluster(mid):
     for u in range(mid.num_users):
         w, p = use(mid, out.plan, mid.owner == u)
         assert (w <= cap_w[u][:, None]).all() and (p <= cap_p[u][:, None]).all()
-    quota = aisched.run("batchsche", mid, cluster="quota")  # the reading before issue 15
+    quota = aisched.run("batchsche", mid, cluster="quota")  # the earlier reading
     assert quota.info["cluster"] == "quota" and quota.verify(mid) == pytest.approx(quota.objective)
 
 
@@ -169,7 +169,7 @@ def _queue_of_two(slope_second: float) -> tuple:
 
 @pytest.mark.parametrize("name", ["gandiva_fair", "hived"])
 def test_greedy_without_a_utility_test_starts_a_losing_job_and_counts_the_loss(name):
-    """Issue 27: the described schedulers have no utility test; (3) counts what a late job earns."""
+    """The described schedulers have no utility test; (3) counts what a late job earns."""
     inst, d, intercept = _queue_of_two(-10.0)
     assert 2 * d <= inst.num_slots
     out = aisched.run(name, inst)
@@ -177,7 +177,7 @@ def test_greedy_without_a_utility_test_starts_a_losing_job_and_counts_the_loss(n
     loss = -10.0 * 2 * d + intercept
     assert loss < 0 and out.objective == pytest.approx((100.0 - d) + loss)
     assert out.verify(inst) == pytest.approx(out.objective) and out.info["admission"] == "none"
-    kept = aisched.run(name, inst, admission="utility")  # the rule before issue 27: the late job is left out
+    kept = aisched.run(name, inst, admission="utility")  # the earlier rule: the late job is left out
     assert kept.admitted.tolist() == [True, False] and kept.objective == pytest.approx(100.0 - d)
 
 
@@ -192,7 +192,7 @@ def test_greedy_admission_is_validated():
 
 
 def test_offline_refuses_a_milp_too_large_to_build_before_any_work():
-    """Issue 27 point 4: one-hour slots make 6 jobs a 4,096-slot MILP (15 min, 9 GB); refused at once."""
+    """One-hour slots make 6 jobs a 4,096-slot MILP (15 min, 9 GB); refused at once."""
     import time
 
     from aisched.errors import ModelTooLargeError

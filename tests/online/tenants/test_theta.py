@@ -1,4 +1,4 @@
-"""Issue 43: Astraea's theta estimated from a past window (section 4.4's actual value, section 5.2)."""
+"""Astraea's theta estimated from a past window (section 4.4's actual value, section 5.2)."""
 
 import numpy as np
 import pytest
@@ -32,7 +32,7 @@ def test_past_window_theta_reads_no_scheduled_job():
     assert a.info["theta_estimate"] == b.info["theta_estimate"] == "past_window"
     assert (a.info["theta_w"], a.info["theta_p"]) == (b.info["theta_w"], b.info["theta_p"])
     assert (a.info["theta_w"], a.info["theta_p"]) == default_thetas(past_window(inst))
-    c = aisched.run("astraea", richer, theta_estimate="all_jobs")  # the rule before issue 43 sees them
+    c = aisched.run("astraea", richer, theta_estimate="all_jobs")  # the earlier rule sees them
     assert c.info["theta_w"] != a.info["theta_w"]
     assert (c.info["theta_w"], c.info["theta_p"]) == default_thetas(richer)
 

@@ -1,4 +1,4 @@
-"""spot's mechanism diagnostics of a cell (issue 25, point 3), by hand."""
+"""spot's mechanism diagnostics of a cell, by hand."""
 
 from __future__ import annotations
 

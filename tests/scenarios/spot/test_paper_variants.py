@@ -1,4 +1,4 @@
-"""Figs. 5-8 run UP under the reference's rule (default) and under the earlier readings (issue 28)."""
+"""Figs. 5-8 run UP under the reference's rule (default) and under the earlier readings."""
 
 from __future__ import annotations
 

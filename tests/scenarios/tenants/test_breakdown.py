@@ -1,4 +1,4 @@
-"""Where a scheduler's revenue (3) comes from (issue 27, point 5): the split is exact and T4's class is right."""
+"""Where a scheduler's revenue (3) comes from: the split is exact and T4's class is right."""
 
 from __future__ import annotations
 

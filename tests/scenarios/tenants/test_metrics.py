@@ -1,4 +1,4 @@
-"""tenants' mechanism diagnostics of a cell (issue 25, point 3), against a plain loop."""
+"""tenants' mechanism diagnostics of a cell, against a plain loop."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 43: tenants' silent parameters, regime targets and workload options (tiny, fast)."""
+"""Tenants' silent parameters, regime targets and workload options (tiny, fast)."""
 
 import hashlib
 import json
@@ -59,10 +59,10 @@ def test_calibration_never_runs_or_fits_astraea():
     assert theta.name == "theta_scale" and theta.values[0] == 1.0  # the default first: ties keep it
 
 
-def test_default_options_reproduce_the_workload_before_issue_43():
+def test_default_options_reproduce_the_workload_from_before_the_options():
     _need_data()
     inst = sc.generate(**TINY)
-    assert _digest(inst) == "0245997a4e4aeb09c9817fac6423797135f5c9dd"  # measured before issue 43
+    assert _digest(inst) == "0245997a4e4aeb09c9817fac6423797135f5c9dd"  # measured before the workload options existed
     same = sc.generate(**TINY, width_from_trace=0, duration_scale=1.0, demand_shares=None)
     assert same == inst
     before = {"astraea": 797.870222176, "batchsche": 797.870222176, "gandiva_fair": 1113.232703014,

@@ -1,4 +1,4 @@
-"""Issue 27, points 2 and 4: every tenant in the workload (window rule, documented draw), slot defaults."""
+"""Every tenant in the workload (window rule, documented draw), slot defaults."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_window_rule_finds_the_shortest_window_holding_every_tenant(tmp_path):
         assert sorted(np.unique(inst.owner)) == [0, 1, 2]  # every tenant has a job
         assert inst.owner.tolist() == [0, 1, 0, 2]  # jobs 5-8 (30 min, tied with 6-9: the earlier); a, b, c -> 0, 1, 2
         assert sharing(inst, aisched.run("astraea", inst).plan)["users_with_jobs"] == 3
-    # the consecutive rule (before issue 27) stays selectable and misses tenants on some seeds
+    # the consecutive rule (the earlier one) stays selectable and misses tenants on some seeds
     missing = [np.unique(sc.generate(seed=s, users=3, servers=2, jobs=4, trace=path, slot_hours=1.0,
                                      window="consecutive").owner).size for s in range(10)]
     assert min(missing) < 3
@@ -99,7 +99,7 @@ def _cli_args(argv: list[str]) -> argparse.Namespace:
 
 @pytest.mark.parametrize("jobs", [6, 15, 16, 40])
 def test_api_and_cli_agree_on_the_default_slot_length(jobs):
-    """Issue 27 point 4: both default to slot_hours='auto' (48 h at <= 15 jobs, 1 h above)."""
+    """Both default to slot_hours='auto' (48 h at <= 15 jobs, 1 h above)."""
     args = _cli_args(["--users", "2", "--servers", "4", "--jobs", str(jobs), "--trace", "synthetic"])
     assert args.slot_hours == "auto" == sc.DEFAULT_SCENARIO["slot_hours"]
     cli = sc.instance_from_cli(args)
@@ -111,7 +111,7 @@ def test_api_and_cli_agree_on_the_default_slot_length(jobs):
 
 
 def test_small_instance_is_small_and_solves_offline():
-    """Issue 27 point 4: generate(seed=0, users=2, servers=4, jobs=6) had 4,096 slots (15 min, 9 GB offline)."""
+    """generate(seed=0, users=2, servers=4, jobs=6) used to have 4,096 slots (15 min, 9 GB offline)."""
     if data_file(sc.TRACES["day"], required=False) is None:
         pytest.skip(f"Philly extract {sc.TRACES['day']} absent from every data folder")
     from aisched.models.tenants.program import MAX_OPTION_SLOTS, option_slots
