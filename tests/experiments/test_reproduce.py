@@ -201,6 +201,7 @@ def test_a_regime_scenario_beside_a_run_record_keeps_the_record(tmp_path: Path) 
     assert "- Run: `aisched reproduce genai --seeds 3` --reduced, finished 2026-11-26T00:00:00+00:00, 1.0 min" in page
 
 
+@pytest.mark.slow  # ~34 s; the in-flight machinery's fast test is the Ctrl-C one below
 def test_two_scenarios_in_flight_give_the_same_table_cell_for_cell(tmp_path: Path, serial_run: Path) -> None:
     # on a process pool the next scenario's cells queue behind the current one's
     reproduce.reproduce(["spot"], tmp_path / "pool", reduced=True, names=SMALL, executor="process", workers=2,

@@ -10,9 +10,12 @@ from aisched.experiments import catalog, report, sweep
 from aisched.experiments.data import data_file
 from aisched.scenarios.lora.traces import NAMED_TRACES
 
-#: Reduced runs of 40-60 s on 2 cores whose parts have fast tests of their own (lora's trace loaders and
-#: its day on a trace; spot's selection cell and pool), run in the slow tier.
-_SLOW_RUNS = ("lora/fig7-traces", "spot/fig9-selection")
+#: Reduced runs of 12-60 s on 2 cores whose parts have fast tests of their own (lora's trace loaders and
+#: its day on a trace; spot's selection cell and pool; a regime map: genai's two stay in the default
+#: tier; spot's Figs. 5 and 6: Figs. 7-8 run the same algorithms and offline optimum; genai's Fig. 4:
+#: Figs. 5-8 run the same algorithms and bound), run in the slow tier.
+_SLOW_RUNS = ("lora/fig7-traces", "spot/fig9-selection", "spot/fig10-phases", "tenants/regime-servers",
+              "spot/fig5-deadline", "spot/fig6-bandwidth", "genai/fig4-slots")
 
 
 def _slow(name: str) -> bool:

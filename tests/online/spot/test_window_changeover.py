@@ -79,6 +79,7 @@ def test_ahap_window_plans_with_the_changeover():
     assert out.objective == pytest.approx(best, abs=1e-6)
 
 
+@pytest.mark.slow  # ~16 s: the whole pool; the split-window kernel test above is the fast one
 def test_pool_runs_with_changeover_on_equal_to_single_runs():
     """The batched pool with the changeover on: bit for bit the vmapped kernel, equal to aisched.run per
     policy (the kernels, tested against the references above); a second workload compiles nothing."""
