@@ -12,12 +12,12 @@ Settings of section IV-A:
   (sum over tasks of the mean candidate model size, GB) x reference completion
   time (rank (10) of the entry: the critical path at mean runtimes, slots)
   (``revenue_rule="proportional"``, default). ``revenue_rule="random_factor"``
-  (the generator before issue #14) also multiplies by ``U(0.5, 3)``;
+  (the earlier generator) also multiplies by ``U(0.5, 3)``;
 - deadline "generated randomly within the range between its arrival time and
   the experiment end time": uniform integer in ``[a_i, T-1]``
   (``deadline_rule="arrival"``, default; a job whose deadline falls before
   its fastest finish cannot run and is declined by every algorithm).
-  ``deadline_rule="earliest_finish"`` (before issue #14) draws it in
+  ``deadline_rule="earliest_finish"`` (the earlier rule) draws it in
   ``[min(a_i + critical path at the fastest models - 1, T-1), T-1]``.
 
 Where section IV.A is silent we chose: the proportionality constant
@@ -234,10 +234,10 @@ def generate(seed: int = DEFAULT_SCENARIO["seed"], edges: int = DEFAULT_SCENARIO
         (computation, communication, hosting) weights of the objective (Fig. 8).
     deadline_rule
         ``"arrival"`` (default, section IV.A): uniform in ``[a_i, T-1]``;
-        ``"earliest_finish"``: from the fastest possible finish (before issue #14).
+        ``"earliest_finish"``: from the fastest possible finish (the earlier rule).
     revenue_rule
         ``"proportional"`` (default, section IV.A): ``REVENUE_RATE`` x demand x
-        reference completion time; ``"random_factor"``: times ``U(0.5, 3)`` (before issue #14).
+        reference completion time; ``"random_factor"``: times ``U(0.5, 3)`` (the earlier rule).
     term_weights
         Fig. 8 read as weighting the four terms of section II.E, 1)-4): (revenue (1),
         computation (2), communication (3), hosting (4)); the revenues ``b_i`` are

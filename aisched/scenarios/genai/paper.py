@@ -57,10 +57,10 @@ def _legacy(scenario: Scenario) -> Scenario:
 #: Measured wall time of one full-size seed per scenario, seconds on the project's 2-core machine with
 #: 2 workers: Figs. 4-7 from docs/reproduction.md (run of 2026-11-23, default readings, no variants; each
 #: variant adds one ComDOS run per cell); Fig. 8 (five settings + the alpha-gb variant) 160 s and Fig. 9
-#: (both variants, MILP) ~53 s per seed, both measured at load ~16 from other sessions.
+#: (both variants, MILP) ~53 s per seed, both measured at load ~16 from other jobs.
 FULL_RUN_SECONDS = {"genai/fig4-slots": 88, "genai/fig5-edges": 73, "genai/fig6-capacity": 53,
                     "genai/fig7-workload": 47, "genai/fig8-weights": 160, "genai/fig9-competitive": 53,
-                    # one seed, --serial, load ~9 from other sessions (2026-11-23): 156 s of cell work
+                    # one seed, --serial, load ~9 from other jobs (2026-11-23): 156 s of cell work
                     "genai/fig9-competitive-scale": 165}
 
 
@@ -75,7 +75,7 @@ def add_scenarios(add: Add) -> None:
     seconds each at 10 edges and 200 slots. ``genai/fig9-competitive-scale`` takes Fig. 9's ratio to
     paper scale (1,502 / 2,478 / 3,451 jobs at seed 0) with the certified bound
     (:func:`aisched.bounds.genai.bound.bound`, docs/readings.md genai A-bound) as the reference, no
-    MILP; cell costs measured at seed 0 on the 2-core machine at load 8-11 from other sessions: the
+    MILP; cell costs measured at seed 0 on the 2-core machine at load 8-11 from other jobs: the
     bound 10 / 16 / 13-42 s (2 rounds each; its verified plan meets it, so there the reference is the
     optimum), ComDOS 21 / 22 / 20 s, ComDOS alpha-gb 7 / 29 / 65 s. Figs. 4-8 compute the same bound at
     every point (``bound=True``): the reference of each claim's headroom (4 s at 5 edges and 12 s

@@ -9,7 +9,7 @@ __all__ = ["add_scenarios"]
 
 _SPOT_ALGOS = ("ahap", "ahanp", "od_only", "msu", "up")
 #: Measured wall time of each scenario (``aisched sweep NAME [--reduced] --serial``, 2 cores shared with
-#: six other sessions, load 3-16, 2026-11-23; Figs. 5-8 with the five variants of then (six since 2026-11-24),
+#: six other jobs, load 3-16, 2026-11-23; Figs. 5-8 with the five variants of then (six since 2026-11-24),
 #: on the synthetic market (now the ``-synthetic`` scenarios; ``figN-vast``: the Vast.ai default); Figs. 9-10 from the
 #: 1-seed ``aisched reproduce spot`` of docs/reproduction.md, before CHC). Shown in each title.
 COST = {
