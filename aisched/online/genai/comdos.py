@@ -65,7 +65,7 @@ ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb", "full_cell")
 #: ``alpha`` of the ``"full_cell"`` scale: ``1 / (e - 1)`` (see :func:`default_alpha`).
 FULL_CELL_ALPHA: float = 1.0 / (math.e - 1.0)
 
-#: The named option set "a ComDOS that works" beside the faithful one
+#: The named option set "a ComDOS that works" beside the paper's two readings of alpha
 #: (``docs/readings.md`` genai A10): (9) unchanged with the ``full_cell`` price scale, and the
 #: capacity-aware selection. Never the default; the figures draw it as the variant ``full-cell``.
 FULL_CELL_OPTIONS: dict[str, Any] = {"alpha_reading": "full_cell", "room_aware": True}

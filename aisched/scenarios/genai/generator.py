@@ -245,8 +245,8 @@ def generate(seed: int = DEFAULT_SCENARIO["seed"], edges: int = DEFAULT_SCENARIO
         genai A9). Exclusive with a non-default ``cost_weights``.
     capacity_scale
         Multiplies every edge's memory ``c^s_k`` after ``capacity`` set it (> 0;
-        default 1: the paper's capacities). A scarcity knob for regime maps (issue
-        25): at 1/16 of homo-M (6 GB an edge) the largest models (6.9, 7.7 GB)
+        default 1: the paper's capacities). A scarcity knob for regime maps:
+        at 1/16 of homo-M (6 GB an edge) the largest models (6.9, 7.7 GB)
         no longer fit; at 1/64 (1.5 GB) only the small ones do. Draws nothing:
         every other array of the instance is the same as at 1.
     workload
