@@ -301,6 +301,14 @@ def _score(targets: tuple[RegimeTarget, ...], values: Mapping[str, float]) -> fl
     return total
 
 
+def _order(pairs_out_of_order: float) -> str:
+    """An ordering target's value in words: ``in this order`` or how many pairs are out of it."""
+    if math.isnan(pairs_out_of_order):
+        return "not measured"
+    n = int(round(pairs_out_of_order))
+    return "in this order" if n == 0 else f"{n} pair{'s' if n != 1 else ''} out of order"
+
+
 def fidelity_lines(top: str | os.PathLike[str], family_names: list[str]) -> list[str]:
     """Markdown: per family, the paper's baseline relations against ours at the default and at the fit.
 
@@ -329,7 +337,13 @@ def fidelity_lines(top: str | os.PathLike[str], family_names: list[str]) -> list
                   + ("; ".join(changed) if changed else "the default itself") + ".", "",
                   "| relation | paper | ours at the default | residual | ours at the fit | residual | met at the fit |",
                   "|---|---|---|---|---|---|---|"]
+        kinds = {target.name: target.kind for target in families.record(family).regime_targets}
+        orderings = {t["name"] for t in targets if kinds.get(t["name"]) == "ordering" or math.isnan(t["paper"])}
         for t in targets:
+            if t["name"] in orderings:  # ours: how many pairs are out of the paper's order (0 meets it)
+                lines.append(f"| {t['name']} | in this order | {_order(t['default'])} | | {_order(t['fit'])} | | "
+                             f"{'yes' if t['met_at_fit'] else 'no'} |")
+                continue
             lines.append(f"| {t['name']} | {t['paper']:.3f} | {t['default']:.3f} | {t['default'] - t['paper']:+.3f} | "
                          f"{t['fit']:.3f} | {t['fit'] - t['paper']:+.3f} | {'yes' if t['met_at_fit'] else 'no'} |")
         lines.append("")
@@ -338,7 +352,7 @@ def fidelity_lines(top: str | os.PathLike[str], family_names: list[str]) -> list
         else:
             lines.append("The fit does not meet every relation, so the scenarios keep the default; "
                          "the closest each comes on its own:")
-            lines += [f"- {t['name']}: {t['closest']:.3f} at "
+            lines += [f"- {t['name']}: {_order(t['closest']) if t['name'] in orderings else format(t['closest'], '.3f')} at "
                       + ", ".join(f"{k} = {_value(v)}" for k, v in t["closest_setting"].items())
                       + ("" if t["meetable"] else " (no setting in the range meets it)") for t in targets]
         lines.append("")

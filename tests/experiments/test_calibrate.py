@@ -139,3 +139,26 @@ def test_the_page_shows_regime_fidelity_and_leaves_calibration_sweeps_out(small_
     (tmp_path / "spot" / "calibration.json").unlink()
     page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
     assert "Not calibrated under this folder: `aisched calibrate spot" in page
+
+
+def test_an_ordering_relation_reads_in_words_not_nan(tmp_path) -> None:
+    """tenants' 'BatchSche < X' targets have no paper number: the table says the order and how many pairs miss it."""
+    import json
+    import re
+
+    setting = {"duration_scale": 1.0}
+    record = {"family": "tenants", "seeds": 3, "default": setting, "fit": {"duration_scale": 0.1},
+              "fit_meets_all": False, "baselines": ["gandiva_fair", "batchsche", "hived"],
+              "targets": [{"name": "BatchSche < HiveD at 25 servers", "paper": float("nan"), "default": 1.0,
+                           "fit": 0.0, "met_at_default": False, "met_at_fit": True, "closest": 0.0,
+                           "closest_setting": setting, "meetable": True},
+                          {"name": "HiveD / BatchSche, Fig. 4a", "paper": 1.17, "default": 0.959, "fit": 1.091,
+                           "met_at_default": False, "met_at_fit": False, "closest": 1.181,
+                           "closest_setting": setting, "meetable": True}]}
+    (tmp_path / "tenants").mkdir()
+    (tmp_path / "tenants" / "calibration.json").write_text(json.dumps(record))
+    text = "\n".join(cal.fidelity_lines(tmp_path, ["tenants"]))
+    assert not re.search(r"\bnan\b", text)
+    assert "| BatchSche < HiveD at 25 servers | in this order | 1 pair out of order | | in this order | | yes |" in text
+    assert "| HiveD / BatchSche, Fig. 4a | 1.170 | 0.959 | -0.211 | 1.091 | -0.079 | no |" in text
+    assert "- BatchSche < HiveD at 25 servers: in this order at duration_scale = 1" in text
