@@ -202,7 +202,10 @@ def test_the_other_numbers_of_the_text() -> None:
     text = " ".join(README.read_text(encoding="utf-8").split())
     assert f"(`paper` = {len(pool_members('paper'))}, `ahap` = {len(pool_members('ahap'))}," in text
     page = (README.parent / "docs" / "reproduction.md").read_text(encoding="utf-8")
-    assert "(all four families, the runs of 2026-11-26/27" in text
+    dates = sorted(set(re.findall(r"finished (\d{4}-\d\d-\d\d)T", page)))  # the page's run lines
+    assert dates, "the combined page names no run"
+    runs_of = dates[0] if len(dates) == 1 else f"{dates[0]}/{dates[-1][-2:]}"
+    assert f"(all four families, the runs of {runs_of}" in text
     for family in ("lora", "spot", "genai", "tenants"):
         assert f"`aisched reproduce {family} --seeds 3`" in page
 
