@@ -38,10 +38,9 @@ if HIDE_SHARED_DATA:  # before aisched is imported: its modules read these at im
 #: entry is never used; eviction on (a size cap) makes JAX lock the folder, so the two workers never read a
 #: half-written entry. ``AISCHED_TEST_JAX_CACHE=0`` runs without it; a ``JAX_COMPILATION_CACHE_DIR``
 #: already set is kept. The folder: ``$XDG_CACHE_HOME/aisched/jax-tests`` (else ``~/.cache/...``).
-JAX_TEST_CACHE: Path | None = None
 if os.environ.get("AISCHED_TEST_JAX_CACHE", "1") not in ("", "0") and "JAX_COMPILATION_CACHE_DIR" not in os.environ:
-    JAX_TEST_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aisched" / "jax-tests"
-    os.environ["JAX_COMPILATION_CACHE_DIR"] = str(JAX_TEST_CACHE)
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = str(
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "aisched" / "jax-tests")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0.05")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
     os.environ.setdefault("JAX_COMPILATION_CACHE_MAX_SIZE", str(2 * 2**30))  # 2 GiB, least recently used out

@@ -337,8 +337,7 @@ def fidelity_lines(top: str | os.PathLike[str], family_names: list[str]) -> list
                   + ("; ".join(changed) if changed else "the default itself") + ".", "",
                   "| relation | paper | ours at the default | residual | ours at the fit | residual | met at the fit |",
                   "|---|---|---|---|---|---|---|"]
-        kinds = {target.name: target.kind for target in families.record(family).regime_targets}
-        orderings = {t["name"] for t in targets if kinds.get(t["name"]) == "ordering" or math.isnan(t["paper"])}
+        orderings = {t["name"] for t in targets if math.isnan(t["paper"])}  # an ordering has no paper number
         for t in targets:
             if t["name"] in orderings:  # ours: how many pairs are out of the paper's order (0 meets it)
                 lines.append(f"| {t['name']} | in this order | {_order(t['default'])} | | {_order(t['fit'])} | | "
