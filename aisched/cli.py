@@ -329,20 +329,19 @@ def _reproduce(args: argparse.Namespace) -> int:
 
     _out_dir("--out", args.out)
     executor = _executor_of(args)
-    auto = args.seeds == "auto"
     path = reproduce.reproduce(
-        [args.family], args.out, seeds=3 if auto else args.seeds, reduced=args.reduced, executor=executor,
-        workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes,
+        [args.family], args.out, seeds=args.seeds, max_seeds=args.max_seeds, reduced=args.reduced,
+        executor=executor, workers=args.workers, progress=not args.no_progress, outcomes=not args.no_outcomes,
         figures=not args.no_figures, share=not args.no_share, wait=args.wait)
-    if auto:  # then seeds where claims are undecided, scenario by scenario, and the report again
-        from aisched.experiments import report
-        from aisched.experiments.auto_seeds import auto_seeds
+    if args.seeds == "auto":  # the seeds each scenario got, from its record
+        import json
 
+        from aisched.experiments.auto_seeds import RECORD
+
+        record = json.loads((Path(args.out) / RECORD).read_text(encoding="utf-8"))
         for scenario in reproduce.plan([args.family], reduced=args.reduced):
-            entry = auto_seeds(scenario, args.out, max_seeds=args.max_seeds, executor=executor, workers=args.workers,
-                               progress=not args.no_progress, outcomes=not args.no_outcomes, wait=args.wait)
+            entry = record[scenario.name]
             print(f"{scenario.name}: seeds per point {entry['seeds_per_point']}; {entry['claims_open']} undecided")
-        path = report.report(args.out, figures=not args.no_figures)
     print(next(line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("Claims:")))
     print(f"wrote {path}")
     return 0

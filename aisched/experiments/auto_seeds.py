@@ -7,8 +7,10 @@ evenly over the fixed looks 3, 6, 12, 20, so a verdict stays valid whichever loo
 and adds seeds to the next look only at the points of the claims still inconclusive, until each is
 decided or ``max_seeds`` is reached. The extra seeds are ordinary cells of the scenario's folder
 (resumable; a later ``--seeds 20`` reuses them). ``auto-seeds.json`` in the results root records,
-per scenario, the looks taken and the seeds per point; the report and the reproduction page read it
-and check that scenario's claims at the sequential level (:func:`levels`).
+per scenario, the looks taken and the seeds per point, and the scenario's own folder keeps a copy
+of its entry (so a folder copied or linked into another results root keeps its level); the report
+and the reproduction page read them and check that scenario's claims at the sequential level
+(:func:`levels`).
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ def auto_seeds(scenario: Scenario, out: str | os.PathLike[str], *, max_seeds: in
     record = _read(path)
     record[scenario.name] = entry
     atomic_write_text(path, json.dumps(record, indent=1) + "\n")
+    atomic_write_text(sweeps.folder(out, scenario) / RECORD, json.dumps({scenario.name: entry}, indent=1) + "\n")
     return entry
 
 
@@ -109,5 +112,13 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def levels(top: str | os.PathLike[str]) -> dict[str, float]:
-    """Per scenario name run with ``--seeds auto`` under ``top``: the level its claims are checked at."""
-    return {name: float(entry.get("level", look_level())) for name, entry in _read(Path(top) / RECORD).items()}
+    """Per scenario name run with ``--seeds auto`` under ``top``: the level its claims are checked at.
+
+    Read from the root's record and from each scenario folder's copy below ``top`` (a folder linked
+    into another root keeps its level; where both exist, the folder's own copy wins).
+    """
+    top = Path(top)
+    found = {name: entry for name, entry in _read(top / RECORD).items()}
+    for path in sorted(top.glob(f"*/*/{RECORD}")):  # <root>/<family>/<scenario>/auto-seeds.json
+        found.update(_read(path))
+    return {name: float(entry.get("level", look_level())) for name, entry in found.items()}

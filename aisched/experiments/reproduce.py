@@ -94,7 +94,8 @@ def reproduce(
     families: Sequence[str],
     out: str | os.PathLike[str],
     *,
-    seeds: int | None = None,
+    seeds: int | str | None = None,
+    max_seeds: int = 20,
     reduced: bool = False,
     names: Sequence[str] | None = None,
     executor: str = "process",
@@ -114,7 +115,13 @@ def reproduce(
     out
         Results root (each scenario in ``out/<family>/<short-name>``).
     seeds
-        Seeds per scenario (default: each scenario's own).
+        Seeds per scenario (default: each scenario's own), or ``"auto"``: every scenario at the
+        first look (3 seeds), then seeds added scenario by scenario only at the points of claims
+        still undecided (:func:`~aisched.experiments.auto_seeds.auto_seeds`), on the same pool.
+        The run's record then covers both phases: ``seeds: "auto"``, ``max_seeds``, the cells and
+        the wall time of the whole run and of its first look.
+    max_seeds
+        With ``seeds="auto"``: the most seeds a point gets.
     reduced
         Run the reduced (test-size) forms; every claim is still listed.
     names
@@ -142,8 +149,17 @@ def reproduce(
     """
     from aisched.experiments.progress import EtaBar
 
+    auto = seeds == "auto"
+    if auto:
+        from aisched.experiments.auto_seeds import auto_seeds, looks_upto
+
+        first = looks_upto(max_seeds)[0]  # raises on a bad --max-seeds before any work
+    elif seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
+        raise InvalidScenarioError("seeds", f"= {seeds!r} must be an integer >= 1 or 'auto'")
+    else:
+        first = seeds
     scenarios = plan(families, reduced=reduced, names=names)
-    todo = {s.name: len(cells(s, seeds)) for s in scenarios}
+    todo = {s.name: len(cells(s, first)) for s in scenarios}
     done = {s.name: len(finished_cells(s, folder(out, s))) for s in scenarios}  # raises on a mismatch
     total, initial = sum(todo.values()), sum(done.values())
     label = "+".join(families) + (" (reduced)" if reduced else "")
@@ -161,22 +177,36 @@ def reproduce(
         if in_flight == 1:
             bar.set_description_str(f"reproduce {label}: {s.name}", refresh=True)
         tic = time.perf_counter()
-        sweep(s, out, seeds=seeds, resume=True, runner=runner, bar=bar, outcomes=outcomes, progress=progress,
+        sweep(s, out, seeds=first, resume=True, runner=runner, bar=bar, outcomes=outcomes, progress=progress,
               wait=wait)
         walls[s.name] = time.perf_counter() - tic
 
+    added: dict[str, Any] = {}  # with seeds="auto": per scenario, its auto-seeds entry
+    first_wall = None
     try:
         if in_flight == 1:
             for s in scenarios:
                 one(s)
         else:
             _overlapped(one, scenarios, runner, bar)
+        bar.close()
+        if auto:  # then seeds where claims are undecided, scenario by scenario, on the same pool
+            first_wall = time.perf_counter() - started
+            for s in scenarios:
+                tic = time.perf_counter()
+                added[s.name] = auto_seeds(s, out, max_seeds=max_seeds, runner=runner, outcomes=outcomes,
+                                           progress=progress, wait=wait)
+                walls[s.name] += time.perf_counter() - tic
     finally:
         runner.shutdown()
         bar.close()
     wall = time.perf_counter() - started
+    if auto:  # the whole run's cells: the first look's and the seeds added
+        total = sum(len(finished_cells(s, folder(out, s))) for s in scenarios)
     record = {
         "families": list(families), "reduced": reduced, "seeds": seeds, "scenarios": [s.name for s in scenarios],
+        **({"max_seeds": max_seeds, "first_look": {"seeds": first, "cells": sum(todo.values()), "wall_s": first_wall},
+            "claims_open": {name: entry["claims_open"] for name, entry in added.items()}} if auto else {}),
         "cells_total": total, "cells_already_done": initial, "executor": executor, "workers": runner.workers,
         "worker_dispatch": runner.dispatch,
         "scenarios_in_flight": in_flight, "wall_s": wall, "wall_s_per_scenario": walls,

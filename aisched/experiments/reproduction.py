@@ -87,8 +87,11 @@ def _size(stored: StoredScenario) -> str:
     return f"{stored.x} in {list(stored.labels)}" + (f"; {base}" if base else "")
 
 
-#: The time budget: ``aisched reproduce FAMILY`` with >= 3 seeds within 90 minutes on 2 cores.
+#: The time budgets on 2 cores: ``aisched reproduce FAMILY`` with >= 3 seeds within 90 minutes,
+#: ``aisched reproduce all --seeds 3`` within 3 hours, ``--seeds auto`` for one family within 2 hours.
 BUDGET_MIN = 90.0
+BUDGET_ALL_MIN = 180.0
+BUDGET_AUTO_MIN = 120.0
 BUDGET_SEEDS = 3
 
 
@@ -121,34 +124,46 @@ def _load(run: dict[str, Any]) -> str:
             f"({end[2]:.1f} over the last 15 min)")
 
 
+def _budget_of(run: dict[str, Any]) -> tuple[float | None, str]:
+    """The run's budget in minutes (None: no budget stated for its kind) and why (or why not checked)."""
+    seeds, families = run.get("seeds"), run.get("families", [])
+    if seeds == "auto":
+        return (BUDGET_AUTO_MIN, "") if len(families) == 1 else (None, "not checked: no budget for several families "
+                                                                       "with --seeds auto")
+    if seeds is None or seeds < BUDGET_SEEDS:
+        return None, f"not checked: {seeds or 'default'} seed(s) < {BUDGET_SEEDS}"
+    return (BUDGET_MIN, "") if len(families) == 1 else (BUDGET_ALL_MIN, "")
+
+
 def _budget(runs: list[dict[str, Any]]) -> list[str]:
-    """The time-budget table: per family, seeds, cells, wall minutes and the verdict against the budget."""
+    """The time-budget table: per run, families, seeds, cells, wall minutes and the verdict against its budget."""
     lines = ["## Time budget", "",
-             f"The time budget: `aisched reproduce FAMILY --seeds {BUDGET_SEEDS}` (or more seeds) within "
-             f"{BUDGET_MIN:.0f} minutes on a 2-core machine. A run on a loaded machine (see its load "
+             f"The time budgets, on a 2-core machine: `aisched reproduce FAMILY --seeds {BUDGET_SEEDS}` (or more "
+             f"seeds) within {BUDGET_MIN:.0f} minutes, `aisched reproduce all --seeds {BUDGET_SEEDS}` within "
+             f"{BUDGET_ALL_MIN:.0f} minutes, and `aisched reproduce FAMILY --seeds auto` within "
+             f"{BUDGET_AUTO_MIN:.0f} minutes. A run on a loaded machine (see its load "
              "average) over-states the quiet figure; a resumed run (cells kept from an earlier run) "
              "under-states it and is not counted.", "",
-             "| family | seeds | cells | wall (min) | load average (start, end) | within the budget |",
-             "|---|---|---|---|---|---|"]
+             "| families | seeds | cells | wall (min) | budget (min) | load average (start, end) | within the budget |",
+             "|---|---|---|---|---|---|---|"]
     rows = len(lines)
     for run in runs:
-        if run.get("reduced") or len(run.get("families", [])) != 1:
+        if run.get("reduced"):
             continue
         seeds = run.get("seeds")
-        resumed = run.get("cells_already_done", 0) > 0
         minutes = run.get("wall_s", 0.0) / 60
         load = (f"{run['load_start'][0]:.1f}, {run['load_end'][0]:.1f}"
                 if run.get("load_start") and run.get("load_end") else "not recorded")
-        if resumed:
+        budget, verdict = _budget_of(run)
+        if run.get("cells_already_done", 0) > 0:
             verdict = "not counted: resumed run"
-        elif seeds is None or seeds < BUDGET_SEEDS:
-            verdict = f"not checked: {seeds or 'default'} seed(s) < {BUDGET_SEEDS}"
-        else:
-            verdict = "yes" if minutes <= BUDGET_MIN else "**no**"
-        lines.append(f"| {run['families'][0]} | {seeds or 'default'} | {run.get('cells_total', '?')} | "
-                     f"{minutes:.1f} | {load} | {verdict} |")
+        elif budget is not None:
+            verdict = "yes" if minutes <= budget else "**no**"
+        seeds_text = f"auto (at most {run.get('max_seeds', '?')})" if seeds == "auto" else f"{seeds or 'default'}"
+        lines.append(f"| {'+'.join(run.get('families', []))} | {seeds_text} | {run.get('cells_total', '?')} | "
+                     f"{minutes:.1f} | {'-' if budget is None else f'{budget:.0f}'} | {load} | {verdict} |")
     if len(lines) == rows:
-        lines = [*lines[:-2], "No single-family full-size run under this folder."]
+        lines = [*lines[:-2], "No full-size run under this folder."]
     return [*lines, ""]
 
 
@@ -387,8 +402,15 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     for run in runs:
         machine = run.get("machine", {})
         seeds = f" --seeds {run['seeds']}" if run.get("seeds") else ""
-        head += [f"- Run: `aisched reproduce {' '.join(run.get('families', []))}{seeds}`"
-                 + (" --reduced" if run.get("reduced") else "")
+        first = ""
+        if run.get("seeds") == "auto":
+            look = run.get("first_look") or {}
+            seeds += f" --max-seeds {run.get('max_seeds', '?')}"
+            first = (f" (a first look at {look.get('seeds', '?')} seeds, {look.get('cells', '?')} cells in "
+                     f"{(look.get('wall_s') or 0) / 60:.1f} min, then seeds added where a claim was undecided)")
+        command = f"aisched reproduce {' '.join(run.get('families', []))}{seeds}" + (
+            " --reduced" if run.get("reduced") else "")
+        head += [f"- Run: `{command}`{first}"
                  + f", finished {run.get('finished', '?')}, {run.get('wall_s', 0) / 60:.1f} min wall on "
                  f"{machine.get('cpus', '?')} CPUs ({machine.get('platform', '?')}), executor "
                  f"{run.get('executor', '?')} with {run.get('workers', '?')} worker(s); "

@@ -67,3 +67,36 @@ def test_the_command_line_takes_auto_and_checks_max_seeds(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["reproduce", "spot", "--seeds", "many"])
     assert "'many' is neither a number nor 'auto'" in capsys.readouterr().err
+
+
+def test_reproduce_auto_records_the_whole_run_and_a_linked_folder_keeps_its_level(tmp_path) -> None:
+    """One record for both phases (its seeds "auto", the first look's cells and wall), and the level
+    travels with the scenario's folder: a page over a root holding a copy of it checks at 98.75 %."""
+    import shutil
+
+    from aisched.experiments import reproduce
+
+    name = "spot/fig5-deadline"
+    reproduce.reproduce(["spot"], tmp_path / "run", seeds="auto", max_seeds=6, reduced=True, names=[name],
+                        executor="serial", progress=False, outcomes=False, figures=False)
+    (record,) = reproduce.read_records(tmp_path / "run" / reproduce.record_name(["spot"], True))
+    scenario = catalog.get(name).reduced()
+    root = sweeps.folder(tmp_path / "run", scenario)
+    table = sweeps.load_table(root)
+    assert record["seeds"] == "auto" and record["max_seeds"] == 6 and record["provenance"]["seeds"] == "auto"
+    assert record["first_look"]["seeds"] == 3 and record["first_look"]["cells"] == len(sweeps.cells(scenario, 3))
+    assert record["cells_total"] == len(table) >= record["first_look"]["cells"]
+    assert record["wall_s"] >= record["first_look"]["wall_s"] > 0
+    entry = json.loads((tmp_path / "run" / auto.RECORD).read_text())[name]
+    assert record["claims_open"] == {name: entry["claims_open"]}
+    assert json.loads((root / auto.RECORD).read_text()) == {name: entry}  # the folder's own copy
+    shutil.copytree(root, tmp_path / "other" / "spot" / root.name)  # into another root, without its record
+    assert not (tmp_path / "other" / auto.RECORD).exists()
+    assert auto.levels(tmp_path / "other") == {name: pytest.approx(look_level())}
+    page = reproduction.write(tmp_path / "run", tmp_path / "page.md", readings=None, figures=False).read_text()
+    assert "- Run: `aisched reproduce spot --seeds auto --max-seeds 6 --reduced` (a first look at 3 seeds, " in page
+    again = reproduction.write(tmp_path / "other", tmp_path / "again.md", readings=None, figures=False).read_text()
+    def verdicts(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith("- ") and "[reduced run]" in line]
+
+    assert verdicts(again) and verdicts(again) == verdicts(page)  # the same verdicts at the same level

@@ -148,6 +148,11 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     (tmp_path / "reproduce-genai.json").write_text(json.dumps(record), encoding="utf-8")
     slow = {**record, "families": ["spot"], "wall_s": 91 * 60.0}
     (tmp_path / "reproduce-spot.json").write_text(json.dumps(slow), encoding="utf-8")
+    every = {**record, "families": ["lora", "spot", "genai", "tenants"], "wall_s": 170 * 60.0}
+    auto = {**record, "families": ["tenants"], "seeds": "auto", "max_seeds": 20, "wall_s": 121 * 60.0,
+            "first_look": {"seeds": 3, "cells": 8, "wall_s": 30 * 60.0}}
+    (tmp_path / "reproduce-lora+spot+genai+tenants.json").write_text(json.dumps(every), encoding="utf-8")
+    (tmp_path / "reproduce-tenants.json").write_text(json.dumps(auto), encoding="utf-8")
     page = reproduction.write(tmp_path, tmp_path / "reproduction.md", readings=None).read_text()
     best = "ComDOS still outperforms the others"
     assert (f"- {best}: **fails** [reduced run] (measured: worse (95 % paired interval below 0, or a tie) at 2: heft_ma, "
@@ -164,12 +169,16 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     assert page.count("## Not in this run") == 1
     assert sum(line.startswith("- genai/fig5-edges: ") and "(at edges=" in line
                for line in page.splitlines()) == len(claims) - 1
-    assert "| genai | 3 | 10 | 10.0 | 1.0, 2.0 | yes |" in page
+    assert "| genai | 3 | 10 | 10.0 | 90 | 1.0, 2.0 | yes |" in page
     assert f"| genai | {listed} | 0 | 0 of 0 | 1 | 0 | 0 | {listed - 1} |" in page  # the summary on top, per family
     assert "- genai's regime map: not in this run." in page
     assert "![genai/fig5-edges](figures/genai-fig5-edges.svg)" in page  # its picture, beside the page
     assert (tmp_path / "figures" / "genai-fig5-edges.svg").stat().st_size < 60_000
-    assert "| spot | 3 | 10 | 91.0 | 1.0, 2.0 | **no** |" in page
+    assert "| spot | 3 | 10 | 91.0 | 90 | 1.0, 2.0 | **no** |" in page
+    assert "| lora+spot+genai+tenants | 3 | 10 | 170.0 | 180 | 1.0, 2.0 | yes |" in page  # all four: 3 hours
+    assert "| tenants | auto (at most 20) | 10 | 121.0 | 120 | 1.0, 2.0 | **no** |" in page  # --seeds auto: 2 hours
+    assert ("- Run: `aisched reproduce tenants --seeds auto --max-seeds 20` (a first look at 3 seeds, 8 cells in "
+            "30.0 min, then seeds added where a claim was undecided), finished") in page
     assert "load average 1.0 at the start, 2.0 at the end (1.2 over the last 15 min)" in page
     others = [n for n in catalog.names("genai") if n != "genai/fig5-edges"]  # not run: still listed, unchecked
     assert "## Not run in this folder" in page and all(f"### {n}" in page for n in others)
@@ -198,7 +207,7 @@ def test_a_regime_scenario_beside_a_run_record_keeps_the_record(tmp_path: Path) 
     (tmp_path / "reproduce-genai-reduced.json").write_text(json.dumps(record), encoding="utf-8")
     page = reproduction.write(tmp_path, tmp_path / "reproduction.md", readings=None, figures=False).read_text()
     assert "genai's regime map: genai/regime-capacity: " in page
-    assert "- Run: `aisched reproduce genai --seeds 3` --reduced, finished 2026-11-26T00:00:00+00:00, 1.0 min" in page
+    assert "- Run: `aisched reproduce genai --seeds 3 --reduced`, finished 2026-11-26T00:00:00+00:00, 1.0 min" in page
 
 
 @pytest.mark.slow  # ~34 s; the in-flight machinery's fast test is the Ctrl-C one below
