@@ -167,6 +167,10 @@ def _parser() -> argparse.ArgumentParser:
     cal.add_argument("--seeds", type=int, default=3, help="seeds per setting of the silent grid (default %(default)s)")
     cal.add_argument("--out", type=Path, default=Path("results"),
                      help="results root: sweeps in OUT/FAMILY/calibrate-*, resumed (default %(default)s)")
+    cal.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2,...", type=_grid_item,
+                     help="try these values of one silent parameter instead of its declared grid (repeatable; "
+                          "'own' for the generator's own default; the default is always tried), e.g. "
+                          "--grid min_batch_share=0.31,0.32,0.33")
     sen = sub.add_parser("sensitivity", help="every claim's verdict at the default, the fit and each silent value in "
                                              "turn (runs the paper's algorithms too)")
     sen.add_argument("family", choices=[f for f in families.names() if families.record(f).silent_parameters])
@@ -347,14 +351,34 @@ def _reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def _grid_item(text: str) -> tuple[str, tuple[float | None, ...]]:
+    """``--grid NAME=V1,V2``: a silent parameter's name and the values to try (``own``: None)."""
+    name, sep, values = text.partition("=")
+    if not sep or not name.strip() or not values.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=V1,V2,...")
+    parsed: list[float | None] = []
+    for i, word in enumerate(values.split(",")):
+        word = word.strip()
+        try:
+            parsed.append(None if word == "own" else float(word))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: value {i} {word!r} is neither a number nor 'own'") from None
+    return name.strip(), tuple(parsed)
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     _check_run_options(args)
-    from aisched.experiments.calibrate import calibrate
+    from aisched import families as family_records
+    from aisched.experiments.calibrate import calibrate, with_grid
 
+    grid = dict(args.grid)
+    if len(grid) < len(args.grid):
+        raise InvalidScenarioError("--grid", f"names a parameter twice: {[name for name, _ in args.grid]}")
+    with_grid(family_records.record(args.family), grid)  # a bad name or value refused before any work
     _out_dir("--out", args.out)
     executor = _executor_of(args)
     result = calibrate(args.family, args.out, seeds=args.seeds, executor=executor, workers=args.workers,
-                       progress=not args.no_progress)
+                       progress=not args.no_progress, grid=grid or None)
     print(result.text())
     print(f"wrote {args.out / args.family / 'calibration.json'}")
     return 0

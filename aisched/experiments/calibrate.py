@@ -25,8 +25,8 @@ import itertools
 import json
 import math
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +98,8 @@ class Calibration:
     targets: tuple[TargetFit, ...]
     grid: tuple[dict[str, Any], ...]
     baselines: tuple[str, ...]
+    #: The user's grid per parameter (``calibrate(grid=...)``), or None: the family's declared grid.
+    grid_override: dict[str, list[Any]] | None = None
 
     @property
     def fit_meets_all(self) -> bool:
@@ -117,6 +119,7 @@ class Calibration:
             "aisched": installed, "written": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "family": self.family, "seeds": self.seeds, "default": self.default, "fit": self.fit,
             "fit_meets_all": self.fit_meets_all, "baselines": list(self.baselines),
+            "grid_override": self.grid_override,
             "targets": [{"name": t.target.name, "paper": t.target.value, "default": t.default, "fit": t.fit,
                          "met_at_default": t.target.met(t.default), "met_at_fit": t.target.met(t.fit),
                          "closest": t.closest, "closest_setting": t.closest_setting, "meetable": t.meetable}
@@ -187,8 +190,13 @@ def _groups(record: FamilyRecord) -> list[_Group]:
     return out
 
 
-def _scenario(record: FamilyRecord, group: _Group, sub: Setting) -> Scenario:
-    """The sweep of one group at one setting of its parameters but the axis (the axis along x)."""
+def _scenario(record: FamilyRecord, group: _Group, sub: Setting, declared: FamilyRecord | None = None) -> Scenario:
+    """The sweep of one group at one setting of its parameters but the axis (the axis along x).
+
+    ``declared``: the family's own record when ``record`` carries a user's grid; an axis whose values
+    differ from the declared ones then gets its own folder (its values in the digest), so a finer
+    grid never collides with a calibration of the declared grid in the same results root.
+    """
     base = {k: v for k, v in group.at.items() if group.axis is None or k != group.axis.name}
     params: dict[str, dict[str, Any]] = {}
     for p in group.rest:
@@ -204,13 +212,52 @@ def _scenario(record: FamilyRecord, group: _Group, sub: Setting) -> Scenario:
     else:
         x = next(iter(group.at))
         values, base = (group.at[x],), {k: v for k, v in base.items() if k != x}
-    name = f"{record.name}/{CALIBRATION_PREFIX}{_digest([dict(group.at), sub])}"
+    key: list[Any] = [dict(group.at), sub]
+    if group.axis is not None and declared is not None:
+        own = next(p for p in declared.silent_parameters if p.name == group.axis.name)
+        if own.values != group.axis.values:
+            key.append([None if v is None else float(v) for v in group.axis.values])
+    name = f"{record.name}/{CALIBRATION_PREFIX}{_digest(key)}"
     return Scenario(name=name, family=record.name, title=f"calibration of {record.name}: {sub}", x=x,
                     values=values, base=base, algorithms=group.algorithms, params=params, seeds=1)
 
 
+def with_grid(record: FamilyRecord, grid: Mapping[str, Sequence[float | None]]) -> FamilyRecord:
+    """``record`` with the silent grid of some parameters replaced by a user's (e.g. a finer step).
+
+    Each parameter keeps its default in its grid (added first when missing: calibration reports ours at
+    the default beside the fit); each value must lie in the range the parameter declares.
+
+    Raises
+    ------
+    InvalidScenarioError
+        A name that is no silent parameter of the family, an empty grid, or a value outside the range
+        (naming the parameter, the index and the value).
+    """
+    known = {parameter_key(p): p for p in record.silent_parameters}
+    for name, values in grid.items():
+        if name not in known:
+            raise InvalidScenarioError("grid", f"{name!r} is not a silent parameter of {record.name} "
+                                               f"(known: {', '.join(known)})")
+        if not len(values):
+            raise InvalidScenarioError(f"grid[{name!r}]", "is empty")
+        p = known[name]
+        for i, value in enumerate(values):
+            if value is not None and not (isinstance(value, (int, float)) and p.low <= value <= p.high):
+                raise InvalidScenarioError(f"grid[{name!r}][{i}]", f"{value!r} is outside the range the paper "
+                                           f"allows, [{p.low!r}, {p.high!r}]")
+    params = []
+    for key, p in known.items():
+        if key in grid:
+            values = tuple(dict.fromkeys((p.default, *grid[key])))
+            p = replace(p, grid=values)  # __post_init__ checks each value against [low, high]
+        params.append(p)
+    return replace(record, silent_parameters=tuple(params))
+
+
 def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, executor: str = "process",
-              workers: int | None = None, progress: bool = False) -> Calibration:
+              workers: int | None = None, progress: bool = False,
+              grid: Mapping[str, Sequence[float | None]] | None = None) -> Calibration:
     """Fit ``family``'s silent parameters to its regime targets (module docstring); write ``calibration.json``.
 
     Parameters
@@ -224,13 +271,19 @@ def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, execu
         Seeds per setting (each target's value is the ratio of means over them).
     executor, workers, progress
         As for :func:`~aisched.experiments.sweep.sweep`.
+    grid
+        Per silent parameter (:func:`parameter_key`), the values to try instead of the declared grid
+        (:func:`with_grid`; the default is always tried). The sweeps of a changed axis get their own
+        folders, and ``calibration.json`` records the grid used (``grid_override``).
 
     Raises
     ------
     InvalidScenarioError
-        The family declares no silent parameter or no regime target, or ``seeds`` < 1.
+        The family declares no silent parameter or no regime target, ``seeds`` < 1, or a bad ``grid``.
     """
-    record = families.record(family)
+    declared = families.record(family)
+    record = declared if not grid else with_grid(declared, grid)
+    override = None if not grid else {k: list(v) for k, v in grid.items()}
     if not record.silent_parameters or not record.regime_targets:
         raise InvalidScenarioError("family", f"{family!r} declares no silent parameters and regime targets to fit "
                                    f"({len(record.silent_parameters)} parameters, {len(record.regime_targets)} targets)")
@@ -243,7 +296,7 @@ def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, execu
         keys = [parameter_key(p) for p in group.rest]
         for combo in itertools.product(*(p.values for p in group.rest)):
             sub = dict(zip(keys, combo))
-            scenario = _scenario(record, group, sub)
+            scenario = _scenario(record, group, sub, declared)
             assert not own & set(scenario.algorithms), "calibration runs baselines only"
             plans.append((group, sub, scenario))
     runner = sweeps.open_runner(executor, workers)
@@ -282,7 +335,8 @@ def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, execu
                               closest_setting=grid[near]["setting"]))
     result = Calibration(family=family, seeds=seeds, parameters=record.silent_parameters, default=grid[0]["setting"],
                          fit=grid[best]["setting"], targets=tuple(fits), grid=tuple(grid),
-                         baselines=tuple(dict.fromkeys(a for g in groups for a in g.algorithms)))
+                         baselines=tuple(dict.fromkeys(a for g in groups for a in g.algorithms)),
+                         grid_override=override)
     path = Path(out) / family / "calibration.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(result.to_json(), indent=1, default=str) + "\n")

@@ -162,3 +162,41 @@ def test_an_ordering_relation_reads_in_words_not_nan(tmp_path) -> None:
     assert "| BatchSche < HiveD at 25 servers | in this order | 1 pair out of order | | in this order | | yes |" in text
     assert "| HiveD / BatchSche, Fig. 4a | 1.170 | 0.959 | -0.211 | 1.091 | -0.079 | no |" in text
     assert "- BatchSche < HiveD at 25 servers: in this order at duration_scale = 1" in text
+
+
+def test_a_users_finer_grid_runs_beside_the_declared_one(small_spot, tmp_path) -> None:
+    declared = cal.calibrate("spot", tmp_path, seeds=1, executor="serial")
+    folders = set(tmp_path.glob("spot/calibrate-*"))
+    finer = cal.calibrate("spot", tmp_path, seeds=1, executor="serial", grid={"value": (110.0, 96.0)})
+    assert [row["setting"]["value"] for row in finer.grid][:1] == [120.0]  # the default first, always tried
+    assert sorted({row["setting"]["value"] for row in finer.grid}) == [96.0, 110.0, 120.0]
+    assert len(finer.grid) == 3 * 2 * 1 * 2 and finer.grid_override == {"value": [110.0, 96.0]}
+    assert folders < set(tmp_path.glob("spot/calibrate-*"))  # the changed axis: its own folders, no clash
+    shared = {json.dumps(r["setting"], sort_keys=True): r["measured"] for r in declared.grid}
+    for row in finer.grid:  # the settings both grids hold measure the same (the same cells, seeds and sizes)
+        key = json.dumps(row["setting"], sort_keys=True)
+        if key in shared:
+            assert row["measured"] == pytest.approx(shared[key], nan_ok=True)
+    written = json.loads((tmp_path / "spot" / "calibration.json").read_text())
+    assert written["grid_override"] == {"value": [110.0, 96.0]}
+
+
+def test_a_bad_grid_is_refused_naming_the_parameter_and_value(capsys) -> None:
+    from aisched.cli import main
+
+    record = families.record("spot")
+    with pytest.raises(InvalidScenarioError, match=r"^grid: 'nope' is not a silent parameter of spot \(known: value, "):
+        cal.with_grid(record, {"nope": (1.0,)})
+    with pytest.raises(InvalidScenarioError, match=r"^grid\['value'\]\[1\]: 300.0 is outside the range the paper "
+                                                   r"allows, \[85.0, 240.0\]"):
+        cal.with_grid(record, {"value": (100.0, 300.0)})
+    with pytest.raises(InvalidScenarioError, match=r"^grid\['value'\]: is empty"):
+        cal.with_grid(record, {"value": ()})
+    assert cal.with_grid(record, {"up.gpus": (None, 10.0)}).silent_parameters[3].grid == (None, 10.0)
+    assert main(["calibrate", "spot", "--grid", "value=100,300"]) == 2
+    assert "grid['value'][1]: 300.0 is outside the range the paper allows" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["calibrate", "spot", "--grid", "value=1,x"])
+    assert "value 1 'x' is neither a number nor 'own'" in capsys.readouterr().err
+    assert main(["calibrate", "spot", "--grid", "value=100", "--grid", "value=110"]) == 2
+    assert "--grid: names a parameter twice" in capsys.readouterr().err
