@@ -127,12 +127,13 @@ def _load(run: dict[str, Any]) -> str:
 def _budget_of(run: dict[str, Any]) -> tuple[float | None, str]:
     """The run's budget in minutes (None: no budget stated for its kind) and why (or why not checked)."""
     seeds, families = run.get("seeds"), run.get("families", [])
+    one = len(families) == 1 and families != ["all"]  # `reproduce all` records its families as ["all"]
     if seeds == "auto":
-        return (BUDGET_AUTO_MIN, "") if len(families) == 1 else (None, "not checked: no budget for several families "
-                                                                       "with --seeds auto")
+        return (BUDGET_AUTO_MIN, "") if one else (None, "not checked: no budget for several families "
+                                                        "with --seeds auto")
     if seeds is None or seeds < BUDGET_SEEDS:
         return None, f"not checked: {seeds or 'default'} seed(s) < {BUDGET_SEEDS}"
-    return (BUDGET_MIN, "") if len(families) == 1 else (BUDGET_ALL_MIN, "")
+    return (BUDGET_MIN, "") if one else (BUDGET_ALL_MIN, "")
 
 
 def _budget(runs: list[dict[str, Any]]) -> list[str]:

@@ -148,10 +148,10 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     (tmp_path / "reproduce-genai.json").write_text(json.dumps(record), encoding="utf-8")
     slow = {**record, "families": ["spot"], "wall_s": 91 * 60.0}
     (tmp_path / "reproduce-spot.json").write_text(json.dumps(slow), encoding="utf-8")
-    every = {**record, "families": ["lora", "spot", "genai", "tenants"], "wall_s": 170 * 60.0}
+    every = {**record, "families": ["all"], "wall_s": 170 * 60.0}  # as `aisched reproduce all` records it
     auto = {**record, "families": ["tenants"], "seeds": "auto", "max_seeds": 20, "wall_s": 121 * 60.0,
             "first_look": {"seeds": 3, "cells": 8, "wall_s": 30 * 60.0}}
-    (tmp_path / "reproduce-lora+spot+genai+tenants.json").write_text(json.dumps(every), encoding="utf-8")
+    (tmp_path / "reproduce-all.json").write_text(json.dumps(every), encoding="utf-8")
     (tmp_path / "reproduce-tenants.json").write_text(json.dumps(auto), encoding="utf-8")
     page = reproduction.write(tmp_path, tmp_path / "reproduction.md", readings=None).read_text()
     best = "ComDOS still outperforms the others"
@@ -175,7 +175,7 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     assert "![genai/fig5-edges](figures/genai-fig5-edges.svg)" in page  # its picture, beside the page
     assert (tmp_path / "figures" / "genai-fig5-edges.svg").stat().st_size < 60_000
     assert "| spot | 3 | 10 | 91.0 | 90 | 1.0, 2.0 | **no** |" in page
-    assert "| lora+spot+genai+tenants | 3 | 10 | 170.0 | 180 | 1.0, 2.0 | yes |" in page  # all four: 3 hours
+    assert "| all | 3 | 10 | 170.0 | 180 | 1.0, 2.0 | yes |" in page  # all four: 3 hours
     assert "| tenants | auto (at most 20) | 10 | 121.0 | 120 | 1.0, 2.0 | **no** |" in page  # --seeds auto: 2 hours
     assert ("- Run: `aisched reproduce tenants --seeds auto --max-seeds 20` (a first look at 3 seeds, 8 cells in "
             "30.0 min, then seeds added where a claim was undecided), finished") in page
