@@ -179,6 +179,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="results root: sweeps in OUT/FAMILY/silent-*, resumed; the fit read from "
                           "OUT/FAMILY/calibration.json (default %(default)s)")
     sen.add_argument("--full", action="store_true", help="the scenarios at the paper's sizes (default: reduced)")
+    sen.add_argument("--points", choices=("all", "claims"), default="all",
+                     help="'claims': run each scenario only at the x values its claims are made at (a claim "
+                          "without a point, e.g. a trend, is left to a run at every point); with --full, the "
+                          "paper's sizes where the reduced forms lack the claims' points (default %(default)s)")
     for cmd in (cal, sen):
         cmd.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
         cmd.add_argument("--serial", action="store_true", help="run the cells in this process")
@@ -386,17 +390,17 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _sensitivity(args: argparse.Namespace) -> int:
     _check_run_options(args)
-    from aisched.experiments.sensitivity import sensitivity, summary_lines
+    from aisched.experiments.sensitivity import record_name, sensitivity, summary_lines
 
     _out_dir("--out", args.out)
     executor = _executor_of(args)
     result = sensitivity(args.family, args.out, seeds=args.seeds, full=args.full, executor=executor,
-                         workers=args.workers, progress=not args.no_progress)
+                         workers=args.workers, progress=not args.no_progress, points=args.points)
     for name, entry in result["scenarios"].items():
         print(name + "".join(f" ({k} not varied: {why})" for k, why in entry["skipped"].items()))
         print("\n".join(f"  - {c['text']}: {c['sensitivity']}" for c in entry["claims"]))
     print("\n".join(summary_lines(args.out, [args.family])[4:]))
-    print(f"wrote {args.out / args.family / 'sensitivity.json'} ({result['wall_s']:.0f} s)")
+    print(f"wrote {args.out / args.family / record_name(args.full, args.points)} ({result['wall_s']:.0f} s)")
     return 0
 
 

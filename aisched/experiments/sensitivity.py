@@ -17,7 +17,16 @@ where it means something (:attr:`~aisched.families.SilentParameter.scope`, an al
 parameter only where that algorithm runs) and is not the figure's own x axis. The runs are
 ordinary resumable sweeps in ``out/<family>/silent-*`` (left off the report's figures like the
 calibration's) without the scenario's variants, at the reduced sizes by default (``full=True``:
-the paper's).
+the paper's). ``points="claims"`` runs each scenario only at the x values its claims are made at
+(:func:`at_claim_points`): a claim "at 50 nodes" needs the 50-node point, not the figure's whole
+axis, and a reduced form never has most of those points; a claim without a point (a trend, "the
+best") is left to a run at every point. The paper's sizes at the claims' points cost a fraction of
+a full reproduction per setting.
+
+Each run mode keeps its own record (:func:`record_name`: ``sensitivity.json`` for the reduced
+sizes at every point, ``sensitivity-full-at-claims.json`` and the like for the others) and its own
+sweep folders, so a reduced sweep and one at the paper's sizes live side by side in one results
+root; the page reads them all and, per claim, shows the largest size that checked it.
 
 Each claim gets a **sensitivity verdict** (:func:`sensitivity_text`): "holds wherever the text
 allows" when every setting gives the same verdict, else the default's verdict and, per parameter,
@@ -47,8 +56,11 @@ from aisched.experiments.scenario import Scenario
 from aisched.experiments.stored import StoredScenario
 from aisched.families import FamilyRecord, SilentParameter
 
-__all__ = ["SENSITIVITY_PREFIX", "category", "design", "page_entries", "sensitivity", "sensitivity_text",
-           "summary_lines"]
+__all__ = ["POINTS", "SENSITIVITY_PREFIX", "at_claim_points", "category", "design", "page_entries", "record_name",
+           "sensitivity", "sensitivity_text", "summary_lines"]
+
+#: Where a scenario is run: ``"all"`` its every x value, ``"claims"`` only those its claims are made at.
+POINTS = ("all", "claims")
 
 #: A verdict word per status, as the sensitivity sentence says it.
 _WORDS = {"holds": "holds", "fails": "fails", "inconclusive": "inconclusive", "untestable": "untestable",
@@ -91,8 +103,41 @@ def _varied(parameter: SilentParameter, scenario: Scenario) -> str | None:
     return None
 
 
-def _derive(scenario: Scenario, record: FamilyRecord, setting: Setting, seeds: int) -> tuple[Scenario, str]:
-    """``scenario`` at ``setting`` (only the parameters varied here), and a key of what changed."""
+def record_name(full: bool = False, points: str = "all") -> str:
+    """The record's file name in ``out/<family>/`` for a run mode: ``sensitivity.json`` (reduced, every
+    point), ``sensitivity-full.json``, ``sensitivity-at-claims.json``, ``sensitivity-full-at-claims.json``."""
+    return f"sensitivity{_mode(full, points)}.json"
+
+
+def _mode(full: bool, points: str) -> str:
+    """The suffix of a run mode's record and folders (empty for the reduced sizes at every point)."""
+    return ("-full" if full else "") + ("-at-claims" if points == "claims" else "")
+
+
+def at_claim_points(scenario: Scenario) -> Scenario | None:
+    """``scenario`` cut to the x values its claims are made at, with those claims only (None: no such claim).
+
+    A claim keeps its place where each point it names (:attr:`~aisched.experiments.scenario.Claim.point`,
+    and ``other_point`` for a comparison of two points) is one of the scenario's x values; a claim
+    without a point (a trend over the axis, "the best at every point") or at a point the scenario
+    does not have is left out, for a run at every point to check.
+    """
+    labels = scenario.labels
+    kept = tuple(c for c in scenario.claims if c.point is not None
+                 and all(str(p) in labels for p in (c.point, c.other_point) if p is not None))
+    if not kept:
+        return None
+    wanted = {str(p) for c in kept for p in (c.point, c.other_point) if p is not None}
+    values = tuple(v for v in scenario.values if str(v) in wanted)
+    return dataclasses.replace(scenario, values=values, claims=kept)
+
+
+def _derive(scenario: Scenario, record: FamilyRecord, setting: Setting, seeds: int,
+            mode: str = "") -> tuple[Scenario, str]:
+    """``scenario`` at ``setting`` (only the parameters varied here), and a key of what changed.
+
+    ``mode``: the run mode's suffix (:func:`_mode`), part of the folder's name, so the reduced and the
+    paper's sizes, or every point and the claims' points, never share a folder."""
     base, params = dict(scenario.base), {a: dict(p) for a, p in scenario.params.items()}
     changed = []
     for p in record.silent_parameters:
@@ -109,15 +154,15 @@ def _derive(scenario: Scenario, record: FamilyRecord, setting: Setting, seeds: i
     short = scenario.name.split("/", 1)[1]
     digest = hashlib.sha1(key.encode()).hexdigest()[:8]
     derived = dataclasses.replace(
-        scenario, name=f"{record.name}/{SENSITIVITY_PREFIX}{short}-{digest}", base=base, params=params,
+        scenario, name=f"{record.name}/{SENSITIVITY_PREFIX}{short}{mode}-{digest}", base=base, params=params,
         variants={}, figures=(), seeds=seeds, title=f"{scenario.title} [silent parameters: {key}]")
     return derived, key
 
 
 def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, full: bool = False,
                 names: Sequence[str] | None = None, executor: str = "process", workers: int | None = None,
-                progress: bool = False) -> dict[str, Any]:
-    """Check every claim of ``family`` at each setting of :func:`design`; write ``sensitivity.json``.
+                progress: bool = False, points: str = "all") -> dict[str, Any]:
+    """Check every claim of ``family`` at each setting of :func:`design`; write its record (:func:`record_name`).
 
     Parameters
     ----------
@@ -125,7 +170,8 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
         A registered family with silent parameters.
     out
         Results root: sweeps in ``out/<family>/silent-*`` (resumed when there); the fit is read from
-        ``out/<family>/calibration.json`` when present; the result goes to ``out/<family>/sensitivity.json``.
+        ``out/<family>/calibration.json`` when present; the result goes to ``out/<family>/sensitivity.json``
+        (another run mode: :func:`record_name`).
     seeds
         Seeds per setting.
     full
@@ -134,6 +180,9 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
         Only these scenarios (default: every scenario of the family with claims).
     executor, workers, progress
         As for :func:`~aisched.experiments.sweep.sweep`.
+    points
+        ``"all"``: every x value of each scenario; ``"claims"``: only the x values its claims are made
+        at (:func:`at_claim_points`; a scenario with no such claim is not run).
 
     Returns
     -------
@@ -143,7 +192,8 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
     Raises
     ------
     InvalidScenarioError
-        The family declares no silent parameter, ``seeds`` < 1, or a corrupt ``calibration.json``.
+        The family declares no silent parameter, ``seeds`` < 1, ``points`` not in :data:`POINTS`, or a
+        corrupt ``calibration.json``.
     """
     from aisched.experiments.reproduce import plan
 
@@ -152,11 +202,16 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
         raise InvalidScenarioError("family", f"{family!r} declares no silent parameters")
     if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
         raise InvalidScenarioError("seeds", f"= {seeds!r} must be an integer >= 1")
+    if points not in POINTS:
+        raise InvalidScenarioError("points", f"= {points!r} must be one of {', '.join(POINTS)}")
     fit = _read_fit(Path(out) / family / "calibration.json")
     runs = design(record, fit)
     scenarios = [s for s in plan([family], reduced=not full, names=names) if s.claims and s.kind == "compare"]
+    if points == "claims":
+        scenarios = [cut for s in scenarios if (cut := at_claim_points(s)) is not None]
+    mode = _mode(full, points)
     started = time.perf_counter()
-    result: dict[str, Any] = {"family": family, "seeds": seeds, "full": full, "fit": fit,
+    result: dict[str, Any] = {"family": family, "seeds": seeds, "full": full, "points": points, "fit": fit,
                               "design": [{"label": label, "setting": s} for label, s in runs], "scenarios": {}}
     runner = sweeps.open_runner(executor, workers)
     try:
@@ -166,7 +221,7 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
             verdicts: dict[str, dict[str, Any]] = {c.text: {} for c in scenario.claims}
             done: dict[str, dict[str, tuple[str, float]]] = {}  # what changed -> claim -> (status, measured)
             for label, setting in runs:
-                derived, key = _derive(scenario, record, setting, seeds)
+                derived, key = _derive(scenario, record, setting, seeds, mode)
                 if key not in done:
                     table = sweeps.sweep(derived, out, seeds=seeds, resume=True, runner=runner, progress=progress,
                                          outcomes=False)
@@ -182,7 +237,7 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
     finally:
         runner.shutdown()
     result["wall_s"] = round(time.perf_counter() - started, 1)
-    path = Path(out) / family / "sensitivity.json"
+    path = Path(out) / family / record_name(full, points)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(result, indent=1, default=str) + "\n")
     return result
@@ -255,33 +310,53 @@ def sensitivity_text(verdicts: Mapping[str, Mapping[str, Any]], runs: Sequence[t
     return "; ".join(parts)
 
 
-def _read(top: Path, family: str) -> dict[str, Any] | None:
-    path = top / family / "sensitivity.json"
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data["scenarios"]  # noqa: B018  (the required field)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); "
-                                   f"rerun `aisched sensitivity {family} --out {top}`") from None
-    return data
+#: The run modes, smallest first: a later mode's verdict on a claim is the one the page shows.
+_MODES = ((False, "all"), (False, "claims"), (True, "all"), (True, "claims"))
+
+
+def _records(top: Path, family: str) -> list[dict[str, Any]]:
+    """Every sensitivity record of ``family`` under ``top``, smallest run mode first (:data:`_MODES`)."""
+    found = []
+    for full, points in _MODES:
+        path = top / family / record_name(full, points)
+        if not path.is_file():
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data["scenarios"]  # noqa: B018  (the required field)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            flags = ("--full " if full else "") + ("--points claims " if points == "claims" else "")
+            raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); "
+                                       f"rerun `aisched sensitivity {family} {flags}--out {top}`") from None
+        found.append(data)
+    return found
+
+
+def _swept_at(data: Mapping[str, Any]) -> str:
+    """Where a record's runs were: ``"full sizes at the claims' points, 3 seeds"`` and the like."""
+    points = " at the claims' points" if data.get("points") == "claims" else ""
+    return f"{'full' if data.get('full') else 'reduced'} sizes{points}, {data.get('seeds', '?')} seeds"
 
 
 def page_entries(top: str | os.PathLike[str], family_names: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]]:
-    """``(scenario name, claim text) -> {"fit": status or None, "sensitivity": text, "size": words}``."""
+    """``(scenario name, claim text) -> {"fit": status or None, "sensitivity": text, "size": words}``.
+
+    Where several run modes checked a claim, the largest one that checked it at the default wins (a
+    reduced run reports a claim at a point it lacks as "not checked"; the paper's sizes then speak).
+    """
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for family in family_names:
-        data = _read(Path(top), family)
-        if data is None:
-            continue
-        size = f"{'full' if data.get('full') else 'reduced'} sizes, {data.get('seeds', '?')} seeds"
-        for name, entry in data["scenarios"].items():
-            for claim in entry["claims"]:
-                fit = claim["verdicts"].get("fit")
-                out[(name, claim["text"])] = {"fit": None if fit is None else fit["status"],
-                                              "default": claim["verdicts"]["default"]["status"],
-                                              "sensitivity": claim["sensitivity"], "size": size}
+        for data in _records(Path(top), family):
+            size = _swept_at(data)
+            for name, entry in data["scenarios"].items():
+                for claim in entry["claims"]:
+                    default = claim["verdicts"]["default"]["status"]
+                    if default == "not checked" and (name, claim["text"]) in out:
+                        continue
+                    fit = claim["verdicts"].get("fit")
+                    out[(name, claim["text"])] = {"fit": None if fit is None else fit["status"],
+                                                  "default": default, "sensitivity": claim["sensitivity"],
+                                                  "size": size}
     return out
 
 
@@ -290,10 +365,7 @@ def summary_lines(top: str | os.PathLike[str], family_names: Sequence[str]) -> l
     from aisched.experiments.verdicts import VERDICTS
 
     rows = []
-    for family in family_names:
-        data = _read(Path(top), family)
-        if data is None:
-            continue
+    for family, data in ((f, d) for f in family_names for d in _records(Path(top), f)):
         claims = [c for e in data["scenarios"].values() for c in e["claims"]]
         default = {k: sum(c["verdicts"]["default"]["status"] == k for c in claims) for k in VERDICTS}
         has_fit = any("fit" in c["verdicts"] for c in claims)
@@ -304,8 +376,7 @@ def summary_lines(top: str | os.PathLike[str], family_names: Sequence[str]) -> l
         counts = "/".join(str(default[k]) for k in VERDICTS)
         fit_counts = "/".join(str(fit[k]) for k in VERDICTS) if has_fit else "the fit is the default"
         same_text = ", ".join(f"{n} {k}" for k, n in same.items() if n) or "none"
-        rows.append(f"| {family} | {len(claims)} | {len(data['design'])} | "
-                    f"{'full' if data.get('full') else 'reduced'}, {data.get('seeds', '?')} seeds | {counts} | "
+        rows.append(f"| {family} | {len(claims)} | {len(data['design'])} | {_swept_at(data)} | {counts} | "
                     f"{fit_counts} | {same_text} | {depends} |")
     if not rows:
         return []
@@ -313,6 +384,8 @@ def summary_lines(top: str | os.PathLike[str], family_names: Sequence[str]) -> l
             "Every claim rerun at the default, at the fit and at each value of each silent parameter's grid "
             "in turn, the others at their default (`aisched sensitivity FAMILY`; "
             "`aisched.experiments.sensitivity`). Counts are hold/fail/inconclusive/untestable/not checked at the "
-            "sizes swept (which may differ from the figures' own run below).", "",
+            "sizes swept (which may differ from the figures' own run below); a run at the claims' points "
+            "(`--points claims`) checks only the claims made at a point. Where a claim was swept at several "
+            "sizes, its lines below give the largest that checked it.", "",
             "| family | claims | settings | swept at | at the default | at the fit | same verdict at every setting "
             "| verdict depends on a silent value |", "|---|---|---|---|---|---|---|---|", *rows, ""]

@@ -113,3 +113,76 @@ def test_sensitivity_refuses_bad_input(tmp_path) -> None:
     (tmp_path / "spot" / "sensitivity.json").write_text("[]")
     with pytest.raises(InvalidScenarioError, match="sensitivity.json is not a sensitivity record"):
         sens.summary_lines(tmp_path, ["spot"])
+
+
+def test_at_claim_points_keeps_the_points_the_claims_are_made_at() -> None:
+    fig4 = sens.at_claim_points(catalog.get("lora/fig4-scale"))  # three claims "at 50 nodes", one trend
+    assert fig4.values == (50,) and [c.point for c in fig4.claims] == ["50"] * 3
+    assert all(c.kind == "improvement" for c in fig4.claims)  # the trend over nodes needs every point: left out
+    fig6 = sens.at_claim_points(catalog.get("lora/fig6-capacity"))  # A100 above A40: both points, in their order
+    assert fig6.values == ("a100", "a40") and [c.kind for c in fig6.claims] == ["greater"]
+    assert sens.at_claim_points(catalog.get("lora/fig5-vendors")) is None  # a trend only: nothing to cut to
+    reduced = catalog.get("spot/fig5-deadline").reduced()  # (8, 10); the claims at deadline 10 and one "best"
+    cut = sens.at_claim_points(reduced)
+    assert cut.values == (10,) and len(cut.claims) == 4 and {c.point for c in cut.claims} == {"10"}
+    assert sens.at_claim_points(catalog.get("lora/fig4-scale").reduced()) is None  # no 50 nodes in the reduced form
+
+
+def test_sensitivity_at_the_claims_points_has_its_own_record_and_folders(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(families._RECORDS, "spot", _record({"value": (96.0, 120.0)}))
+    name = "spot/fig5-deadline"
+    every = sens.sensitivity("spot", tmp_path, seeds=1, names=[name], executor="serial")
+    at = sens.sensitivity("spot", tmp_path, seeds=1, names=[name], executor="serial", points="claims")
+    assert at["points"] == "claims" and every["points"] == "all"
+    assert [c["text"] for c in at["scenarios"][name]["claims"]] == [
+        c.text for c in catalog.get(name).claims if c.point is not None]
+    assert (tmp_path / "spot" / "sensitivity.json").is_file()
+    assert (tmp_path / "spot" / sens.record_name(False, "claims")).name == "sensitivity-at-claims.json"
+    assert json.loads((tmp_path / "spot" / "sensitivity-at-claims.json").read_text())["points"] == "claims"
+    folders = sorted(p.name for p in (tmp_path / "spot").iterdir() if p.is_dir())
+    cut = [f for f in folders if f.startswith("silent-fig5-deadline-at-claims-")]
+    assert len(folders) == 4 and len(cut) == 2  # default and value=96, each mode in its own folders
+    for folder in cut:
+        assert json.loads((tmp_path / "spot" / folder / "scenario.json").read_text())["values"] == [10]
+    for text in (c["text"] for c in at["scenarios"][name]["claims"]):  # the same cells, the same verdicts
+        same = next(c for c in every["scenarios"][name]["claims"] if c["text"] == text)
+        assert {k: v["status"] for k, v in same["verdicts"].items()} == {
+            k: v["status"] for k, v in next(c for c in at["scenarios"][name]["claims"]
+                                            if c["text"] == text)["verdicts"].items()}
+    rows = [line for line in sens.summary_lines(tmp_path, ["spot"]) if line.startswith("| spot |")]
+    assert [row.split(" | ")[3] for row in rows] == ["reduced sizes, 1 seeds",
+                                                    "reduced sizes at the claims' points, 1 seeds"]
+    with pytest.raises(InvalidScenarioError, match="points"):
+        sens.sensitivity("spot", tmp_path, seeds=1, names=[name], executor="serial", points="some")
+
+
+def _claim_record(status: str, full: bool, points: str, sensitivity: str) -> dict:
+    return {"family": "lora", "seeds": 3, "full": full, "points": points, "design": [{"label": "default"}],
+            "scenarios": {"lora/fig4-scale": {"skipped": {}, "claims": [
+                {"text": "at 50 nodes", "verdicts": {"default": {"status": status}}, "sensitivity": sensitivity,
+                 "category": f"{status} everywhere"}]}}}
+
+
+def test_the_page_takes_the_largest_run_that_checked_a_claim(tmp_path) -> None:
+    folder = tmp_path / "lora"
+    folder.mkdir()
+    (folder / "sensitivity.json").write_text(json.dumps(
+        _claim_record("not checked", False, "all", "not checked wherever the text allows")))
+    entries = sens.page_entries(tmp_path, ["lora"])
+    assert entries[("lora/fig4-scale", "at 50 nodes")]["size"] == "reduced sizes, 3 seeds"
+    (folder / "sensitivity-full-at-claims.json").write_text(json.dumps(
+        _claim_record("holds", True, "claims", "holds at the default; fails where value_scale >= 1.1")))
+    entry = sens.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]
+    assert entry == {"fit": None, "default": "holds", "size": "full sizes at the claims' points, 3 seeds",
+                     "sensitivity": "holds at the default; fails where value_scale >= 1.1"}
+    rows = [line for line in sens.summary_lines(tmp_path, ["lora"]) if line.startswith("| lora |")]
+    assert len(rows) == 2 and "full sizes at the claims' points, 3 seeds" in rows[1]
+    (folder / "sensitivity.json").write_text(json.dumps(
+        _claim_record("inconclusive", False, "all", "inconclusive wherever the text allows")))
+    assert sens.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]["default"] == "holds"
+    (folder / "sensitivity-full-at-claims.json").write_text(json.dumps(
+        _claim_record("not checked", True, "claims", "not checked wherever the text allows")))
+    assert sens.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]["default"] == "inconclusive"
+    (folder / "sensitivity-full-at-claims.json").write_text("[]")
+    with pytest.raises(InvalidScenarioError, match="--full --points claims"):
+        sens.page_entries(tmp_path, ["lora"])
