@@ -196,6 +196,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="first recompute every cell's family metrics from its stored outcome (no rerun)")
     rep.add_argument("--reproduction", type=Path, default=None, metavar="FILE",
                      help="also write the reproduction status page (e.g. docs/reproduction.md)")
+    rep.add_argument("--family", action="append", default=None, choices=families.names(), metavar="FAMILY",
+                     help="the reproduction page of this family only (repeatable; default: every family under "
+                          "DIR), e.g. a family's own page from a root that 'aisched reproduce all' filled")
     rep.add_argument("--readings", type=Path, default=Path("docs/readings.md"),
                      help="the readings page the reproduction page links to (default %(default)s)")
     dat = sub.add_parser("data", help="the real-data files: list them, fetch the public ones")
@@ -421,7 +424,7 @@ def _report(args: argparse.Namespace) -> int:
         from aisched.experiments import reproduction
 
         page = reproduction.write(args.directory, args.reproduction, readings=args.readings,
-                                  figures=not args.no_figures)
+                                  figures=not args.no_figures, families=args.family)
         print(f"wrote {page}")
     return 0
 

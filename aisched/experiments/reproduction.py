@@ -23,9 +23,11 @@ import json
 import os
 import re
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from aisched import families as family_records
 from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import catalog
@@ -256,8 +258,17 @@ def _glance(rows: dict[str, list[str]], swept: set[str]) -> list[str]:
     return lines
 
 
+def _family_of(record: Path) -> str | None:
+    """The family a sweep folder's ``scenario.json`` names (None where it cannot be read: the page says so later)."""
+    try:
+        return str(json.loads(record.read_text(encoding="utf-8"))["family"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "docs/reproduction.md", *,
-          readings: str | os.PathLike[str] | None = "docs/readings.md", figures: bool = True) -> Path:
+          readings: str | os.PathLike[str] | None = "docs/readings.md", figures: bool = True,
+          families: Sequence[str] | None = None) -> Path:
     """Write the reproduction page for the sweeps under ``directory``; returns its path.
 
     Parameters
@@ -273,22 +284,33 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         Draw each scenario's figure as a small SVG in ``figures/`` beside the page, with
         the paper's values marked (:mod:`aisched.experiments.page_figures`), and the
         regime maps of the regime scenarios, and show them on the page.
+    families
+        Only these families' sweeps, calibration and sensitivity records, and the runs that
+        covered them (a family's own page from a root that ``aisched reproduce all`` filled);
+        default: every family under ``directory``.
 
     Raises
     ------
     InvalidScenarioError
-        ``directory`` holds no sweep.
+        ``directory`` holds no sweep (of ``families``), or ``families`` names an unknown family.
     """
     top = Path(directory)
-    roots = sorted((p.parent for p in top.glob("**/scenario.json") if not is_calibration_sweep(p.parent)),
-                   key=_natural)
+    if families is not None:
+        for i, name in enumerate(families):
+            if name not in family_records.names():
+                raise InvalidScenarioError(f"families[{i}]", f"= {name!r} is not a family "
+                                           f"(known: {', '.join(family_records.names())})")
+    roots = sorted((p.parent for p in top.glob("**/scenario.json") if not is_calibration_sweep(p.parent)
+                    and (families is None or _family_of(p) in families)), key=_natural)
     if not roots:
-        raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
+        which = "" if families is None else f" of {', '.join(families)}"
+        raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep{which} (no scenario.json below it)")
     out = Path(path)
     readings_path = None if readings is None else Path(readings)
     index = ReadingIndex.read(readings_path,
                               "" if readings_path is None else os.path.relpath(readings_path, out.parent))
-    runs = [run for p in sorted(top.glob("reproduce-*.json")) for run in read_records(p)]
+    runs = [run for p in sorted(top.glob("reproduce-*.json")) for run in read_records(p)
+            if families is None or {"all", *families} & set(run.get("families", []))]
     counts = new_counts()
     by_family: dict[str, dict[str, int]] = {}  # the summary on top: per family, the same five kinds
     regimes: dict[str, list[str]] = {}  # per family, the regime maps' region sentences

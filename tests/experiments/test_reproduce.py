@@ -185,6 +185,48 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     assert f"- {catalog.get(others[0]).claims[0].text}: not checked: not run" in page
 
 
+def test_a_familys_own_page_from_a_root_that_holds_every_family(tmp_path: Path) -> None:
+    """``families=[...]`` (``aisched report DIR --family F``): that family's sweeps and the runs that covered it."""
+    rows = [{"point": point, "x": x, "seed": seed, "algorithm": algorithm, "objective": 1.0 + seed}
+            for point, x in enumerate(["2", "3"]) for algorithm in ("comdos", "heft_ma", "heft_a", "random_a")
+            for seed in range(3)]
+    _fake_sweep(tmp_path / "genai" / "fig5-edges", rows)
+    spot = catalog.get("spot/fig5-deadline").reduced()
+    folder = tmp_path / "spot" / "fig5-deadline"
+    (folder / "cells").mkdir(parents=True)
+    (folder / "scenario.json").write_text(sweep._record_text(spot), encoding="utf-8")
+    for i, (point, x) in enumerate(enumerate(spot.labels)):
+        row = {"scenario": spot.name, "point": point, "x": x, "seed": 0, "algorithm": "ahap", "objective": 1.0,
+               "status": "online", "bound": float("nan"), "admitted": 1, "runtime_s": 0.1,
+               "decision_median_s": 0.001, "work_s": 0.1}
+        (folder / "cells" / f"c{i:03d}.json").write_text(json.dumps(row), encoding="utf-8")
+    record = {"families": ["all"], "reduced": False, "seeds": 3, "cells_total": 30, "cells_already_done": 0,
+              "executor": "process", "workers": 2, "wall_s": 6000.0, "finished": "2026-12-03T00:00:00+00:00",
+              "machine": {"cpus": 2, "platform": "test"}}
+    (tmp_path / "reproduce-all.json").write_text(json.dumps(record), encoding="utf-8")
+    (tmp_path / "reproduce-spot.json").write_text(json.dumps({**record, "families": ["spot"]}), encoding="utf-8")
+    page = reproduction.write(tmp_path, tmp_path / "genai.md", readings=None, figures=False,
+                              families=["genai"]).read_text()
+    assert "### genai/fig5-edges" in page and "spot/" not in page and "| spot |" not in page
+    assert "- Run: `aisched reproduce all --seeds 3`" in page and "aisched reproduce spot" not in page
+    assert "| all | 3 | 30 | 100.0 | 180 |" in page  # the run that covered genai, on its budget table
+    both = reproduction.write(tmp_path, tmp_path / "both.md", readings=None, figures=False).read_text()
+    assert "### spot/fig5-deadline" in both and "aisched reproduce spot --seeds 3" in both
+    assert cli.main(["report", str(tmp_path), "--no-figures", "--family", "spot", "--reproduction",
+                     str(tmp_path / "spot.md")]) == 0
+    spot_page = (tmp_path / "spot.md").read_text()
+    assert "### spot/fig5-deadline" in spot_page and "genai/" not in spot_page
+    with pytest.raises(SystemExit) as refused:  # argparse's one line: not a family
+        cli.main(["report", str(tmp_path), "--family", "nope", "--reproduction", str(tmp_path / "n.md")])
+    assert refused.value.code == 2 and not (tmp_path / "n.md").exists()
+    with pytest.raises(InvalidScenarioError, match=r"families\[1\].*'nope' is not a family"):
+        reproduction.write(tmp_path, tmp_path / "x.md", readings=None, figures=False, families=["genai", "nope"])
+    (tmp_path / "genai" / "fig5-edges" / "scenario.json").unlink()
+    with pytest.raises(InvalidScenarioError, match="holds no sweep of genai"):
+        reproduction.write(tmp_path, tmp_path / "x.md", readings=None, figures=False, families=["genai"])
+    assert not (tmp_path / "x.md").exists()
+
+
 def test_a_regime_scenario_beside_a_run_record_keeps_the_record(tmp_path: Path) -> None:
     """The page's run lines read the records after the regime scenarios drew their maps (a name clash once broke it)."""
     scenario = catalog.get("genai/regime-capacity").reduced()

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerate the reproduction pages (docs/reproduction.md and docs/reproduction-FAMILY.md) from scratch,
+# from one results root, so every page names the same run:
+#
+#   1. `aisched reproduce all --seeds N`: every named scenario of the four families at full size;
+#   2. per family with regime targets, `aisched calibrate`: the silent parameters fitted to the paper's
+#      baseline-only relations (the pages' "Regime fidelity");
+#   3. per family with silent parameters, `aisched sensitivity` at the reduced sizes, and, where
+#      SENSITIVITY_FULL names the family, `--full --points claims` (the paper's sizes at the claims'
+#      points, which the reduced forms lack);
+#   4. `aisched report ROOT --family F --reproduction docs/reproduction-F.md` (with figures, into
+#      docs/figures/) and the combined page without figures.
+#
+# Every step resumes where an earlier call stopped (the sweeps keep their finished cells), so the script
+# can be stopped and called again; a resumed `reproduce` is not counted against the time budget (the
+# page's budget table says so). Costs measured on 2 cores (docs/claims.md): step 1 about 2 hours,
+# step 2 about 15 min a family, step 3 reduced 1-10 min a family.
+#
+# Usage (from the repository root, after `make install`):
+#   tools/regenerate_pages.sh ROOT [SEEDS]
+# Environment: SENSITIVITY_FULL="genai lora tenants" (default: none), AISCHED (default .venv/bin/aisched).
+set -euo pipefail
+
+root=${1:?usage: tools/regenerate_pages.sh ROOT [SEEDS]}
+seeds=${2:-3}
+aisched=${AISCHED:-.venv/bin/aisched}
+full=${SENSITIVITY_FULL:-}
+families=(genai lora spot tenants)
+
+"$aisched" reproduce all --seeds "$seeds" --out "$root" --no-progress --no-figures
+for family in "${families[@]}"; do
+    "$aisched" calibrate "$family" --out "$root" --no-progress
+    "$aisched" sensitivity "$family" --out "$root" --no-progress
+done
+for family in $full; do
+    "$aisched" sensitivity "$family" --out "$root" --full --points claims --no-progress
+done
+for family in "${families[@]}"; do
+    "$aisched" report "$root" --family "$family" --reproduction "docs/reproduction-$family.md"
+done
+"$aisched" report "$root" --no-figures --reproduction docs/reproduction.md
