@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from aisched import families, registry
-from aisched._cli_common import _family_cli, _out_dir
+from aisched._cli_common import _family_cli, _out_dir, silent_argument
 from aisched.errors import AischedError, InvalidScenarioError
 
 __all__ = ["entry", "main"]
@@ -102,6 +102,7 @@ def _parser() -> argparse.ArgumentParser:
         assert module is not None
         fp = fam.add_parser(family, help=module.help)
         module.add_arguments(fp)
+        silent_argument(fp, family)
         _plugin_argument(fp)
         fp.add_argument(
             "--algorithms", default=",".join(module.algorithms),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from aisched import families, registry
-from aisched._cli_common import _family_cli
+from aisched._cli_common import _family_cli, silent_settings
 from aisched.errors import InvalidScenarioError, UnknownAlgorithmError
 from aisched.families import FamilyCli
 
@@ -175,6 +175,14 @@ def compare(args: argparse.Namespace) -> int:
     # the family's algorithm options, for the algorithms compared, checked before any work
     params = module.params(args, names)
     params = {name: opts for name, opts in params.items() if name in names}
+    for i, (key, value) in enumerate(silent_settings(family, getattr(args, "silent", None)).items()):
+        algorithm, dot, option = key.partition(".")
+        if not dot:  # a generator parameter: the family's instance_from_cli passes it (silent_generator_kwargs)
+            continue
+        if algorithm not in names:
+            raise InvalidScenarioError(f"--silent[{i}]", f"{key} sets an option of {algorithm}, which is not "
+                                       f"compared here (--algorithms {','.join(names)})")
+        params.setdefault(algorithm, {})[option] = int(value) if float(value).is_integer() else value
     for name, given in params.items():
         check_params(family, name, given)
     inst = module.instance(args)

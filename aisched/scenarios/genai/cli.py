@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aisched._cli_common import silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.genai.defaults import (
@@ -112,7 +113,8 @@ def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
     # neither given: generate() draws DEFAULT_SCENARIO's job count, as the API does
     return generate(seed=args.seed, edges=args.edges, slots=args.slots, arrival_rate=args.arrival_rate,
                     capacity=args.capacity, dag_source=args.dag_source, jobs=jobs,
-                    deadline_rule=args.deadline_rule, revenue_rule=args.revenue_rule, workload=args.workload)
+                    deadline_rule=args.deadline_rule, revenue_rule=args.revenue_rule, workload=args.workload,
+                    **silent_generator_kwargs(args, "genai"))
 
 
 def describe(inst: GenaiInstance, args: argparse.Namespace) -> str:

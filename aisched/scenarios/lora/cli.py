@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aisched._cli_common import silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.lora.defaults import (
@@ -103,6 +104,7 @@ def instance_from_cli(args: argparse.Namespace) -> LoraInstance:
         vendors=args.vendors,
         gpu_mix=args.gpu_mix,
         deadline=args.deadline,
+        **silent_generator_kwargs(args, "lora"),
     )
 
 

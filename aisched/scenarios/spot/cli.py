@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from aisched._cli_common import silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.spot.defaults import CHANGEOVERS, DEFAULT_SCENARIO, MARKETS, MAX_SLOTS, NOISE_SETTINGS
@@ -56,7 +57,8 @@ def instance_from_cli(args: argparse.Namespace) -> SpotInstance:
 
     return generate(seed=args.seed, deadline=args.deadline, market=args.market, work=args.work,
                     min_gpus=args.min_gpus, max_gpus=args.max_gpus, bandwidth=args.bandwidth,
-                    changeover=getattr(args, "changeover", DEFAULT_SCENARIO["changeover"]))
+                    changeover=getattr(args, "changeover", DEFAULT_SCENARIO["changeover"]),
+                    **silent_generator_kwargs(args, "spot"))
 
 
 def describe(inst: SpotInstance, args: argparse.Namespace) -> str:

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aisched._cli_common import silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.tenants.defaults import (
@@ -140,6 +141,7 @@ def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
         trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
         gpus_per_server=args.gpus_per_server, slots=args.slots, horizon=args.horizon,
         window=getattr(args, "window", "every_tenant"),
+        **silent_generator_kwargs(args, "tenants"),
     )
     _CLI_INSTANCE[0] = inst
     return inst
