@@ -180,6 +180,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="results root: sweeps in OUT/FAMILY/silent-*, resumed; the fit read from "
                           "OUT/FAMILY/calibration.json (default %(default)s)")
     sen.add_argument("--full", action="store_true", help="the scenarios at the paper's sizes (default: reduced)")
+    sen.add_argument("--scenario", action="append", default=None, metavar="NAME", dest="scenarios",
+                     help="only this named scenario (repeatable; default: every scenario of the family with "
+                          "claims), e.g. lora/fig4-scale")
     sen.add_argument("--points", choices=("all", "claims"), default="all",
                      help="'claims': run each scenario only at the x values its claims are made at (a claim "
                           "without a point, e.g. a trend, is left to a run at every point); with --full, the "
@@ -394,12 +397,18 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _sensitivity(args: argparse.Namespace) -> int:
     _check_run_options(args)
+    from aisched.experiments import catalog
     from aisched.experiments.sensitivity import record_name, sensitivity, summary_lines
 
+    for i, name in enumerate(args.scenarios or ()):
+        if name not in catalog.names(args.family):
+            raise InvalidScenarioError(f"--scenario[{i}]", f"= {name!r} is not a named scenario of {args.family} "
+                                       f"(aisched scenarios lists them)")
     _out_dir("--out", args.out)
     executor = _executor_of(args)
     result = sensitivity(args.family, args.out, seeds=args.seeds, full=args.full, executor=executor,
-                         workers=args.workers, progress=not args.no_progress, points=args.points)
+                         workers=args.workers, progress=not args.no_progress, points=args.points,
+                         names=args.scenarios)
     for name, entry in result["scenarios"].items():
         print(name + "".join(f" ({k} not varied: {why})" for k, why in entry["skipped"].items()))
         print("\n".join(f"  - {c['text']}: {c['sensitivity']}" for c in entry["claims"]))

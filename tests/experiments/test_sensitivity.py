@@ -186,3 +186,18 @@ def test_the_page_takes_the_largest_run_that_checked_a_claim(tmp_path) -> None:
     (folder / "sensitivity-full-at-claims.json").write_text("[]")
     with pytest.raises(InvalidScenarioError, match="--full --points claims"):
         sens.page_entries(tmp_path, ["lora"])
+
+
+def test_the_cli_runs_one_scenario_at_the_claims_points(tmp_path, monkeypatch, capsys) -> None:
+    from aisched import cli
+
+    monkeypatch.setitem(families._RECORDS, "spot", _record({"value": (96.0, 120.0)}))
+    assert cli.main(["sensitivity", "spot", "--scenario", "spot/fig5-deadline", "--points", "claims", "--seeds", "1",
+                     "--serial", "--no-progress", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {tmp_path / 'spot' / 'sensitivity-at-claims.json'}" in out
+    record = json.loads((tmp_path / "spot" / "sensitivity-at-claims.json").read_text())
+    assert list(record["scenarios"]) == ["spot/fig5-deadline"] and record["points"] == "claims"
+    assert cli.main(["sensitivity", "spot", "--scenario", "spot/fig99", "--out", str(tmp_path / "x")]) == 2
+    assert "--scenario[0]: = 'spot/fig99' is not a named scenario of spot" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()  # refused before any work
