@@ -84,7 +84,7 @@ def _cli() -> families.FamilyCli:
 
 #: The paper's figures as scenario names (``lora/<name>``), known before they are built.
 PAPER_SCENARIOS: tuple[str, ...] = (
-    "fig4-scale", "fig5-vendors", "fig6-capacity", "fig7-traces", "fig8-load", "fig9-deadlines",
+    "fig4-scale", "fig5-vendors", "fig5-vendors-redraw", "fig6-capacity", "fig7-traces", "fig8-load", "fig9-deadlines",
     "fig10-truthfulness", "fig11-rationality", "fig12-competitive", "fig12-competitive-bound", "fig13-runtime",
     "regime-load",
 )

@@ -85,11 +85,12 @@ SILENT_PARAMETERS: tuple[SilentParameter, ...] = (
         quote="The social welfare value increases slightly as the number of labor vendors increases, since we "
               "have more choices for data pre-processing for the fine-tuning tasks",
         low=7.0, high=7.0, default=None, grid=(None,),
-        argument="how vendors are added is not said. Default (None): each count draws its own vendors, today's "
-                 "market (readings L10: Fig. 5's points are different days). 7: a nested market, the first N "
-                 "of a pool of 7 (Fig. 5's largest count), which is what 'more choices' means. It does not move "
-                 "Figs. 4 and 8's relations beyond a redraw, so calibration keeps today's; L-silent measures "
-                 "Fig. 5's trend under both."),
+        argument="how vendors are added is not said. 7: a nested market, the first N of a pool of 7 (Fig. 5's "
+                 "largest count), which is what 'more choices' means: lora/fig5-vendors runs it. The generator's "
+                 "default (None) lets each count draw its own vendors (readings L10: then Fig. 5's points are "
+                 "different days; lora/fig5-vendors-redraw, a named variant). With one vendor count, as in "
+                 "Figs. 4 and 8, the pool only redraws the day, so calibration keeps the generator's default; "
+                 "L-silent measures Fig. 5's trend under both."),
 )
 
 

@@ -71,6 +71,24 @@ def test_nested_vendors_keep_the_earlier_vendors_prices_and_delays() -> None:
         generator.generate(0, vendors=7, nodes=4, slots=24, vendor_pool=5)
 
 
+def test_fig5_runs_the_nested_market_and_keeps_the_redraw_as_a_named_variant() -> None:
+    """Section 5.2's "more choices": Fig. 5's points are one market with more vendors in it (readings L10)."""
+    from aisched.experiments import catalog
+
+    nested, redraw = catalog.get("lora/fig5-vendors"), catalog.get("lora/fig5-vendors-redraw")
+    for form in (nested, nested.reduced()):
+        assert form.base["vendor_pool"] == 7 >= max(form.values)
+        small = {k: v for k, v in form.point_params(0).items() if k not in ("nodes", "slots", "arrival_rate")}
+        days = [generator.generate(0, **{**small, "nodes": 4, "slots": 24, "arrival_rate": 2.0, "vendors": n})
+                for n in form.values]
+        for fewer, more in zip(days, days[1:]):  # each point's vendors are the next point's first vendors
+            np.testing.assert_array_equal(fewer.vendor_price, more.vendor_price[:, :fewer.num_vendors])
+            np.testing.assert_array_equal(fewer.bid, more.bid)
+    assert "vendor_pool" not in redraw.base and "vendor_pool" not in redraw.reduced().base
+    assert redraw.values == nested.values and redraw.claims == nested.claims and redraw.algorithms == nested.algorithms
+    assert {k: v for k, v in nested.base.items() if k != "vendor_pool"} == redraw.base
+
+
 def test_the_silent_options_move_what_they_say() -> None:
     day = {"nodes": 4, "slots": 24, "arrival_rate": 2.0, "vendors": 3}
     share = generator.generate(0, min_batch_share=0.5, **day)
