@@ -45,6 +45,17 @@ is declined, and since revenue (1) is earned only when every task of the job
 runs, so is its job. ``"job"`` (the earlier rule): the job is declined when
 ``b_i`` minus all its costs is not positive.
 
+An edge's GPUs (``gpus=``, reading A2c; an extension outside IP (5), not the
+paper's program): IP (5) limits an edge by memory alone (5h), so any number of
+tasks may run on it at once, and HEFT's processor availability (Topcuoglu et
+al.'s ``avail[j]`` in the earliest start time) never delays a task: every edge
+offers the same earliest finish and HEFT-A / HEFT-MA put every task on edge 0
+(the lowest index), up to 45 tasks at once on section IV.A's 4 GPUs. Default
+``None``: no such limit (IP (5) as printed). An integer ``G``: a task also
+needs fewer than ``G`` tasks already running on its edge in every slot of its
+run (one GPU a task, as our runtimes are one GPU's), so a busy edge delays it
+and EFT spreads tasks; the plan still satisfies IP (5).
+
 Random-A's edge (``on_full=``, reading A4): the text only says tasks are
 randomly assigned to edges. Default ``"decline"``: a task whose random edge
 has no feasible start before the deadline is declined (with its job);
@@ -91,11 +102,15 @@ def earliest_start(room: np.ndarray, size: float, runtime: int, ready: int, dead
 
 def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: ModelRule,
                   edge_rule: EdgeRule, priority: str, rng: np.random.Generator | None = None,
-                  on_full: OnFull = "decline", communication: Communication = "none", tie: Tie = "first"):
-    """Place job ``i``'s tasks one by one; return ``(edge, choice, start, usage)`` or ``None``.
+                  on_full: OnFull = "decline", communication: Communication = "none", tie: Tie = "first",
+                  running: np.ndarray | None = None, gpus: int | None = None):
+    """Place job ``i``'s tasks one by one; return ``(edge, choice, start, usage, tasks)`` or ``None``.
 
     ``tie`` (with ``model_rule="fastest"``): ``"first"`` takes the first listed of the equally
-    fast candidates, ``"random"`` one drawn uniformly from them with ``rng``.
+    fast candidates, ``"random"`` one drawn uniformly from them with ``rng``. ``gpus`` (with
+    ``running``, the (edge, slot) count of tasks already placed): a slot of an edge already
+    running ``gpus`` tasks hosts no further one (module docstring). ``tasks``: the (edge, slot)
+    count of this job's tasks, to add to ``running`` when the job is admitted.
     """
     n = int(inst.num_tasks[i])
     g = inst.dag_skeleton(i)
@@ -122,6 +137,9 @@ def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: 
     else:
         order = inst.execution_order(i)
     room = inst.memory_capacity[:, None] - used
+    busy = np.zeros_like(used) if running is None else running.copy()
+    if gpus is not None:
+        room[busy >= gpus] = -np.inf  # a full edge-slot: no memory offered to a further task
     edge = np.full(n, -1, np.int64)
     start = np.full(n, -1, np.int64)
     usage = np.zeros_like(used)
@@ -146,7 +164,11 @@ def list_schedule(inst: GenaiInstance, i: int, used: np.ndarray, *, model_rule: 
         edge[j], start[j] = k, s
         room[k, s: s + f[j]] -= size[j]
         usage[k, s: s + f[j]] += size[j]
-    return edge, choice, start, usage
+        busy[k, s: s + f[j]] += 1
+        if gpus is not None:
+            room[k, s: s + f[j]][busy[k, s: s + f[j]] >= gpus] = -np.inf
+    tasks = busy - (0.0 if running is None else running)
+    return edge, choice, start, usage, tasks
 
 
 def task_profits(inst: GenaiInstance, i: int, edge: np.ndarray, choice: np.ndarray) -> np.ndarray:
@@ -173,7 +195,9 @@ def task_profits(inst: GenaiInstance, i: int, edge: np.ndarray, choice: np.ndarr
 
 def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: EdgeRule, priority: str,
          seed: int | None = None, admission: Admission = "task", on_full: OnFull = "decline",
-         communication: Communication = "none", tie: Tie = "first") -> Outcome:
+         communication: Communication = "none", tie: Tie = "first", gpus: int | None = None) -> Outcome:
+    if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, (int, np.integer)) or gpus < 1):
+        raise InvalidScenarioError("gpus", f"= {gpus!r} must be None (IP (5): no limit) or a whole number >= 1")
     if tie not in TIES:
         raise InvalidScenarioError("tie", f"= {tie!r}, use one of {TIES}")
     if admission not in ADMISSIONS:
@@ -188,14 +212,15 @@ def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: Ed
     edge, model, start = (np.full(shape, -1, np.int32) for _ in range(3))
     admitted = np.zeros(inst.num_jobs, bool)
     used = np.zeros((inst.num_edges, inst.num_slots))
+    running = np.zeros_like(used)  # tasks placed per (edge, slot), for ``gpus``
     decision_s = np.zeros(inst.num_jobs)
     for i in np.lexsort((np.arange(inst.num_jobs), inst.arrival)).tolist():
         t0 = time.perf_counter()
         placed = list_schedule(inst, i, used, model_rule=model_rule, edge_rule=edge_rule,
                                priority=priority, rng=rng, on_full=on_full,
-                               communication=communication, tie=tie)
+                               communication=communication, tie=tie, running=running, gpus=gpus)
         if placed is not None:
-            e, c, s, usage = placed
+            e, c, s, usage, tasks = placed
             rev, c1, c2, c3 = job_profit(inst, i, e, c)
             if admission == "task":
                 ok = bool(np.all(task_profits(inst, i, e, c) >= 0))  # a task with negative profit is declined
@@ -205,6 +230,7 @@ def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: Ed
                 n = int(inst.num_tasks[i])
                 admitted[i] = True
                 used += usage
+                running += tasks
                 edge[i, :n], start[i, :n] = e, s
                 model[i, :n] = inst.candidate_model[i, np.arange(n), c]
         decision_s[i] = time.perf_counter() - t0
@@ -212,34 +238,40 @@ def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: Ed
     return Outcome(algorithm=name, family="genai", objective=verify_plan(inst, plan), plan=plan,
                    admitted=admitted, runtime_s=time.perf_counter() - started, decision_s=decision_s,
                    info={"seed": -1 if seed is None else int(seed), "admission": admission, "on_full": on_full,
-                         "tie": tie})
+                         "tie": tie, "gpus": -1 if gpus is None else int(gpus)})
 
 
 @register("genai", "heft_a")
-def heft_a(instance: GenaiInstance, *, admission: Admission = "task", communication: Communication = "none") -> Outcome:
-    """HEFT-A: upward-rank priority, earliest-finish edge, first listed model, admission control (``admission``)."""
+def heft_a(instance: GenaiInstance, *, admission: Admission = "task", communication: Communication = "none",
+           gpus: int | None = None) -> Outcome:
+    """HEFT-A: upward-rank priority, earliest-finish edge, first listed model, admission control (``admission``).
+
+    ``gpus``: None (IP (5), no limit) or tasks at once an edge (an extension, module docstring).
+    """
     return _run(instance, "heft_a", model_rule="first", edge_rule="eft", priority="upward", admission=admission,
-                communication=communication)
+                communication=communication, gpus=gpus)
 
 
 @register("genai", "heft_ma")
 def heft_ma(instance: GenaiInstance, *, admission: Admission = "task", communication: Communication = "none",
-            tie: Tie = "first", seed: int = 0) -> Outcome:
+            tie: Tie = "first", seed: int = 0, gpus: int | None = None) -> Outcome:
     """HEFT-MA: HEFT-A with the shortest-runtime model per task (section IV.A).
 
     ``tie``: ``"first"`` (default) the first listed of equally fast candidates, ``"random"`` a seeded
-    (``seed``) uniform draw among them (module docstring).
+    (``seed``) uniform draw among them (module docstring). ``gpus``: None (IP (5), no limit) or tasks
+    at once an edge (an extension, module docstring).
     """
     return _run(instance, "heft_ma", model_rule="fastest", edge_rule="eft", priority="upward", admission=admission,
-                communication=communication, tie=tie, seed=seed if tie == "random" else None)
+                communication=communication, tie=tie, seed=seed if tie == "random" else None, gpus=gpus)
 
 
 @register("genai", "random_a")
 def random_a(instance: GenaiInstance, *, seed: int = 0, admission: Admission = "task",
-             on_full: OnFull = "decline") -> Outcome:
+             on_full: OnFull = "decline", gpus: int | None = None) -> Outcome:
     """Random-A: rank (10) priority, a random edge per task (``seed``), first listed model, admission control.
 
     ``on_full``: ``"decline"`` (default) or ``"redraw"`` when the random edge cannot host the task.
+    ``gpus``: None (IP (5), no limit) or tasks at once an edge (an extension, module docstring).
     """
     return _run(instance, "random_a", model_rule="first", edge_rule="random", priority="rank", seed=seed,
-                admission=admission, on_full=on_full)
+                admission=admission, on_full=on_full, gpus=gpus)

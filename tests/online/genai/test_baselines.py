@@ -155,3 +155,43 @@ def test_heft_communication_option_changes_the_priority():
         assert comm.plan["start"].values[0, :3].tolist() == [0, 1, 3]
     with pytest.raises(InvalidScenarioError, match="communication: = 'time'"):
         aisched.run("heft_a", inst, communication="time")
+
+
+def _two_tasks_at_once(edges: int):
+    """Two one-task jobs at slot 0 (2 slots each, 2 GB of 8): IP (5) lets both run at once on edge 0."""
+    jobs = [{"arrival": 0, "deadline": 3, "revenue": 50.0, "edges": [], "data": [],
+             "models": [[0]], "runtime": [[2]], "compute": [[1.0]]} for _ in range(2)]
+    return make_instance(slots=4, capacity=[8.0] * edges, model_size=[2.0], jobs=jobs, cost=(0.0, 0.0, 0.0))
+
+
+@pytest.mark.parametrize("name", ["heft_a", "heft_ma"])
+def test_an_edges_gpus_make_heft_spread_or_wait(name):
+    """Reading A2c: without a limit HEFT stacks both tasks on edge 0; with one GPU an edge EFT takes edge 1,
+    and on one edge the second task waits for the first (HEFT's processor availability)."""
+    plain = aisched.run(name, _two_tasks_at_once(2))
+    assert plain.plan["edge"].values[:, 0].tolist() == [0, 0] and plain.plan["start"].values[:, 0].tolist() == [0, 0]
+    spread = aisched.run(name, _two_tasks_at_once(2), gpus=1)
+    assert spread.plan["edge"].values[:, 0].tolist() == [0, 1]
+    assert spread.plan["start"].values[:, 0].tolist() == [0, 0] and spread.admitted.all()
+    waits = aisched.run(name, _two_tasks_at_once(1), gpus=1)
+    assert waits.plan["start"].values[:, 0].tolist() == [0, 2] and waits.admitted.all()
+    assert aisched.run(name, _two_tasks_at_once(1), gpus=2).plan["start"].values[:, 0].tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("gpus", [1, 2])
+def test_baselines_with_gpus_never_run_more_tasks_at_once_and_stay_feasible(seed, gpus):
+    from aisched.online.genai import metrics
+
+    inst = random_tiny(seed, jobs=5)
+    for name in ("heft_a", "heft_ma", "random_a"):
+        out = aisched.run(name, inst, gpus=gpus)  # run verifies the plan against IP (5)
+        u = metrics.utilisation(inst, out, gpus=gpus)
+        assert u["tasks_running_peak"] <= gpus and u["gpu_oversubscribed"] == 0.0
+        assert out.info["gpus"] == gpus and aisched.run(name, inst).info["gpus"] == -1
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "4"])
+def test_bad_gpus_option_is_refused(bad):
+    with pytest.raises(InvalidScenarioError, match=r"gpus"):
+        aisched.run("heft_ma", random_tiny(0), gpus=bad)

@@ -244,7 +244,7 @@ def test_compare_reports_utilisation_per_algorithm():
     for name in aisched.algorithms("genai"):
         out = aisched.run(name, inst)
         row = table.loc[name, ["memory_utilisation", "memory_peak", "memory_binding", "compute_load",
-                               "compute_utilisation"]].to_dict()
+                               "compute_utilisation", "tasks_running_peak", "gpu_oversubscribed"]].to_dict()
         assert row == pytest.approx(metrics.utilisation(inst, out), nan_ok=True)
         assert 0 <= row["memory_utilisation"] <= row["memory_peak"] <= 1 + 1e-9
         assert (row["memory_utilisation"] > 0) == bool(out.admitted.any())
