@@ -114,33 +114,36 @@ def job_schedules(inst: GenaiInstance, i: int) -> list[tuple[float, tuple[int, .
     return out
 
 
-def brute_force_optimum(inst: GenaiInstance) -> float:
-    """The optimal profit of IP (5) by enumeration."""
+def brute_force_optimum(inst: GenaiInstance, gpus: int | None = None) -> float:
+    """The optimal profit of IP (5) by enumeration; ``gpus``: also at most that many tasks at once an edge."""
     per_job = []
     for i in range(inst.num_jobs):
-        best: dict[bytes, tuple[float, np.ndarray]] = {}
-        for value, usage, _ in job_schedules(inst, i):
+        best: dict[bytes, tuple[float, np.ndarray, np.ndarray]] = {}
+        for value, usage, combo in job_schedules(inst, i):
             if value <= 0:
                 continue  # never better than rejecting the job
-            key = usage.tobytes()
+            count = np.zeros_like(usage)
+            for k, _, s, f in combo:
+                count[k, s: s + f] += 1
+            key = usage.tobytes() + count.tobytes()
             if key not in best or best[key][0] < value:
-                best[key] = (value, usage)
+                best[key] = (value, usage, count)
         per_job.append(list(best.values()))
     cap = inst.memory_capacity[:, None]
     best_total = 0.0
 
-    def place(i: int, used: np.ndarray, value: float) -> None:
+    def place(i: int, used: np.ndarray, running: np.ndarray, value: float) -> None:
         nonlocal best_total
         if i == inst.num_jobs:
             best_total = max(best_total, value)
             return
-        place(i + 1, used, value)
-        for v, usage in per_job[i]:
-            nxt = used + usage
-            if np.all(nxt <= cap + 1e-9):
-                place(i + 1, nxt, value + v)
+        place(i + 1, used, running, value)
+        for v, usage, count in per_job[i]:
+            nxt, busy = used + usage, running + count
+            if np.all(nxt <= cap + 1e-9) and (gpus is None or np.all(busy <= gpus)):
+                place(i + 1, nxt, busy, value + v)
 
-    place(0, np.zeros((inst.num_edges, inst.num_slots)), 0.0)
+    place(0, np.zeros((inst.num_edges, inst.num_slots)), np.zeros((inst.num_edges, inst.num_slots)), 0.0)
     return best_total
 
 

@@ -19,6 +19,8 @@ construction. ``z`` exists only for starts with ``t_i <= s`` and
                            (sum_{s' <= t} z_j' <= sum_{s + f <= t} z_j)
     capacity[k, t]         (5h): hosted model size on edge k in slot t <= c^s_k
     leaves[i, e, k]        w_iek >= sum_{c,s} z[i, j, c, k, s] - sum_{c,s} z[i, j', c, k, s]
+    gpus_at_once[k, t]     only with ``gpus=G`` (an extension outside IP (5), docs/readings.md
+                           genai A2c): tasks running on edge k in slot t <= G
 
 Transfer cost (3) is charged on the sending edge: ``h_{jj'} e^p_k`` for the
 edge ``k`` of the predecessor ``j``. With ``w >= 0`` and a positive cost,
@@ -36,7 +38,7 @@ import numpy as np
 import pyomo.environ as pyo
 import xarray as xr
 
-from aisched.errors import SolverError
+from aisched.errors import InvalidScenarioError, SolverError
 from aisched.models._offline import offline_outcome
 from aisched.models.genai.instance import GenaiInstance
 from aisched.models.genai.plan import empty_plan, make_plan, verify_plan
@@ -44,7 +46,7 @@ from aisched.outcome import Outcome
 from aisched.registry import register_offline
 from aisched.solvers import Status, check_options, solve
 
-__all__ = ["build", "extract_plan", "solve_offline", "count_starts", "capacity_free_bound",
+__all__ = ["build", "check_gpus", "extract_plan", "solve_offline", "count_starts", "capacity_free_bound",
            "MAX_START_VARIABLES"]
 
 #: Largest number of start variables ``z`` :func:`solve_offline` builds (a paper-scale instance,
@@ -114,6 +116,19 @@ def _capacity_rule(m: pyo.ConcreteModel, k: int, t: int) -> Any:
     return sum(m.size[key] * m.z[key] for key in keys) <= m.memory_capacity[k]
 
 
+def _gpus_rule(m: pyo.ConcreteModel, k: int, t: int) -> Any:
+    keys = m.RUNNING[k, t]
+    if len(keys) <= m.gpus:
+        return pyo.Constraint.Skip  # cannot bind
+    return sum(m.z[key] for key in keys) <= m.gpus
+
+
+def check_gpus(gpus: Any) -> None:
+    """Refuse a ``gpus`` that is neither None (IP (5) as printed) nor a whole number >= 1, naming the field."""
+    if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, (int, np.integer)) or gpus < 1):
+        raise InvalidScenarioError("gpus", f"= {gpus!r} must be None (IP (5): no limit) or a whole number >= 1")
+
+
 def _leaves_rule(m: pyo.ConcreteModel, i: int, e: int, k: int) -> Any:
     j, jn = m.EDGE_ENDS[i, e]
     here = [key for key in m.STARTS_OF[i, j] if key[3] == k]
@@ -121,14 +136,23 @@ def _leaves_rule(m: pyo.ConcreteModel, i: int, e: int, k: int) -> Any:
     return m.w[i, e, k] >= sum(m.z[key] for key in here) - sum(m.z[key] for key in there)
 
 
-def build(instance: GenaiInstance) -> pyo.ConcreteModel:
+def build(instance: GenaiInstance, *, gpus: int | None = None) -> pyo.ConcreteModel:
     """The time-indexed Pyomo model of IP (5) for ``instance`` (see the module docstring).
+
+    Parameters
+    ----------
+    instance
+        The instance.
+    gpus
+        None (default): IP (5) as printed. ``G``: also at most ``G`` tasks running at once on
+        an edge in any slot (``gpus_at_once``; an extension outside the paper's program).
 
     Returns
     -------
     pyomo.environ.ConcreteModel
         ``m.instance`` is the instance; ``m.START`` lists ``(i, j, c, k, s)``.
     """
+    check_gpus(gpus)
     inst = instance
     wc, wn, wh = (float(x) for x in inst.cost_weight)
     starts: list[tuple[int, int, int, int, int]] = []
@@ -194,6 +218,9 @@ def build(instance: GenaiInstance) -> pyo.ConcreteModel:
     m.precedence = pyo.Constraint(m.PREC, rule=_precedence_rule)
     m.capacity = pyo.Constraint(m.EDGES, m.SLOTS, rule=_capacity_rule)
     m.leaves = pyo.Constraint(m.LEAVE, rule=_leaves_rule)
+    if gpus is not None:
+        m.gpus = int(gpus)
+        m.gpus_at_once = pyo.Constraint(m.EDGES, m.SLOTS, rule=_gpus_rule)
     return m
 
 
@@ -211,7 +238,7 @@ def extract_plan(model: pyo.ConcreteModel, instance: GenaiInstance) -> xr.Datase
 
 @register_offline("genai")
 def solve_offline(instance: GenaiInstance, *, solver: str = "highs", time_limit: float | None = None,
-                  mip_gap: float | None = 0.0, threads: int | None = None) -> Outcome:
+                  mip_gap: float | None = 0.0, threads: int | None = None, gpus: int | None = None) -> Outcome:
     """The offline optimum of IP (5) (``aisched.offline`` for the `genai` family).
 
     ``status`` is "optimal" only when the solver proved it; on a time limit
@@ -224,8 +251,12 @@ def solve_offline(instance: GenaiInstance, *, solver: str = "highs", time_limit:
     variables are not built: with a ``time_limit`` the result is status
     "time_limit", the empty plan (profit 0) and :func:`capacity_free_bound`;
     without one, :class:`~aisched.errors.SolverError` says so.
+
+    ``gpus``: None (IP (5) as printed) or at most that many tasks at once on an edge
+    (:func:`build`; an extension, docs/readings.md genai A2c).
     """
     check_options(time_limit, mip_gap, threads)
+    check_gpus(gpus)
     started = time.perf_counter()
     if instance.num_jobs == 0:  # nothing to decide: the empty plan is optimal (no solver call)
         plan = empty_plan(instance)
@@ -245,7 +276,7 @@ def solve_offline(instance: GenaiInstance, *, solver: str = "highs", time_limit:
                        admitted=np.zeros(instance.num_jobs, dtype=bool), status=Status.TIME_LIMIT.value,
                        bound=capacity_free_bound(instance), runtime_s=time.perf_counter() - started,
                        info={"solver": "not built", "bound_source": "capacity_free_bound", "starts": starts})
-    model = build(instance)
+    model = build(instance, gpus=gpus)
     built = time.perf_counter()
     result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
     plan = extract_plan(model, instance)

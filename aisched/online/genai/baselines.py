@@ -72,6 +72,7 @@ import numpy as np
 from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
+from aisched.models.genai.program import check_gpus
 from aisched.outcome import Outcome
 from aisched.registry import register
 
@@ -196,8 +197,7 @@ def task_profits(inst: GenaiInstance, i: int, edge: np.ndarray, choice: np.ndarr
 def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: EdgeRule, priority: str,
          seed: int | None = None, admission: Admission = "task", on_full: OnFull = "decline",
          communication: Communication = "none", tie: Tie = "first", gpus: int | None = None) -> Outcome:
-    if gpus is not None and (isinstance(gpus, bool) or not isinstance(gpus, (int, np.integer)) or gpus < 1):
-        raise InvalidScenarioError("gpus", f"= {gpus!r} must be None (IP (5): no limit) or a whole number >= 1")
+    check_gpus(gpus)
     if tie not in TIES:
         raise InvalidScenarioError("tie", f"= {tie!r}, use one of {TIES}")
     if admission not in ADMISSIONS:

@@ -32,6 +32,11 @@ capacity (5h), so a job whose own tasks overlap on one edge beyond its
 memory, or a model larger than an edge, is priced and then declined by the
 resource check (test: ``test_prices_rise_even_when_the_resource_check_declines``).
 
+Beside the paper, ``gpus=G`` (docs/readings.md genai A2c; an extension outside
+IP (5), whose edges are limited by memory alone): the resource check also needs
+at most ``G`` tasks running at once on an edge in every slot, and with
+``room_aware`` the DP offers no room in a cell already running ``G`` tasks.
+
 Cost weights (Fig. 8): the instance's ``cost_weight`` (computation,
 communication, hosting) weight the objective; ``cost_weights=`` makes ComDOS
 *plan* with other weights (the reported objective stays the instance's).
@@ -50,6 +55,7 @@ import xarray as xr
 from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
+from aisched.models.genai.program import check_gpus
 from aisched.online.genai import comdos_batched, comdos_exact
 from aisched.online.genai import comdos_kernel as kernel
 from aisched.online.genai.comdos_reference import backtrack, r_child
@@ -217,6 +223,7 @@ class Decision:
     usage: np.ndarray
     fits: bool
     admitted: bool
+    tasks: np.ndarray | None = None  # (K, T) tasks of the schedule running per edge and slot
 
 
 class ComdosState:
@@ -226,13 +233,16 @@ class ComdosState:
     ----------
     price : (K, T) float64 -- ``lambda_kt``, GB-slot price, starting at 0.
     used : (K, T) float64 -- GB hosted by admitted jobs.
+    running : (K, T) float64 -- tasks of admitted jobs running (for ``gpus``).
     """
 
     def __init__(self, instance: GenaiInstance, *, alpha: float | None = None,
                  cost_weights: Any = None, chunk: int = 8, room_aware: bool = False,
                  alpha_reading: AlphaReading = "density_ratio", selection: Selection = "algorithm2",
-                 option_eval: OptionEval = "shared") -> None:
+                 option_eval: OptionEval = "shared", gpus: int | None = None) -> None:
         self.instance = instance
+        check_gpus(gpus)
+        self.gpus = None if gpus is None else int(gpus)
         if option_eval not in OPTION_EVALS:
             raise InvalidScenarioError("option_eval", f"= {option_eval!r}, use one of {OPTION_EVALS}")
         self.option_eval = option_eval
@@ -262,6 +272,7 @@ class ComdosState:
         K, T = instance.num_edges, instance.num_slots
         self.price = np.zeros((K, T))
         self.used = np.zeros((K, T))
+        self.running = np.zeros((K, T))
         self.max_parents = max([max((d for _, d in g.in_degree()), default=0)
                                 for g in map(instance.dag_skeleton, range(instance.num_jobs))] + [1])
 
@@ -272,7 +283,7 @@ class ComdosState:
         n_opt = opt_edge.shape[0]
         if self.selection == "exact":
             return self._decide_exact(i, job, order, n_opt)
-        room = (inst.memory_capacity[:, None] - self.used) if self.room_aware else np.full_like(self.price, np.inf)
+        room = self._room() if self.room_aware else np.full_like(self.price, np.inf)
         if self.option_eval == "shared" and n_opt > self.chunk:
             profits, own = comdos_batched.evaluate_options(job, self.price, room, opt_edge, opt_choice)
             best_o = int(np.argmax(profits))  # the first maximum, as over chunks
@@ -297,8 +308,7 @@ class ComdosState:
 
     def _decide_exact(self, i: int, job: kernel.JobData, order: list[int], n_opt: int) -> Decision:
         """``selection="exact"``: the schedule maximising (8) (:mod:`aisched.online.genai.comdos_exact`)."""
-        inst = self.instance
-        room = (inst.memory_capacity[:, None] - self.used) if self.room_aware else None
+        room = self._room() if self.room_aware else None
         profit, by_pos = comdos_exact.select(job, self.price, room)
         sched = None
         if by_pos is not None:
@@ -308,6 +318,11 @@ class ComdosState:
                 for arr, val in zip(sched, by_pos, strict=True):
                     arr[j] = val[p]
         return self._decision(i, profit, -1, n_opt, sched)
+
+    def _room(self) -> np.ndarray:
+        """Free GB per (edge, slot); none in a cell already running ``gpus`` tasks."""
+        room = self.instance.memory_capacity[:, None] - self.used
+        return room if self.gpus is None else np.where(self.running >= self.gpus, 0.0, room)
 
     def _finish(self, i: int, order: list[int], dp_profit: float, option: int, n_opt: int,
                 table: np.ndarray | None) -> Decision:
@@ -337,8 +352,14 @@ class ComdosState:
         usage = np.cumsum(usage, axis=1)[:, :T]
         mu = profit - float(np.sum(usage * self.price))
         fits = bool(np.all(self.used + usage <= inst.memory_capacity[:, None] * (1 + 1e-12)))
+        tasks = np.zeros((K, T + 1))
+        np.add.at(tasks, (edge, start), 1.0)
+        np.add.at(tasks, (edge, start + f), -1.0)
+        tasks = np.cumsum(tasks, axis=1)[:, :T]
+        if self.gpus is not None:
+            fits = fits and bool(np.all(self.running + tasks <= self.gpus))
         return Decision(i, mu, dp_profit, option, n_opt, edge, model, start, profit, usage, fits,
-                        mu > 0 and fits)
+                        mu > 0 and fits, tasks)
 
     def update_prices(self, d: Decision) -> None:
         """The dual update (9) for a job with ``mu > 0`` (Algorithm 1, line 5)."""
@@ -354,13 +375,16 @@ class ComdosState:
             self.update_prices(d)
             if d.fits:
                 self.used += d.usage
+                if d.tasks is not None:
+                    self.running += d.tasks
         return d
 
 
 @register("genai", "comdos")
 def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: Any = None,
         chunk: int = 8, room_aware: bool = False, alpha_reading: AlphaReading = "density_ratio",
-        selection: Selection = "algorithm2", option_eval: OptionEval = "shared") -> Outcome:
+        selection: Selection = "algorithm2", option_eval: OptionEval = "shared",
+        gpus: int | None = None) -> Outcome:
     """ComDOS (Algorithm 1) on ``instance``.
 
     Parameters
@@ -393,6 +417,9 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
         Beside the paper: the DP skips starts whose run meets a cell without
         room for the model (Algorithm 2 as printed ignores capacity and
         leaves it to the prices and the resource check; default ``False``).
+    gpus
+        Beside the paper (an extension outside IP (5)): None (default, no limit)
+        or the most tasks running at once on an edge (module docstring).
 
     Returns
     -------
@@ -402,7 +429,7 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     """
     started = time.perf_counter()
     state = ComdosState(instance, alpha=alpha, cost_weights=cost_weights, chunk=chunk, room_aware=room_aware,
-                        alpha_reading=alpha_reading, selection=selection, option_eval=option_eval)
+                        alpha_reading=alpha_reading, selection=selection, option_eval=option_eval, gpus=gpus)
     inst = instance
     shape = (inst.num_jobs, inst.max_tasks)
     edge, model, start = (np.full(shape, -1, np.int32) for _ in range(3))
@@ -424,5 +451,6 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
                         coords={"edge": np.arange(inst.num_edges), "slot": np.arange(inst.num_slots)})
     return Outcome(algorithm="comdos", family="genai", objective=objective, plan=plan, prices=prices,
                    admitted=admitted, runtime_s=time.perf_counter() - started, decision_s=decision_s,
-                   info={"alpha": state.alpha, "mu": mu, "room_aware": int(state.room_aware), "dual_objective": float(
+                   info={"alpha": state.alpha, "mu": mu, "room_aware": int(state.room_aware),
+                         "gpus": -1 if state.gpus is None else state.gpus, "dual_objective": float(
                        mu.sum() + np.sum(inst.memory_capacity[:, None] * state.price))})

@@ -97,3 +97,34 @@ def test_too_large_for_the_milp(monkeypatch):
     out = aisched.offline(inst, time_limit=5)
     assert out.status == "time_limit" and out.objective == 0.0 and out.bound == pytest.approx(bound)
     assert out.verify(inst) == 0.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("gpus", [1, 2])
+def test_a_gpu_limit_is_brute_forces_optimum_and_the_plan_meets_it(seed, gpus):
+    """The extension of readings A2c: at most ``gpus`` tasks at once an edge, beside IP (5)."""
+    from aisched.online.genai import metrics
+
+    inst = random_tiny(seed)
+    out = aisched.offline(inst, gpus=gpus)
+    assert out.status == "optimal"
+    assert out.objective == pytest.approx(brute_force_optimum(inst, gpus=gpus), abs=1e-6)
+    assert metrics.utilisation(inst, out, gpus=gpus)["gpu_oversubscribed"] == 0.0
+    assert out.objective <= aisched.offline(inst).objective + 1e-9  # a restriction of IP (5)
+    assert "gpus_at_once" in {c.local_name for c in build(inst, gpus=gpus).component_objects()}
+    assert not hasattr(build(inst), "gpus_at_once")
+
+
+def test_one_gpu_an_edge_turns_away_the_second_of_two_tasks_that_must_overlap():
+    job = {"arrival": 0, "deadline": 1, "revenue": 10.0, "edges": [], "data": [],
+           "models": [[0]], "runtime": [[2]], "compute": [[1.0]]}
+    inst = make_instance(slots=3, capacity=[8.0], model_size=[2.0], jobs=[job, job], cost=(0.0, 0.0, 0.0))
+    assert aisched.offline(inst).objective == pytest.approx(20.0)  # IP (5): both at once
+    limited = aisched.offline(inst, gpus=1)
+    assert limited.objective == pytest.approx(10.0) and limited.admitted.sum() == 1
+
+
+@pytest.mark.parametrize("bad", [0, 2.5, True, "4"])
+def test_bad_gpus_is_refused_before_the_model_is_built(bad):
+    with pytest.raises(aisched.errors.InvalidScenarioError, match=r"^gpus: "):
+        aisched.offline(random_tiny(0), gpus=bad)

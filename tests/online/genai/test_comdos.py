@@ -161,3 +161,36 @@ def test_hypothesis_prices_never_decrease_and_plans_hold(seed, room_aware):
         assert np.all(state.used <= inst.memory_capacity[:, None] + 1e-9)  # capacity (5h)
     out = aisched.run("comdos", inst, room_aware=room_aware)
     out.verify(inst)  # precedence (5e), deadline (5d), capacity (5h) from the plan alone
+
+
+def _two_jobs_that_must_overlap():
+    """Two one-task jobs that must both run in slots 0-1 of one edge (readings A2c)."""
+    job = {"arrival": 0, "deadline": 1, "revenue": 10.0, "edges": [], "data": [],
+           "models": [[0]], "runtime": [[2]], "compute": [[1.0]]}
+    return make_instance(slots=3, capacity=[8.0], model_size=[2.0], jobs=[job, job], cost=(0.0, 0.0, 0.0))
+
+
+@pytest.mark.parametrize("room_aware", [False, True])
+def test_a_gpu_limit_declines_the_job_that_would_run_past_it(room_aware):
+    inst = _two_jobs_that_must_overlap()
+    plain = aisched.run("comdos", inst, room_aware=room_aware)
+    assert plain.admitted.tolist() == [True, True] and plain.info["gpus"] == -1  # IP (5): no limit
+    limited = aisched.run("comdos", inst, room_aware=room_aware, gpus=1)
+    assert limited.admitted.tolist() == [True, False] and limited.info["gpus"] == 1
+    assert limited.objective == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("options", [{}, {"room_aware": True}, {"selection": "exact"}, comdos.FULL_CELL_OPTIONS])
+def test_comdos_with_gpus_never_runs_more_tasks_at_once(seed, options):
+    from aisched.online.genai import metrics
+
+    inst = random_tiny(seed)
+    out = aisched.run("comdos", inst, gpus=1, **options)  # run verifies the plan against IP (5)
+    assert metrics.utilisation(inst, out, gpus=1)["gpu_oversubscribed"] == 0.0
+    assert out.objective <= aisched.offline(inst, gpus=1).objective + 1e-9
+
+
+def test_bad_gpus_is_refused_by_comdos():
+    with pytest.raises(InvalidScenarioError, match=r"^gpus: = 0 "):
+        aisched.run("comdos", random_tiny(0), gpus=0)
