@@ -92,7 +92,8 @@ def utilisation(instance: GenaiInstance, outcome: Outcome, *,
         If ``compute_capacity`` is not positive and finite, or ``gpus`` not whole
         numbers >= 1, or either has the wrong shape.
     """
-    shaped = np.ndim(gpus) == 0 or np.shape(gpus) == (instance.num_edges,)
+    numeric = np.asarray(gpus).dtype.kind in "iuf"  # not text, not booleans
+    shaped = numeric and (np.ndim(gpus) == 0 or np.shape(gpus) == (instance.num_edges,))
     gpu_count = np.broadcast_to(np.asarray(gpus, dtype=float), (instance.num_edges,)) if shaped else None
     if gpu_count is None or not np.all(np.isfinite(gpu_count)) or np.any(gpu_count < 1) \
             or np.any(gpu_count != np.round(gpu_count)):

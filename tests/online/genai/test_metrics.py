@@ -91,7 +91,7 @@ def test_bad_compute_capacity(bad):
         metrics.utilisation(inst, out, compute_capacity=bad)
 
 
-@pytest.mark.parametrize("bad", [0, 1.5, float("nan"), [1, 2, 3]])
+@pytest.mark.parametrize("bad", [0, 1.5, float("nan"), [1, 2, 3], "4", True, [1, None]])
 def test_bad_gpus_are_refused_naming_the_field(bad):
     inst = one_job()
     out = aisched.run("heft_ma", inst)
