@@ -99,6 +99,9 @@ def check_params(family: str, name: str, params: Mapping[str, Any]) -> None:
     value must fit its type hint (a ``Literal`` option, an integer, a finite
     number, a boolean, a string, or ``None`` where allowed); parameters with
     other hints (predictors, weight vectors) are checked by the algorithm itself.
+    An algorithm whose function carries a ``check_values(params)`` attribute (e.g.
+    genai's ``gpus`` >= 1) has it called last, so a value out of its range is also
+    refused here, before any work.
 
     Raises
     ------
@@ -133,6 +136,9 @@ def check_params(family: str, name: str, params: Mapping[str, Any]) -> None:
             raise InvalidScenarioError(
                 str(key), f"= {value!r} is not valid for {family!r} algorithm {name!r}: "
                 f"expected {_describe(hint)}")
+    value_check = getattr(fn, "check_values", None)  # an algorithm's own checks of its values' ranges
+    if value_check is not None:
+        value_check(params)
 
 
 def run(name: str, instance: Any, **params: Any) -> Outcome:

@@ -172,6 +172,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="try these values of one silent parameter instead of its declared grid (repeatable; "
                           "'own' for the generator's own default; the default is always tried), e.g. "
                           "--grid min_batch_share=0.31,0.32,0.33")
+    cal.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE", type=_reading_item,
+                     help="an option every baseline runs with, held fixed, not fitted (repeatable; a reading of the "
+                          "paper, e.g. genai --reading gpus=4: an edge's 4 GPUs, docs/readings.md A2c); the sweeps "
+                          "get their own folders and the result goes to OUT/FAMILY/calibration-NAME=VALUE.json "
+                          "(calibration.json stays the fit the page reads)")
     sen = sub.add_parser("sensitivity", help="every claim's verdict at the default, the fit and each silent value in "
                                              "turn (runs the paper's algorithms too)")
     sen.add_argument("family", choices=[f for f in families.names() if families.record(f).silent_parameters])
@@ -377,21 +382,38 @@ def _grid_item(text: str) -> tuple[str, tuple[float | None, ...]]:
     return name.strip(), tuple(parsed)
 
 
+def _reading_item(text: str) -> tuple[str, int | float]:
+    """``--reading NAME=VALUE``: an option of every baseline and its value (a whole number stays an int)."""
+    name, sep, value = (part.strip() for part in text.partition("="))
+    if not sep or not name or not value:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: {value!r} is not a number") from None
+    return name, int(number) if number.is_integer() and "." not in value else number
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     _check_run_options(args)
     from aisched import families as family_records
-    from aisched.experiments.calibrate import calibrate, with_grid
+    from aisched.experiments.calibrate import calibrate, check_reading, result_path, with_grid
 
     grid = dict(args.grid)
     if len(grid) < len(args.grid):
         raise InvalidScenarioError("--grid", f"names a parameter twice: {[name for name, _ in args.grid]}")
-    with_grid(family_records.record(args.family), grid)  # a bad name or value refused before any work
+    record = with_grid(family_records.record(args.family), grid)  # a bad name or value refused before any work
+    reading = dict(args.reading)
+    if len(reading) < len(args.reading):
+        raise InvalidScenarioError("--reading", f"names an option twice: {[name for name, _ in args.reading]}")
+    baselines = tuple(dict.fromkeys(a for t in record.regime_targets for a in t.algorithms))
+    check_reading(args.family, baselines, reading, record.silent_parameters)
     _out_dir("--out", args.out)
     executor = _executor_of(args)
     result = calibrate(args.family, args.out, seeds=args.seeds, executor=executor, workers=args.workers,
-                       progress=not args.no_progress, grid=grid or None)
+                       progress=not args.no_progress, grid=grid or None, reading=reading or None)
     print(result.text())
-    print(f"wrote {args.out / args.family / 'calibration.json'}")
+    print(f"wrote {result_path(args.out, args.family, reading)}")
     return 0
 
 

@@ -37,8 +37,8 @@ from aisched.experiments import sweep as sweeps
 from aisched.experiments.scenario import Scenario
 from aisched.families import FamilyRecord, RegimeTarget, SilentParameter
 
-__all__ = ["CALIBRATION_PREFIX", "SENSITIVITY_PREFIX", "Calibration", "TargetFit", "calibrate", "fidelity_lines", "is_calibration_sweep",
-           "parameter_key", "settings"]
+__all__ = ["CALIBRATION_PREFIX", "SENSITIVITY_PREFIX", "Calibration", "TargetFit", "calibrate", "check_reading",
+           "fidelity_lines", "is_calibration_sweep", "parameter_key", "reading_label", "result_path", "settings"]
 
 #: The short names of calibration sweeps (``<family>/calibrate-<digest>``): the report and the reproduction
 #: page leave their folders out (they are no figure of the paper) and show :func:`fidelity_lines` instead.
@@ -100,6 +100,8 @@ class Calibration:
     baselines: tuple[str, ...]
     #: The user's grid per parameter (``calibrate(grid=...)``), or None: the family's declared grid.
     grid_override: dict[str, list[Any]] | None = None
+    #: Options every baseline ran with (``calibrate(reading=...)``, e.g. ``{"gpus": 4}``), or None: their defaults.
+    reading: dict[str, Any] | None = None
 
     @property
     def fit_meets_all(self) -> bool:
@@ -119,7 +121,7 @@ class Calibration:
             "aisched": installed, "written": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "family": self.family, "seeds": self.seeds, "default": self.default, "fit": self.fit,
             "fit_meets_all": self.fit_meets_all, "baselines": list(self.baselines),
-            "grid_override": self.grid_override,
+            "grid_override": self.grid_override, "reading": self.reading,
             "targets": [{"name": t.target.name, "paper": t.target.value, "default": t.default, "fit": t.fit,
                          "met_at_default": t.target.met(t.default), "met_at_fit": t.target.met(t.fit),
                          "closest": t.closest, "closest_setting": t.closest_setting, "meetable": t.meetable}
@@ -130,7 +132,9 @@ class Calibration:
     def text(self) -> str:
         """What ``aisched calibrate`` prints: the fitted setting, then target vs ours, then the misfits."""
         lines = [f"calibration of {self.family}: {len(self.parameters)} silent parameters, {len(self.grid)} settings "
-                 f"x {self.seeds} seeds; runs the baselines only ({', '.join(self.baselines)})", "",
+                 f"x {self.seeds} seeds; runs the baselines only ({', '.join(self.baselines)})"
+                 + (f"; every baseline with {reading_label(self.reading)} (a reading, held fixed)" if self.reading
+                    else ""), "",
                  f"{'silent parameter':<22} {'range':>15} {'default':>9} {'fit':>9}"]
         for p in self.parameters:
             key = parameter_key(p)
@@ -162,6 +166,37 @@ def _value(value: Any) -> str:
     return "(own)" if value is None else f"{value:g}"
 
 
+def reading_label(reading: Mapping[str, Any]) -> str:
+    """``gpus=4`` (``name=value`` joined by commas, sorted): a reading's name in text and file names."""
+    return ",".join(f"{k}={v}" for k, v in sorted(reading.items()))
+
+
+def result_path(out: str | os.PathLike[str], family: str, reading: Mapping[str, Any] | None = None) -> Path:
+    """Where :func:`calibrate` writes its result: ``calibration.json``, or under a reading
+    ``calibration-<name>=<value>.json`` (so the fit under the paper's program as printed, the one the
+    sensitivity sweeps and the page read, is never replaced by a fit under another reading)."""
+    name = "calibration.json" if not reading else f"calibration-{reading_label(reading)}.json"
+    return Path(out) / family / name
+
+
+def check_reading(family: str, baselines: Sequence[str], reading: Mapping[str, Any],
+                  silent: Sequence[SilentParameter] = ()) -> None:
+    """Refuse, before any work, a reading option that a baseline does not take (or takes with another
+    range), or that a silent parameter of that baseline also sets, naming ``reading[name]``."""
+    from aisched.api import check_params
+
+    for name, value in reading.items():
+        for algorithm in baselines:
+            try:
+                check_params(family, algorithm, {name: value})
+            except InvalidScenarioError as exc:
+                raise InvalidScenarioError(f"reading[{name!r}]", f"{algorithm}: {exc.message}") from None
+        clash = [parameter_key(p) for p in silent if p.algorithm in baselines and p.name == name]
+        if clash:
+            raise InvalidScenarioError(f"reading[{name!r}]", f"is a silent parameter too ({', '.join(clash)}): "
+                                       "fit it or hold it, not both")
+
+
 def _digest(data: Any) -> str:
     return hashlib.sha1(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:10]
 
@@ -190,15 +225,17 @@ def _groups(record: FamilyRecord) -> list[_Group]:
     return out
 
 
-def _scenario(record: FamilyRecord, group: _Group, sub: Setting, declared: FamilyRecord | None = None) -> Scenario:
+def _scenario(record: FamilyRecord, group: _Group, sub: Setting, declared: FamilyRecord | None = None,
+              reading: Mapping[str, Any] | None = None) -> Scenario:
     """The sweep of one group at one setting of its parameters but the axis (the axis along x).
 
     ``declared``: the family's own record when ``record`` carries a user's grid; an axis whose values
     differ from the declared ones then gets its own folder (its values in the digest), so a finer
     grid never collides with a calibration of the declared grid in the same results root.
+    ``reading``: options of every baseline (in the digest too: their own folders).
     """
     base = {k: v for k, v in group.at.items() if group.axis is None or k != group.axis.name}
-    params: dict[str, dict[str, Any]] = {}
+    params: dict[str, dict[str, Any]] = {a: dict(reading) for a in group.algorithms} if reading else {}
     for p in group.rest:
         value = sub[parameter_key(p)]
         if value is None:
@@ -217,8 +254,11 @@ def _scenario(record: FamilyRecord, group: _Group, sub: Setting, declared: Famil
         own = next(p for p in declared.silent_parameters if p.name == group.axis.name)
         if own.values != group.axis.values:
             key.append([None if v is None else float(v) for v in group.axis.values])
+    if reading:
+        key.append({"reading": dict(reading)})
     name = f"{record.name}/{CALIBRATION_PREFIX}{_digest(key)}"
-    return Scenario(name=name, family=record.name, title=f"calibration of {record.name}: {sub}", x=x,
+    title = f"calibration of {record.name}: {sub}" + (f" under {reading_label(reading)}" if reading else "")
+    return Scenario(name=name, family=record.name, title=title, x=x,
                     values=values, base=base, algorithms=group.algorithms, params=params, seeds=1)
 
 
@@ -257,7 +297,8 @@ def with_grid(record: FamilyRecord, grid: Mapping[str, Sequence[float | None]]) 
 
 def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, executor: str = "process",
               workers: int | None = None, progress: bool = False,
-              grid: Mapping[str, Sequence[float | None]] | None = None) -> Calibration:
+              grid: Mapping[str, Sequence[float | None]] | None = None,
+              reading: Mapping[str, Any] | None = None) -> Calibration:
     """Fit ``family``'s silent parameters to its regime targets (module docstring); write ``calibration.json``.
 
     Parameters
@@ -275,11 +316,18 @@ def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, execu
         Per silent parameter (:func:`parameter_key`), the values to try instead of the declared grid
         (:func:`with_grid`; the default is always tried). The sweeps of a changed axis get their own
         folders, and ``calibration.json`` records the grid used (``grid_override``).
+    reading
+        Options every baseline runs with, held fixed (a reading of the paper, never fitted), e.g.
+        ``{"gpus": 4}``: genai's baselines under an edge's 4 GPUs (docs/readings.md genai A2c). The
+        sweeps get their own folders and the result goes to ``calibration-gpus=4.json``
+        (:func:`result_path`); ``calibration.json``, which the page and the sensitivity sweeps read,
+        stays the fit under the paper's program as printed.
 
     Raises
     ------
     InvalidScenarioError
-        The family declares no silent parameter or no regime target, ``seeds`` < 1, or a bad ``grid``.
+        The family declares no silent parameter or no regime target, ``seeds`` < 1, a bad ``grid``, or
+        a ``reading`` option a baseline does not take or that is out of its range (``reading[name]``).
     """
     declared = families.record(family)
     record = declared if not grid else with_grid(declared, grid)
@@ -291,12 +339,15 @@ def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, execu
         raise InvalidScenarioError("seeds", f"= {seeds!r} must be an integer >= 1")
     own = {record.proposed, *record.also_proposed}
     groups = _groups(record)
+    reading = dict(reading or {})
+    check_reading(family, tuple(dict.fromkeys(a for g in groups for a in g.algorithms)), reading,
+                  record.silent_parameters)
     plans: list[tuple[_Group, Setting, Scenario]] = []
     for group in groups:
         keys = [parameter_key(p) for p in group.rest]
         for combo in itertools.product(*(p.values for p in group.rest)):
             sub = dict(zip(keys, combo))
-            scenario = _scenario(record, group, sub, declared)
+            scenario = _scenario(record, group, sub, declared, reading)
             assert not own & set(scenario.algorithms), "calibration runs baselines only"
             plans.append((group, sub, scenario))
     runner = sweeps.open_runner(executor, workers)
@@ -336,8 +387,8 @@ def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, execu
     result = Calibration(family=family, seeds=seeds, parameters=record.silent_parameters, default=grid[0]["setting"],
                          fit=grid[best]["setting"], targets=tuple(fits), grid=tuple(grid),
                          baselines=tuple(dict.fromkeys(a for g in groups for a in g.algorithms)),
-                         grid_override=override)
-    path = Path(out) / family / "calibration.json"
+                         grid_override=override, reading=reading or None)
+    path = result_path(out, family, reading)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(result.to_json(), indent=1, default=str) + "\n")
     return result

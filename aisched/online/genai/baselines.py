@@ -65,6 +65,7 @@ has no feasible start before the deadline is declined (with its job);
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Literal
 
 import numpy as np
@@ -275,3 +276,13 @@ def random_a(instance: GenaiInstance, *, seed: int = 0, admission: Admission = "
     """
     return _run(instance, "random_a", model_rule="first", edge_rule="random", priority="rank", seed=seed,
                 admission=admission, on_full=on_full, gpus=gpus)
+
+
+def _check_values(params: Mapping[str, object]) -> None:
+    """The range checks :func:`aisched.api.check_params` runs before any work (``gpus`` >= 1 or None)."""
+    if "gpus" in params:
+        check_gpus(params["gpus"])
+
+
+for _algorithm in (heft_a, heft_ma, random_a):
+    _algorithm.check_values = _check_values  # type: ignore[attr-defined]

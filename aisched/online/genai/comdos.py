@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -454,3 +455,12 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
                    info={"alpha": state.alpha, "mu": mu, "room_aware": int(state.room_aware),
                          "gpus": -1 if state.gpus is None else state.gpus, "dual_objective": float(
                        mu.sum() + np.sum(inst.memory_capacity[:, None] * state.price))})
+
+
+def _check_values(params: Mapping[str, object]) -> None:
+    """The range checks :func:`aisched.api.check_params` runs before any work (``gpus`` >= 1 or None)."""
+    if "gpus" in params:
+        check_gpus(params["gpus"])
+
+
+run.check_values = _check_values  # type: ignore[attr-defined]

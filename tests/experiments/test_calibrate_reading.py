@@ -1,0 +1,93 @@
+"""Calibration under a reading: an option every baseline runs with, held fixed (genai's ``gpus``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from aisched import families, registry
+from aisched.cli import main
+from aisched.errors import InvalidScenarioError
+from aisched.experiments import calibrate as cal
+from aisched.experiments import sweep as sweeps
+
+#: A point small enough for a unit test: 3 edges, 24 slots, a heavy Poisson rate so edges share slots.
+_TINY = {"edges": 3, "slots": 24, "arrival_rate": 4.0, "capacity": "homo-M", "workload": "gpu_priced"}
+
+
+@pytest.fixture
+def tiny_genai(monkeypatch):
+    """genai's declarations at one tiny point, with a two-value revenue grid (never runs ComDOS)."""
+    record = families.record("genai")
+    grids = {"revenue_scale": (1.0, 0.5), "candidate_shuffle": (0.0,), "transfer_scale": (1.0,),
+             "runtime_scale": (1.0,)}
+    params = tuple(dataclasses.replace(p, grid=grids[p.name]) for p in record.silent_parameters)
+    targets = tuple(dataclasses.replace(t, at=_TINY) for t in record.regime_targets[:2])
+    monkeypatch.setitem(families._RECORDS, "genai", dataclasses.replace(record, silent_parameters=params,
+                                                                        regime_targets=targets))
+
+    def never(*args, **kwargs):
+        raise AssertionError("calibration ran the paper's own algorithm")
+
+    registry.names("genai")
+    table = dict(registry._ONLINE["genai"])
+    table["comdos"] = never
+    monkeypatch.setitem(registry._ONLINE, "genai", table)
+
+
+def test_a_reading_reaches_every_baseline_in_its_own_folders_and_file(tiny_genai, tmp_path) -> None:
+    printed = cal.calibrate("genai", tmp_path, seeds=1, executor="serial")
+    folders = set(tmp_path.glob("genai/calibrate-*"))
+    held = cal.calibrate("genai", tmp_path, seeds=1, executor="serial", reading={"gpus": 1})
+    assert held.reading == {"gpus": 1} and printed.reading is None
+    new = set(tmp_path.glob("genai/calibrate-*")) - folders
+    assert len(new) == len(folders) == 1  # one target point, one setting of the rest: one sweep each
+    (folder,) = new
+    table = sweeps.load_table(folder)
+    assert set(table["algorithm"]) == {"heft_a", "heft_ma", "random_a"}
+    scenario = json.loads((folder / "scenario.json").read_text())
+    assert all(scenario["params"][a] == {"gpus": 1} for a in ("heft_a", "heft_ma", "random_a"))
+    assert "under gpus=1" in scenario["title"]
+    # one GPU an edge on 3 edges: at most 3 tasks at once anywhere, so HEFT-MA (which stacks tasks on an edge
+    # with no limit) earns differently at one setting at least
+    ours = [row["measured"] for row in held.grid]
+    theirs = [row["measured"] for row in printed.grid]
+    assert ours != theirs
+    written = json.loads((tmp_path / "genai" / "calibration-gpus=1.json").read_text())
+    assert written["reading"] == {"gpus": 1} and written["fit"] == held.fit
+    assert json.loads((tmp_path / "genai" / "calibration.json").read_text())["reading"] is None  # not replaced
+    assert "every baseline with gpus=1 (a reading, held fixed)" in held.text()
+
+
+def test_a_bad_reading_is_refused_before_any_work(tiny_genai, tmp_path, capsys) -> None:
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['gpus'\]: heft_a: = 0 must be None"):
+        cal.calibrate("genai", tmp_path, seeds=1, executor="serial", reading={"gpus": 0})
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['gpu'\]: heft_a: is not a parameter"):
+        cal.calibrate("genai", tmp_path, seeds=1, executor="serial", reading={"gpu": 4})
+    assert not list(tmp_path.iterdir())  # nothing written
+    assert main(["calibrate", "genai", "--reading", "gpus=0", "--out", str(tmp_path / "x")]) == 2
+    assert "reading['gpus']: heft_a: = 0 must be None" in capsys.readouterr().err
+    assert main(["calibrate", "genai", "--reading", "gpus=4", "--reading", "gpus=2",
+                 "--out", str(tmp_path / "x")]) == 2
+    assert "--reading: names an option twice" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+    with pytest.raises(SystemExit):
+        main(["calibrate", "genai", "--reading", "gpus=four"])
+    assert "'gpus=four': 'four' is not a number" in capsys.readouterr().err
+
+
+def test_a_reading_that_a_silent_parameter_also_sets_is_refused() -> None:
+    spot = families.record("spot")
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['gpus'\]: is a silent parameter too \(up.gpus\)"):
+        cal.check_reading("spot", ("up",), {"gpus": 4}, spot.silent_parameters)
+
+
+def test_check_params_refuses_a_gpus_out_of_range_for_every_genai_algorithm() -> None:
+    from aisched.api import check_params
+
+    for name in ("comdos", "heft_a", "heft_ma", "random_a"):
+        with pytest.raises(InvalidScenarioError, match=r"^gpus: = 0 must be None"):
+            check_params("genai", name, {"gpus": 0})
+        check_params("genai", name, {"gpus": 4})  # in range: no error
