@@ -11,6 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
@@ -63,3 +65,22 @@ def need_data_file(name: str) -> None:
 
     if data_file(name, required=False) is None:
         pytest.skip(f"data file {name} is absent from every data folder (see `aisched data list`)")
+
+
+@pytest.fixture
+def forbid_algorithms(monkeypatch):
+    """``forbid(family, *names)``: those algorithms of ``family`` fail the test if anything runs them (a
+    calibration must run the baselines only), for the rest of the test."""
+
+    def forbid(family: str, *names: str) -> None:
+        from aisched import registry
+
+        def never(*args, **kwargs):
+            raise AssertionError(f"calibration ran the paper's own algorithm ({family}: {', '.join(names)})")
+
+        registry.names(family)  # the family's algorithms registered before the table is copied
+        table = dict(registry._ONLINE[family])
+        table.update(dict.fromkeys(names, never))
+        monkeypatch.setitem(registry._ONLINE, family, table)
+
+    return forbid

@@ -9,7 +9,7 @@ import math
 import pytest
 
 import aisched
-from aisched import families, registry
+from aisched import families
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import calibrate as cal
 from aisched.families import FamilyRecord, Objective, RegimeTarget, SilentParameter
@@ -55,20 +55,13 @@ def test_a_silent_parameter_is_checked() -> None:
 
 
 @pytest.fixture
-def small_spot(monkeypatch):
+def small_spot(monkeypatch, forbid_algorithms):
     """spot with a 2 x 2 x 1 x 2 grid, and its own algorithms replaced by ones that fail when run."""
     record = families.record("spot")
     grids = {"value": (96.0, 120.0), "mean_available": (None, 8.0), "mean_price": (None,), "gpus": (None, 12.0)}
     small = tuple(dataclasses.replace(p, grid=grids[p.name]) for p in record.silent_parameters)
     monkeypatch.setitem(families._RECORDS, "spot", dataclasses.replace(record, silent_parameters=small))
-
-    def never(*args, **kwargs):
-        raise AssertionError("calibration ran the paper's own algorithm")
-
-    registry.names("spot")
-    table = dict(registry._ONLINE["spot"])
-    table.update({"ahap": never, "ahanp": never})
-    monkeypatch.setitem(registry._ONLINE, "spot", table)
+    forbid_algorithms("spot", "ahap", "ahanp")
     return record
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from aisched import families, registry
+from aisched import families
 from aisched.cli import main
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import calibrate as cal
@@ -18,7 +18,7 @@ _TINY = {"edges": 3, "slots": 24, "arrival_rate": 4.0, "capacity": "homo-M", "wo
 
 
 @pytest.fixture
-def tiny_genai(monkeypatch):
+def tiny_genai(monkeypatch, forbid_algorithms):
     """genai's declarations at one tiny point, with a two-value revenue grid (never runs ComDOS)."""
     record = families.record("genai")
     grids = {"revenue_scale": (1.0, 0.5), "candidate_shuffle": (0.0,), "transfer_scale": (1.0,),
@@ -27,14 +27,7 @@ def tiny_genai(monkeypatch):
     targets = tuple(dataclasses.replace(t, at=_TINY) for t in record.regime_targets[:2])
     monkeypatch.setitem(families._RECORDS, "genai", dataclasses.replace(record, silent_parameters=params,
                                                                         regime_targets=targets))
-
-    def never(*args, **kwargs):
-        raise AssertionError("calibration ran the paper's own algorithm")
-
-    registry.names("genai")
-    table = dict(registry._ONLINE["genai"])
-    table["comdos"] = never
-    monkeypatch.setitem(registry._ONLINE, "genai", table)
+    forbid_algorithms("genai", "comdos")
 
 
 def test_a_reading_reaches_every_baseline_in_its_own_folders_and_file(tiny_genai, tmp_path) -> None:

@@ -105,11 +105,10 @@ def test_heft_ma_random_tie_is_seeded_and_first_is_the_default() -> None:
         baselines.heft_ma(inst, tie="cheapest")
 
 
-def test_calibration_of_genai_runs_its_baselines_only(monkeypatch, tmp_path) -> None:
+def test_calibration_of_genai_runs_its_baselines_only(monkeypatch, tmp_path, forbid_algorithms) -> None:
     """A tiny genai calibration (2 settings, small points) never runs ComDOS and reads the declared targets."""
     import dataclasses
 
-    from aisched import registry
     from aisched.experiments import calibrate as cal
 
     record = families.record("genai")
@@ -119,14 +118,7 @@ def test_calibration_of_genai_runs_its_baselines_only(monkeypatch, tmp_path) -> 
     targets = tuple(dataclasses.replace(t, at=tiny) for t in record.regime_targets[:2])
     monkeypatch.setitem(families._RECORDS, "genai", dataclasses.replace(
         record, silent_parameters=params, regime_targets=targets))
-
-    def never(*args, **kwargs):
-        raise AssertionError("calibration ran ComDOS")
-
-    registry.names("genai")
-    table = dict(registry._ONLINE["genai"])
-    table["comdos"] = never
-    monkeypatch.setitem(registry._ONLINE, "genai", table)
+    forbid_algorithms("genai", "comdos")
     result = cal.calibrate("genai", tmp_path, seeds=1, executor="serial")
     assert set(result.baselines) == {"heft_a", "heft_ma", "random_a"} and len(result.grid) == 2
     assert result.default["revenue_scale"] == 1.0
