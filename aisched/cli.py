@@ -192,6 +192,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="'claims': run each scenario only at the x values its claims are made at (a claim "
                           "without a point, e.g. a trend, is left to a run at every point); with --full, the "
                           "paper's sizes where the reduced forms lack the claims' points (default %(default)s)")
+    sen.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE", type=_reading_item,
+                     help="an option every algorithm (and the offline solve) runs with at every setting (repeatable; "
+                          "e.g. genai --reading gpus=4, docs/readings.md A2c); the fit is read from "
+                          "OUT/FAMILY/calibration-NAME=VALUE.json, the sweeps get their own folders and the record "
+                          "goes to OUT/FAMILY/sensitivity[-full][-at-claims]-NAME=VALUE.json, shown on the page beside "
+                          "the record without a reading")
     for cmd in (cal, sen):
         cmd.add_argument("--workers", type=int, default=None, help="local process-pool size (default: CPUs)")
         cmd.add_argument("--serial", action="store_true", help="run the cells in this process")
@@ -420,22 +426,32 @@ def _calibrate(args: argparse.Namespace) -> int:
 def _sensitivity(args: argparse.Namespace) -> int:
     _check_run_options(args)
     from aisched.experiments import catalog
-    from aisched.experiments.sensitivity import record_name, sensitivity, summary_lines
+    from aisched.experiments.sensitivity import (
+        check_sensitivity_reading,
+        record_name,
+        sensitivity,
+        summary_lines,
+    )
 
     for i, name in enumerate(args.scenarios or ()):
         if name not in catalog.names(args.family):
             raise InvalidScenarioError(f"--scenario[{i}]", f"= {name!r} is not a named scenario of {args.family} "
                                        f"(aisched scenarios lists them)")
+    reading = dict(args.reading)
+    if len(reading) < len(args.reading):
+        raise InvalidScenarioError("--reading", f"names an option twice: {[name for name, _ in args.reading]}")
+    if reading:
+        check_sensitivity_reading(args.family, reading, full=args.full, names=args.scenarios, points=args.points)
     _out_dir("--out", args.out)
     executor = _executor_of(args)
     result = sensitivity(args.family, args.out, seeds=args.seeds, full=args.full, executor=executor,
                          workers=args.workers, progress=not args.no_progress, points=args.points,
-                         names=args.scenarios)
+                         names=args.scenarios, reading=reading or None)
     for name, entry in result["scenarios"].items():
         print(name + "".join(f" ({k} not varied: {why})" for k, why in entry["skipped"].items()))
         print("\n".join(f"  - {c['text']}: {c['sensitivity']}" for c in entry["claims"]))
     print("\n".join(summary_lines(args.out, [args.family])[4:]))
-    print(f"wrote {args.out / args.family / record_name(args.full, args.points)} ({result['wall_s']:.0f} s)")
+    print(f"wrote {args.out / args.family / record_name(args.full, args.points, reading)} ({result['wall_s']:.0f} s)")
     return 0
 
 

@@ -238,6 +238,7 @@ def _glance_row(stored: StoredScenario, check: ClaimCheck, why: str,
     headroom = _short(check.headroom.split(": ", 1)[-1], 50) if check.headroom else ""
     ours = _value_text(check, check.measured) if check.claim.value is not None else ""  # same unit as the paper's
     extra = ""
+    silent = silent if silent and silent.get("sensitivity") is not None else None  # one swept under a reading only
     if swept:
         extra = (f" {(silent['fit'] or 'the default') if silent else 'not swept'} | "
                  f"{_short(silent['sensitivity'], 90) if silent else 'not swept'} |")
@@ -393,9 +394,13 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                             + (f" (measured: {measured})" if measured else "") + why)
                 entry = silent.get((stored.name, chk.claim.text))
                 glance.setdefault(family, []).append(_glance_row(stored, chk, why, entry, family in swept))
-                if entry is not None:
+                if entry is not None and entry["sensitivity"] is not None:
                     body.append(f"  - at the fit: {entry['fit'] or 'the fit is the default'}; across the silent "
                                 f"range ({entry['size']}; `{family}/silent-*`): {entry['sensitivity']}")
+                for label, under in (entry or {}).get("readings", {}).items():
+                    body.append(f"  - under the reading {label} ({under['size']}): {under['default']} at the "
+                                f"default, {under['fit'] or 'the fit is the default'} at the fit; across the "
+                                f"silent range: {under['sensitivity']}")
                 body += _variant_lines(stored, chk.claim.text, by_variant, variant_counts, reduced)
                 others = {v: c.holds for v, cs in by_variant.items() for c in cs if c.claim.text == chk.claim.text}
                 if any(h is not None and h != chk.holds for h in others.values()) and chk.holds is not None:

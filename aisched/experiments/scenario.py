@@ -137,7 +137,8 @@ class Scenario:
         claims are made at: a reference for their headroom); empty (the
         default): every point. A value the (reduced) run does not have is skipped.
     params
-        Per-algorithm keyword parameters.
+        Per-algorithm keyword parameters; with ``offline``, ``params["offline"]`` holds options of the
+        family's offline solve (e.g. genai's ``gpus``, which a sensitivity run under a reading sets).
     reduced_base, reduced_values
         Overrides for the reduced (test-size) form.
     claims

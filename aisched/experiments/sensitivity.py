@@ -50,14 +50,22 @@ from aisched import families
 from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments import sweep as sweeps
-from aisched.experiments.calibrate import SENSITIVITY_PREFIX, Setting, parameter_key, settings
+from aisched.experiments.calibrate import (
+    SENSITIVITY_PREFIX,
+    Setting,
+    check_reading,
+    parameter_key,
+    reading_label,
+    result_path,
+    settings,
+)
 from aisched.experiments.checks import check_claims, summarise
 from aisched.experiments.scenario import Scenario
 from aisched.experiments.stored import StoredScenario
 from aisched.families import FamilyRecord, SilentParameter
 
-__all__ = ["POINTS", "SENSITIVITY_PREFIX", "at_claim_points", "category", "design", "page_entries", "record_name",
-           "sensitivity", "sensitivity_text", "summary_lines"]
+__all__ = ["POINTS", "SENSITIVITY_PREFIX", "at_claim_points", "category", "check_sensitivity_reading", "design",
+           "page_entries", "record_name", "sensitivity", "sensitivity_text", "summary_lines"]
 
 #: Where a scenario is run: ``"all"`` its every x value, ``"claims"`` only those its claims are made at.
 POINTS = ("all", "claims")
@@ -103,10 +111,11 @@ def _varied(parameter: SilentParameter, scenario: Scenario) -> str | None:
     return None
 
 
-def record_name(full: bool = False, points: str = "all") -> str:
+def record_name(full: bool = False, points: str = "all", reading: Mapping[str, Any] | None = None) -> str:
     """The record's file name in ``out/<family>/`` for a run mode: ``sensitivity.json`` (reduced, every
-    point), ``sensitivity-full.json``, ``sensitivity-at-claims.json``, ``sensitivity-full-at-claims.json``."""
-    return f"sensitivity{_mode(full, points)}.json"
+    point), ``sensitivity-full.json``, ``sensitivity-at-claims.json``, ``sensitivity-full-at-claims.json``;
+    under a ``reading`` its label last (``sensitivity-full-at-claims-gpus=4.json``)."""
+    return f"sensitivity{_mode(full, points)}{'-' + reading_label(reading) if reading else ''}.json"
 
 
 def _mode(full: bool, points: str) -> str:
@@ -132,12 +141,63 @@ def at_claim_points(scenario: Scenario) -> Scenario | None:
     return dataclasses.replace(scenario, values=values, claims=kept)
 
 
+def _with_reading(scenario: Scenario, reading: Mapping[str, Any]) -> Scenario:
+    """``scenario`` with the ``reading``'s options given to every algorithm it runs, and to its offline
+    solve where it has one (the certified bound keeps the program as printed: a valid upper bound under
+    a reading that only restricts, such as genai's ``gpus``; a looser reference, never a wrong one)."""
+    if not reading:
+        return scenario
+    params = {a: dict(p) for a, p in scenario.params.items()}
+    for name in (*scenario.algorithms, *(("offline",) if scenario.offline else ())):
+        params.setdefault(name, {}).update(reading)
+    return dataclasses.replace(scenario, params=params)
+
+
+def _check_offline_reading(family: str, reading: Mapping[str, Any]) -> None:
+    """Refuse a reading option the family's offline solve does not take (``reading[name]``)."""
+    import inspect
+
+    from aisched import registry
+
+    accepted = inspect.signature(registry.lookup_offline(family)).parameters
+    for name in reading:
+        if name not in accepted:
+            raise InvalidScenarioError(f"reading[{name!r}]", f"is not an option of {family!r}'s offline solve, "
+                                       "which a scenario of the family runs")
+
+
+def _scenarios(family: str, full: bool, names: Sequence[str] | None, points: str,
+               reading: Mapping[str, Any]) -> list[Scenario]:
+    """The scenarios :func:`sensitivity` runs; a ``reading`` checked against them first."""
+    from aisched.experiments.reproduce import plan
+
+    scenarios = [s for s in plan([family], reduced=not full, names=names) if s.claims and s.kind == "compare"]
+    if points == "claims":
+        scenarios = [cut for s in scenarios if (cut := at_claim_points(s)) is not None]
+    if reading:  # before any work: every algorithm that runs takes the option, in its range
+        check_reading(family, tuple(dict.fromkeys(a for s in scenarios for a in s.algorithms)), reading,
+                      families.record(family).silent_parameters)
+        if any(s.offline for s in scenarios):
+            _check_offline_reading(family, reading)
+    return scenarios
+
+
+def check_sensitivity_reading(family: str, reading: Mapping[str, Any], *, full: bool = False,
+                              names: Sequence[str] | None = None, points: str = "all") -> None:
+    """Refuse, before any work (or folder), a ``reading`` that some algorithm :func:`sensitivity` would run
+    does not take, takes with another range, or that is a silent parameter too (``reading[name]``)."""
+    _scenarios(family, full, names, points, reading)
+
+
 def _derive(scenario: Scenario, record: FamilyRecord, setting: Setting, seeds: int,
-            mode: str = "") -> tuple[Scenario, str]:
+            mode: str = "", reading: Mapping[str, Any] | None = None) -> tuple[Scenario, str]:
     """``scenario`` at ``setting`` (only the parameters varied here), and a key of what changed.
 
     ``mode``: the run mode's suffix (:func:`_mode`), part of the folder's name, so the reduced and the
-    paper's sizes, or every point and the claims' points, never share a folder."""
+    paper's sizes, or every point and the claims' points, never share a folder. ``reading``: options
+    every algorithm runs with (:func:`_with_reading`), in the folder's digest (never the key's text, which
+    names the silent values only)."""
+    scenario = _with_reading(scenario, reading or {})
     base, params = dict(scenario.base), {a: dict(p) for a, p in scenario.params.items()}
     changed = []
     for p in record.silent_parameters:
@@ -152,16 +212,18 @@ def _derive(scenario: Scenario, record: FamilyRecord, setting: Setting, seeds: i
             target[p.name] = int(value) if p.algorithm is not None and float(value).is_integer() else value
     key = ",".join(changed) or "default"
     short = scenario.name.split("/", 1)[1]
-    digest = hashlib.sha1(key.encode()).hexdigest()[:8]
+    digest = hashlib.sha1((key + (f"|{reading_label(reading)}" if reading else "")).encode()).hexdigest()[:8]
+    under = f"; under {reading_label(reading)}" if reading else ""
     derived = dataclasses.replace(
         scenario, name=f"{record.name}/{SENSITIVITY_PREFIX}{short}{mode}-{digest}", base=base, params=params,
-        variants={}, figures=(), seeds=seeds, title=f"{scenario.title} [silent parameters: {key}]")
+        variants={}, figures=(), seeds=seeds, title=f"{scenario.title} [silent parameters: {key}{under}]")
     return derived, key
 
 
 def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, full: bool = False,
                 names: Sequence[str] | None = None, executor: str = "process", workers: int | None = None,
-                progress: bool = False, points: str = "all") -> dict[str, Any]:
+                progress: bool = False, points: str = "all",
+                reading: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Check every claim of ``family`` at each setting of :func:`design`; write its record (:func:`record_name`).
 
     Parameters
@@ -183,6 +245,13 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
     points
         ``"all"``: every x value of each scenario; ``"claims"``: only the x values its claims are made
         at (:func:`at_claim_points`; a scenario with no such claim is not run).
+    reading
+        Options every algorithm of every scenario (and its offline solve) runs with, held fixed at every
+        setting, e.g. ``{"gpus": 4}`` (genai: an edge's 4 GPUs, docs/readings.md A2c). The fit is then
+        read from the calibration under the same reading (``calibration-gpus=4.json``:
+        :func:`~aisched.experiments.calibrate.result_path`), the sweeps get their own folders and the
+        record its own name (``sensitivity-gpus=4.json``), which the page shows beside, never instead of,
+        the record without a reading. The certified bound stays the printed program's.
 
     Returns
     -------
@@ -192,11 +261,10 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
     Raises
     ------
     InvalidScenarioError
-        The family declares no silent parameter, ``seeds`` < 1, ``points`` not in :data:`POINTS`, or a
-        corrupt ``calibration.json``.
+        The family declares no silent parameter, ``seeds`` < 1, ``points`` not in :data:`POINTS`, a
+        corrupt ``calibration.json``, or a ``reading`` option an algorithm (or the offline solve) does
+        not take, out of its range, or a silent parameter too (``reading[name]``).
     """
-    from aisched.experiments.reproduce import plan
-
     record = families.record(family)
     if not record.silent_parameters:
         raise InvalidScenarioError("family", f"{family!r} declares no silent parameters")
@@ -204,14 +272,14 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
         raise InvalidScenarioError("seeds", f"= {seeds!r} must be an integer >= 1")
     if points not in POINTS:
         raise InvalidScenarioError("points", f"= {points!r} must be one of {', '.join(POINTS)}")
-    fit = _read_fit(Path(out) / family / "calibration.json")
+    reading = dict(reading or {})
+    scenarios = _scenarios(family, full, names, points, reading)
+    fit = _read_fit(result_path(out, family, reading))
     runs = design(record, fit)
-    scenarios = [s for s in plan([family], reduced=not full, names=names) if s.claims and s.kind == "compare"]
-    if points == "claims":
-        scenarios = [cut for s in scenarios if (cut := at_claim_points(s)) is not None]
     mode = _mode(full, points)
     started = time.perf_counter()
     result: dict[str, Any] = {"family": family, "seeds": seeds, "full": full, "points": points, "fit": fit,
+                              "reading": reading or None,
                               "design": [{"label": label, "setting": s} for label, s in runs], "scenarios": {}}
     runner = sweeps.open_runner(executor, workers)
     try:
@@ -221,7 +289,7 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
             verdicts: dict[str, dict[str, Any]] = {c.text: {} for c in scenario.claims}
             done: dict[str, dict[str, tuple[str, float]]] = {}  # what changed -> claim -> (status, measured)
             for label, setting in runs:
-                derived, key = _derive(scenario, record, setting, seeds, mode)
+                derived, key = _derive(scenario, record, setting, seeds, mode, reading)
                 if key not in done:
                     table = sweeps.sweep(derived, out, seeds=seeds, resume=True, runner=runner, progress=progress,
                                          outcomes=False)
@@ -237,7 +305,7 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
     finally:
         runner.shutdown()
     result["wall_s"] = round(time.perf_counter() - started, 1)
-    path = Path(out) / family / record_name(full, points)
+    path = Path(out) / family / record_name(full, points, reading)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(result, indent=1, default=str) + "\n")
     return result
@@ -332,10 +400,28 @@ def _records(top: Path, family: str) -> list[dict[str, Any]]:
     return found
 
 
+def _reading_records(top: Path, family: str) -> list[dict[str, Any]]:
+    """The records of runs under a reading (``sensitivity*-gpus=4.json``), smallest run mode first."""
+    found = []
+    for path in sorted((top / family).glob("sensitivity*=*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            data["scenarios"]  # noqa: B018  (the required field)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); rerun "
+                                       f"`aisched sensitivity {family} --reading ... --out {top}`") from None
+        if data.get("reading"):
+            found.append(data)
+    return sorted(found, key=lambda d: (_MODES.index((bool(d.get("full")), d.get("points", "all")))
+                                        if (bool(d.get("full")), d.get("points", "all")) in _MODES else 0,
+                                        reading_label(d["reading"])))
+
+
 def _swept_at(data: Mapping[str, Any]) -> str:
     """Where a record's runs were: ``"full sizes at the claims' points, 3 seeds"`` and the like."""
     points = " at the claims' points" if data.get("points") == "claims" else ""
-    return f"{'full' if data.get('full') else 'reduced'} sizes{points}, {data.get('seeds', '?')} seeds"
+    under = f", under {reading_label(data['reading'])}" if data.get("reading") else ""
+    return f"{'full' if data.get('full') else 'reduced'} sizes{points}, {data.get('seeds', '?')} seeds{under}"
 
 
 def page_entries(top: str | os.PathLike[str], family_names: Sequence[str]) -> dict[tuple[str, str], dict[str, Any]]:
@@ -343,6 +429,9 @@ def page_entries(top: str | os.PathLike[str], family_names: Sequence[str]) -> di
 
     Where several run modes checked a claim, the largest one that checked it at the default wins (a
     reduced run reports a claim at a point it lacks as "not checked"; the paper's sizes then speak).
+    Runs under a reading (``sensitivity(reading=...)``) never replace those: they go, per reading label,
+    to the entry's ``"readings"`` (the same fields), the largest run mode that checked the claim winning
+    (an entry swept only under a reading has ``"sensitivity"`` None).
     """
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for family in family_names:
@@ -357,6 +446,19 @@ def page_entries(top: str | os.PathLike[str], family_names: Sequence[str]) -> di
                     out[(name, claim["text"])] = {"fit": None if fit is None else fit["status"],
                                                   "default": default, "sensitivity": claim["sensitivity"],
                                                   "size": size}
+        for data in _reading_records(Path(top), family):
+            label, size = reading_label(data["reading"]), _swept_at(data)
+            for name, entry in data["scenarios"].items():
+                for claim in entry["claims"]:
+                    default = claim["verdicts"]["default"]["status"]
+                    row = out.setdefault((name, claim["text"]), {"fit": None, "default": None, "sensitivity": None,
+                                                                 "size": None})
+                    readings = row.setdefault("readings", {})
+                    if default == "not checked" and label in readings:
+                        continue
+                    fit = claim["verdicts"].get("fit")
+                    readings[label] = {"fit": None if fit is None else fit["status"], "default": default,
+                                       "sensitivity": claim["sensitivity"], "size": size}
     return out
 
 
@@ -365,7 +467,8 @@ def summary_lines(top: str | os.PathLike[str], family_names: Sequence[str]) -> l
     from aisched.experiments.verdicts import VERDICTS
 
     rows = []
-    for family, data in ((f, d) for f in family_names for d in _records(Path(top), f)):
+    for family, data in ((f, d) for f in family_names
+                         for d in (*_records(Path(top), f), *_reading_records(Path(top), f))):
         claims = [c for e in data["scenarios"].values() for c in e["claims"]]
         default = {k: sum(c["verdicts"]["default"]["status"] == k for c in claims) for k in VERDICTS}
         has_fit = any("fit" in c["verdicts"] for c in claims)

@@ -167,6 +167,13 @@ def validate(s: Scenario) -> None:
                 f"algorithms[{i}]", f"{where}{name!r} is not a {what} of {s.family!r} (known: {known})"
             )
     for name in s.params:
+        if name == "offline" and s.offline and s.kind == "compare":  # options of the family's offline solve
+            taken = set(inspect.signature(registry.lookup_offline(s.family)).parameters) - {"instance"}
+            for key in s.params[name]:
+                if key not in taken:
+                    raise InvalidScenarioError(f"params.offline.{key}", f"{where}is not an option of "
+                                               f"{s.family!r}'s offline solve (it takes {', '.join(sorted(taken))})")
+            continue
         if name not in s.algorithms:
             raise InvalidScenarioError("params", f"{where}parameters for {name!r}, which is not compared")
         if s.kind == "compare":
