@@ -155,11 +155,9 @@ def _with_reading(scenario: Scenario, reading: Mapping[str, Any]) -> Scenario:
 
 def _check_offline_reading(family: str, reading: Mapping[str, Any]) -> None:
     """Refuse a reading option the family's offline solve does not take (``reading[name]``)."""
-    import inspect
+    from aisched.experiments.validation import offline_options
 
-    from aisched import registry
-
-    accepted = inspect.signature(registry.lookup_offline(family)).parameters
+    accepted = offline_options(family)
     for name in reading:
         if name not in accepted:
             raise InvalidScenarioError(f"reading[{name!r}]", f"is not an option of {family!r}'s offline solve, "
@@ -412,8 +410,8 @@ def _reading_records(top: Path, family: str) -> list[dict[str, Any]]:
                                        f"`aisched sensitivity {family} --reading ... --out {top}`") from None
         if data.get("reading"):
             found.append(data)
-    return sorted(found, key=lambda d: (_MODES.index((bool(d.get("full")), d.get("points", "all")))
-                                        if (bool(d.get("full")), d.get("points", "all")) in _MODES else 0,
+    rank = {mode: i for i, mode in enumerate(_MODES)}
+    return sorted(found, key=lambda d: (rank.get((bool(d.get("full")), d.get("points", "all")), 0),
                                         reading_label(d["reading"])))
 
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from aisched.experiments.scenario import Scenario
 
 __all__ = ["CLAIM_KINDS", "COMMON_FIGURES", "COMMON_METRICS", "COMPARE_KIND", "HEADROOM_CLAIMS", "METRICS",
-           "RATIO_METRICS", "REFERENCE_RULES", "kinds", "validate"]
+           "RATIO_METRICS", "REFERENCE_RULES", "kinds", "offline_options", "validate"]
 
 
 #: Metrics every scenario may plot: a column of the sweep's table, and whether higher is better.
@@ -97,6 +97,14 @@ CLAIM_KINDS: dict[str, str] = {
 }
 
 
+def offline_options(family: str) -> set[str]:
+    """The options the family's offline solve takes (its keyword parameters but the instance):
+    what a scenario's ``params["offline"]`` may set."""
+    from aisched import registry
+
+    return set(inspect.signature(registry.lookup_offline(family)).parameters) - {"instance"}
+
+
 def _generator(family: str, kind: str = "compare") -> Any:
     hooks = families.hooks(family)
     if kind == "compare":
@@ -168,7 +176,7 @@ def validate(s: Scenario) -> None:
             )
     for name in s.params:
         if name == "offline" and s.offline and s.kind == "compare":  # options of the family's offline solve
-            taken = set(inspect.signature(registry.lookup_offline(s.family)).parameters) - {"instance"}
+            taken = offline_options(s.family)
             for key in s.params[name]:
                 if key not in taken:
                     raise InvalidScenarioError(f"params.offline.{key}", f"{where}is not an option of "

@@ -44,11 +44,12 @@ def test_a_reading_reaches_every_algorithm_and_the_offline_solve_in_its_own_fold
     assert files[old]["params"] == {}
     table = sweeps.load_table(tmp_path / "genai" / new)
     assert set(table["algorithm"]) == {"comdos", "offline"}
-    # one GPU on each of 2 edges: at most 2 tasks at once, so the optimum under the reading is no larger
+    # one GPU on each of 2 edges: at most 2 tasks at once, so the offline solve, given the reading, proves a
+    # smaller optimum on this instance (0.0470 against 0.0608): it would be equal had the reading not reached it
     plain_table = sweeps.load_table(tmp_path / "genai" / old)
     opt = {name: float(t[t["algorithm"] == "offline"]["objective"].iloc[0]) for name, t in
            (("plain", plain_table), ("held", table))}
-    assert opt["held"] <= opt["plain"] + 1e-6
+    assert opt["held"] < opt["plain"] - 1e-6
     record = json.loads((tmp_path / "genai" / "sensitivity-gpus=1.json").read_text())
     assert record["reading"] == {"gpus": 1} and record["scenarios"] == held["scenarios"]
     assert json.loads((tmp_path / "genai" / "sensitivity.json").read_text())["reading"] is None  # not replaced
