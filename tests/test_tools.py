@@ -13,7 +13,7 @@ from aisched import cli
 
 TOOLS = Path(__file__).resolve().parents[1] / "tools"
 #: Sample values for the script's variables (what a call of the script would give them).
-VALUES = {"$aisched": "aisched", "$root": "results", "$seeds": "3", "$family": "genai"}
+VALUES = {"$aisched": "aisched", "$root": "results", "$seeds": "3", "$family": "genai", "$max_seeds": "20"}
 
 
 def _commands(script: Path) -> list[list[str]]:
@@ -32,12 +32,15 @@ def test_regenerate_pages_parses_and_runs_only_commands_the_cli_accepts() -> Non
     script = TOOLS / "regenerate_pages.sh"
     assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
     commands = _commands(script)
-    assert [c[0] for c in commands] == ["reproduce", "calibrate", "sensitivity", "sensitivity", "report", "report"]
+    assert [c[0] for c in commands] == ["reproduce", "reproduce", "calibrate", "sensitivity", "sensitivity", "report",
+                                        "report"]
     parser = cli._parser()
     for words in commands:
         args = parser.parse_args(words)  # an unknown option or choice exits 2 here
         assert args.command == words[0]
-    full = parser.parse_args(commands[3])
+    auto = parser.parse_args(commands[1])  # seeds added where a claim is undecided, on the same root
+    assert auto.seeds == "auto" and auto.max_seeds == 20 and str(auto.out) == commands[0][commands[0].index("--out") + 1]
+    full = parser.parse_args(commands[4])
     assert full.full and full.points == "claims"
-    page = parser.parse_args(commands[4])
+    page = parser.parse_args(commands[5])
     assert page.family == ["genai"] and page.reproduction == Path("docs/reproduction-genai.md")

@@ -3,6 +3,8 @@
 # from one results root, so every page names the same run:
 #
 #   1. `aisched reproduce all --seeds N`: every named scenario of the four families at full size;
+#      then, per family in AUTO_SEEDS, `aisched reproduce FAMILY --seeds auto --max-seeds MAX_SEEDS`
+#      on the same root: seeds added (to 6, 12, 20) only where a claim is still undecided;
 #   2. per family with regime targets, `aisched calibrate`: the silent parameters fitted to the paper's
 #      baseline-only relations (the pages' "Regime fidelity");
 #   3. per family with silent parameters, `aisched sensitivity` at the reduced sizes, and, where
@@ -13,21 +15,29 @@
 #
 # Every step resumes where an earlier call stopped (the sweeps keep their finished cells), so the script
 # can be stopped and called again; a resumed `reproduce` is not counted against the time budget (the
-# page's budget table says so). Costs measured on 2 cores (docs/claims.md): step 1 about 2 hours,
-# step 2 about 15 min a family, step 3 reduced 1-10 min a family.
+# page's budget table says so). Costs measured on 2 cores (docs/claims.md): step 1's `reproduce all
+# --seeds 3` 72.7 min from scratch on 2026-12-04 (3,921 cells), its `--seeds auto` spot 3.7 min,
+# genai none (no claim open), tenants about 30 (lora's 6 open claims: about 20 min to the look at 6);
+# step 2 under 7 min a family; step 3 reduced 1-10 min a family.
 #
 # Usage (from the repository root, after `make install`):
 #   tools/regenerate_pages.sh ROOT [SEEDS]
-# Environment: SENSITIVITY_FULL="genai lora tenants" (default: none), AISCHED (default .venv/bin/aisched).
+# Environment: AUTO_SEEDS="spot genai tenants" (default: none), MAX_SEEDS (default 20),
+# SENSITIVITY_FULL="genai lora tenants" (default: none), AISCHED (default .venv/bin/aisched).
 set -euo pipefail
 
 root=${1:?usage: tools/regenerate_pages.sh ROOT [SEEDS]}
 seeds=${2:-3}
 aisched=${AISCHED:-.venv/bin/aisched}
 full=${SENSITIVITY_FULL:-}
+auto=${AUTO_SEEDS:-}
+max_seeds=${MAX_SEEDS:-20}
 families=(genai lora spot tenants)
 
 "$aisched" reproduce all --seeds "$seeds" --out "$root" --no-progress --no-figures
+for family in $auto; do
+    "$aisched" reproduce "$family" --seeds auto --max-seeds "$max_seeds" --out "$root" --no-progress --no-figures
+done
 for family in "${families[@]}"; do
     "$aisched" calibrate "$family" --out "$root" --no-progress
     "$aisched" sensitivity "$family" --out "$root" --no-progress
