@@ -17,7 +17,7 @@
 # can be stopped and called again; a resumed `reproduce` is not counted against the time budget (the
 # page's budget table says so). Costs measured on 2 cores (docs/claims.md): step 1's `reproduce all
 # --seeds 3` 72.7 min from scratch on 2026-12-04 (3,921 cells), its `--seeds auto` spot 3.7 min,
-# genai none (no claim open), tenants about 30 (lora's 6 open claims: about 20 min to the look at 6);
+# genai none (no claim open), tenants about 25, lora to at most 6 seeds 25 (AUTO_SEEDS, MAX_SEEDS=6);
 # step 2 under 7 min a family; step 3 reduced 1-10 min a family.
 #
 # Usage (from the repository root, after `make install`):
