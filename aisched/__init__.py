@@ -16,7 +16,7 @@ The entry points::
 plug-ins (light modules) and loads the numerical stack (JAX, Pyomo, xarray,
 pandas) on first use of a name that needs it (:pep:`562`), so ``aisched
 --help`` answers at once. The algorithms register on the first look-up
-(:func:`aisched.registry.load_on_first_use`).
+(each family names its modules: :attr:`aisched.core.family.Family.modules`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from aisched import registry
 from aisched.errors import (
     AischedError,
     AischedWarning,
@@ -44,10 +43,7 @@ if TYPE_CHECKING:  # what the lazy names below resolve to
 
 __version__ = "0.1.0"
 
-#: The modules whose import registers the built-in algorithms and offline programs.
-registry.load_on_first_use("aisched.models", "aisched.online", "aisched.bounds")
-
-_SUBMODULES = ("api", "bounds", "cli", "dag", "errors", "experiments", "families", "models", "online", "outcome", "registry",
+_SUBMODULES = ("api", "bounds", "cli", "core", "dag", "errors", "experiments", "families", "models", "online", "outcome", "registry",
                "scenarios", "solvers")
 _LAZY = {"FAMILIES": "aisched.api", "algorithms": "aisched.api", "bound": "aisched.api",
          "compare": "aisched.api", "offline": "aisched.api", "run": "aisched.api", "Outcome": "aisched.outcome"}

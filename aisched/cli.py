@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from aisched import families, registry
-from aisched._cli_common import _family_cli, _out_dir, silent_argument
+from aisched.cli_support import family_cli, out_dir, silent_argument
 from aisched.errors import AischedError, InvalidScenarioError
 
 __all__ = ["entry", "main"]
@@ -96,9 +96,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     cmp_ = sub.add_parser("compare", help="compare online algorithms with the offline optimum")
     fam = cmp_.add_subparsers(dest="family", required=True, parser_class=_Parser)
-    compare_families = [f for f in families.names() if _family_cli(f) is not None]
+    compare_families = [f for f in families.names() if family_cli(f) is not None]
     for family in compare_families:
-        module = _family_cli(family)
+        module = family_cli(family)
         assert module is not None
         fp = fam.add_parser(family, help=module.help)
         module.add_arguments(fp)
@@ -226,7 +226,7 @@ def _parser() -> argparse.ArgumentParser:
     sel = sub.add_parser("select", help="online policy selection over a pool of policies (the families that have it)")
     sfam = sel.add_subparsers(dest="family", required=True, parser_class=_Parser)
     for family in compare_families:
-        module = _family_cli(family)
+        module = family_cli(family)
         if module is None or not module.selects:
             continue
         sp = sfam.add_parser(family, help="policy selection over a workload of jobs")
@@ -257,7 +257,7 @@ def _executor_of(args: argparse.Namespace) -> str:
 def _check_run_options(args: argparse.Namespace) -> None:
     """``--seeds``, ``--workers``, ``--dask``, ``--out`` of ``sweep`` and ``reproduce``, before any work."""
     if args.seeds == "auto":
-        from aisched.experiments.auto_seeds import looks_upto
+        from aisched.experiments.run.auto_seeds import looks_upto
 
         looks_upto(args.max_seeds)  # --max-seeds checked before any work
     elif args.seeds is not None and args.seeds < 1:
@@ -276,11 +276,11 @@ def _check_run_options(args: argparse.Namespace) -> None:
 
 
 def _data(args: argparse.Namespace) -> int:
-    from aisched.experiments import data
+    from aisched import data
 
     if args.action == "fetch":
         if args.cache is not None:
-            _out_dir("--cache", args.cache)
+            out_dir("--cache", args.cache)
         paths = data.fetch(args.dataset, mirror=args.mirror, cache=args.cache)
         print(f"{len(paths)} file(s) in place (sha256 checked):")
         for path in paths:
@@ -304,7 +304,7 @@ LINE = 120
 def _scenarios(args: argparse.Namespace) -> int:
     import textwrap
 
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
 
     for name in catalog.names(args.family):
         s = catalog.get(name)
@@ -323,19 +323,19 @@ def _scenarios(args: argparse.Namespace) -> int:
 
 def _sweep(args: argparse.Namespace) -> int:
     _check_run_options(args)  # before the catalogue and the numerical stack load
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
 
     scenario = catalog.get(args.scenario)  # an unknown name is refused before the numerical stack loads
-    from aisched.experiments import sweep
+    from aisched.experiments.run import sweep
 
     if args.reduced:
         scenario = scenario.reduced()
-    _out_dir("--out", args.out)
+    out_dir("--out", args.out)
     executor = _executor_of(args)
     options = dict(executor=executor, workers=args.workers, progress=not args.no_progress,
                    outcomes=not args.no_outcomes, wait=args.wait)
     if args.seeds == "auto":
-        from aisched.experiments.auto_seeds import auto_seeds
+        from aisched.experiments.run.auto_seeds import auto_seeds
 
         entry = auto_seeds(scenario, args.out, max_seeds=args.max_seeds, **options)
         print(f"{scenario.name}: looks at " + ", ".join(f"{t['seeds']} seeds ({len(t['points'])} points)"
@@ -351,9 +351,9 @@ def _sweep(args: argparse.Namespace) -> int:
 
 def _reproduce(args: argparse.Namespace) -> int:
     _check_run_options(args)  # before the catalogue and the numerical stack load
-    from aisched.experiments import reproduce
+    from aisched.experiments.pages import reproduce
 
-    _out_dir("--out", args.out)
+    out_dir("--out", args.out)
     executor = _executor_of(args)
     path = reproduce.reproduce(
         [args.family], args.out, seeds=args.seeds, max_seeds=args.max_seeds, reduced=args.reduced,
@@ -362,7 +362,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.seeds == "auto":  # the seeds each scenario got, from its record
         import json
 
-        from aisched.experiments.auto_seeds import RECORD
+        from aisched.experiments.run.auto_seeds import RECORD
 
         record = json.loads((Path(args.out) / RECORD).read_text(encoding="utf-8"))
         for scenario in reproduce.plan([args.family], reduced=args.reduced):
@@ -403,7 +403,7 @@ def _reading_item(text: str) -> tuple[str, int | float]:
 def _calibrate(args: argparse.Namespace) -> int:
     _check_run_options(args)
     from aisched import families as family_records
-    from aisched.experiments.calibrate import calibrate, check_reading, result_path, with_grid
+    from aisched.experiments.studies.calibrate import calibrate, check_reading, result_path, with_grid
 
     grid = dict(args.grid)
     if len(grid) < len(args.grid):
@@ -414,7 +414,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         raise InvalidScenarioError("--reading", f"names an option twice: {[name for name, _ in args.reading]}")
     baselines = tuple(dict.fromkeys(a for t in record.regime_targets for a in t.algorithms))
     check_reading(args.family, baselines, reading, record.silent_parameters)
-    _out_dir("--out", args.out)
+    out_dir("--out", args.out)
     executor = _executor_of(args)
     result = calibrate(args.family, args.out, seeds=args.seeds, executor=executor, workers=args.workers,
                        progress=not args.no_progress, grid=grid or None, reading=reading or None)
@@ -425,13 +425,9 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _sensitivity(args: argparse.Namespace) -> int:
     _check_run_options(args)
-    from aisched.experiments import catalog
-    from aisched.experiments.sensitivity import (
-        check_sensitivity_reading,
-        record_name,
-        sensitivity,
-        summary_lines,
-    )
+    from aisched.experiments.pages.sensitivity import summary_lines
+    from aisched.experiments.spec import catalog
+    from aisched.experiments.studies.sensitivity import check_sensitivity_reading, record_name, sensitivity
 
     for i, name in enumerate(args.scenarios or ()):
         if name not in catalog.names(args.family):
@@ -442,7 +438,7 @@ def _sensitivity(args: argparse.Namespace) -> int:
         raise InvalidScenarioError("--reading", f"names an option twice: {[name for name, _ in args.reading]}")
     if reading:
         check_sensitivity_reading(args.family, reading, full=args.full, names=args.scenarios, points=args.points)
-    _out_dir("--out", args.out)
+    out_dir("--out", args.out)
     executor = _executor_of(args)
     result = sensitivity(args.family, args.out, seeds=args.seeds, full=args.full, executor=executor,
                          workers=args.workers, progress=not args.no_progress, points=args.points,
@@ -459,17 +455,17 @@ def _report(args: argparse.Namespace) -> int:
     if not args.directory.is_dir():
         what = "is not a folder" if args.directory.exists() else "does not exist"
         raise InvalidScenarioError("directory", f"{str(args.directory)!r} {what} (give the --out folder of a sweep)")
-    from aisched.experiments import report
+    from aisched.experiments.pages import report
 
     if args.refresh_metrics:
-        from aisched.experiments.refresh import refresh_metrics
+        from aisched.experiments.run.refresh import refresh_metrics
 
         done = refresh_metrics(args.directory)
         print(f"refreshed the metrics of {done.cells} cells in {done.folders} sweeps ({done.kept} left as they were)")
     path = report.report(args.directory, figures=not args.no_figures)
     print(f"wrote {path}")
     if args.reproduction is not None:
-        from aisched.experiments import reproduction
+        from aisched.experiments.pages import reproduction
 
         page = reproduction.write(args.directory, args.reproduction, readings=args.readings,
                                   figures=not args.no_figures, families=args.family)
@@ -507,7 +503,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "sensitivity":
             return _sensitivity(args)
         if args.command == "select":
-            module = _family_cli(args.family)
+            module = family_cli(args.family)
             assert module is not None
             return int(module.run_select(args))
     except AischedError as exc:

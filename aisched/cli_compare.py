@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from aisched import families, registry
-from aisched._cli_common import _family_cli, silent_settings
+from aisched.cli_support import family_cli, silent_settings
 from aisched.errors import InvalidScenarioError, UnknownAlgorithmError
 from aisched.families import FamilyCli
 
@@ -164,20 +164,20 @@ def _check_out_folder(args: argparse.Namespace) -> None:
 def compare(args: argparse.Namespace) -> int:
     """Run ``aisched compare`` with parsed ``args``; returns the exit status."""
     family: str = args.family
-    module = _family_cli(family)
+    module = family_cli(family)
     assert module is not None  # argparse only offers families with a command line
     names = _check_compare_options(args, module)
 
     import aisched
-    from aisched.api import check_params
-    from aisched.experiments import figures
+    from aisched import figures
+    from aisched.core.runner import check_params
 
     # the family's algorithm options, for the algorithms compared, checked before any work
     params = module.params(args, names)
     params = {name: opts for name, opts in params.items() if name in names}
     for i, (key, value) in enumerate(silent_settings(family, getattr(args, "silent", None)).items()):
         algorithm, dot, option = key.partition(".")
-        if not dot:  # a generator parameter: the family's instance_from_cli passes it (silent_generator_kwargs)
+        if not dot:  # a generator parameter: the family's FamilyCli.instance passes it (silent_generator_kwargs)
             continue
         if algorithm not in names:
             raise InvalidScenarioError(f"--silent[{i}]", f"{key} sets an option of {algorithm}, which is not "

@@ -22,8 +22,8 @@ import numpy as np
 
 import aisched
 from aisched.online.tenants import astraea, metrics
-from aisched.online.tenants.astraea_kernel import RoundState, best_schedule
-from aisched.online.tenants.astraea_reference import max_irev
+from aisched.online.tenants.astraea.kernel import RoundState, best_schedule
+from aisched.online.tenants.astraea.reference import max_irev
 from aisched.scenarios.tenants import generate
 
 

@@ -2,13 +2,13 @@
 
 200 mixed nodes, 144 ten-minute slots, Poisson(80) tasks per slot (about
 11,500 tasks), 5 vendors. Reports, for the default run (Algorithm 2 as printed,
-``selection="faithful"``, on :mod:`aisched.online.lora.pdftsp_fronts`): the whole
+``selection="faithful"``, on :mod:`aisched.online.lora.pdftsp.fronts`): the whole
 day's wall and CPU time, the median and 95th-percentile per-task decision, where
 the time went (set-up, Algorithm 2 + admission test, dual updates + fronts, plan
 assembly + verify; ``Outcome.info``), the kernel's compilations and the first
 decision (which includes them), and the same day re-run in the same process
 (compiled: the day without compilation); the same with ``screen=True``
-(:mod:`aisched.online.lora.pdftsp_screen`: the decisions are checked equal) and the
+(:mod:`aisched.online.lora.pdftsp.screen`: the decisions are checked equal) and the
 ``selection="cell_prices"`` day twice, then the ratio faithful / cell_prices of the
 compiled days in this run and the peak memory; EFT and NTM for context, and Titan's per-task time at 100 nodes (the
 paper's Fig. 13). ``--compare-kernels`` also times, on a sample of tasks at the
@@ -32,7 +32,7 @@ import time
 import numpy as np
 
 import aisched
-from aisched.online.lora import pdftsp, pdftsp_fronts, pdftsp_kernel, pdftsp_reference
+from aisched.online.lora import pdftsp
 from aisched.scenarios.lora import generate
 
 
@@ -40,7 +40,7 @@ def set_dispatch(mode: str) -> None:
     """JAX's CPU dispatch for this process: ``"async"`` (JAX's default) or ``"sync"``.
 
     Must run before the first JAX computation (the flag is read when the CPU client is
-    made); ``"sync"`` is what :mod:`aisched.experiments.sweep`'s workers set
+    made); ``"sync"`` is what :mod:`aisched.experiments.run.sweep`'s workers set
     (``worker_dispatch``). Both selections of a run then share the setting.
     """
     import jax
@@ -56,9 +56,9 @@ def _peak_rss_gb() -> float:
 def per_task_times(inst, state: pdftsp.PdftspState, tasks: np.ndarray, *, reference: int = 3) -> dict[str, float]:
     """Median seconds per task of Algorithm 2 as printed, two ways, same tasks and prices.
 
-    ``fronts``: the implementation (pdftsp_fronts, the state's fronts); ``numpy``: the
+    ``fronts``: the implementation (pdftsp.fronts, the state's fronts); ``numpy``: the
     NumPy oracle, on the first ``reference`` tasks only. (The dense jitted kernel over
-    every node and work level that docs/readings.md L1 timed was removed: pdftsp_fronts
+    every node and work level that docs/readings.md L1 timed was removed: pdftsp.fronts
     is the one implementation of ``selection="faithful"``.)
     """
     out: dict[str, list[float]] = {"fronts": [], "numpy": []}
@@ -76,7 +76,7 @@ def per_task_times(inst, state: pdftsp.PdftspState, tasks: np.ndarray, *, refere
         out["fronts"].append(time.perf_counter() - tic)
         if j < reference:
             tic = time.perf_counter()
-            pdftsp_reference.select_faithful_reference(*args, *tail)
+            pdftsp.reference.select_faithful_reference(*args, *tail)
             out["numpy"].append(time.perf_counter() - tic)
     return {k: float(np.median(v)) for k, v in out.items()}
 
@@ -86,7 +86,7 @@ def _compare_kernels(inst, out, sample_size: int) -> None:
     state = pdftsp.PdftspState(inst, pdftsp.PdftspParams(out.info["alpha"], out.info["beta"]))
     state._compute_price[:] = out.prices["compute_price"].values  # realistic, non-zero prices
     state._memory_price[:] = out.prices["memory_price"].values
-    state._fronts = pdftsp_fronts.Fronts(state._compute_price, state._memory_price,
+    state._fronts = pdftsp.fronts.Fronts(state._compute_price, state._memory_price,
                                          state._energy_price, state._fronts.cls)
     counts = (state._fronts.nodes < inst.num_nodes).sum(axis=1)
     print(f"  fronts at the day's final prices: width {state._fronts.width}, nodes per slot "
@@ -101,12 +101,12 @@ def _compare_kernels(inst, out, sample_size: int) -> None:
 
 def _day(inst, label: str, **options) -> aisched.Outcome:
     """Run pdFTSP once and print the day, the decisions and the parts of the run."""
-    compiles_before = pdftsp_kernel.cache_size() + pdftsp_fronts.cache_size()
+    compiles_before = pdftsp.kernel.cache_size() + pdftsp.fronts.cache_size()
     load = os.getloadavg()[0]
     cpu = time.process_time()
     out = aisched.run("pdftsp", inst, **options)
     cpu = time.process_time() - cpu
-    compiles = pdftsp_kernel.cache_size() + pdftsp_fronts.cache_size() - compiles_before
+    compiles = pdftsp.kernel.cache_size() + pdftsp.fronts.cache_size() - compiles_before
     out.info["bench_cpu_s"] = cpu
     lat, info = out.decision_s, out.info
     print(f"{label}: day {out.runtime_s:.2f} s (CPU {cpu:.2f} s, load {load:.2f}), admitted "

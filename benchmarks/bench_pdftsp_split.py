@@ -4,14 +4,14 @@ Same instance as ``bench_pdftsp.py`` (200 mixed nodes, 144 slots, Poisson(80), 5
 vendors; ``--quick``: 50 nodes, Poisson(20)). After one day to compile, it runs:
 
 1. the default day (``selection="faithful"``) with the fronts kernel
-   (:func:`aisched.online.lora.pdftsp_fronts._select`) timed per call (wall and CPU,
+   (:func:`aisched.online.lora.pdftsp.fronts._select`) timed per call (wall and CPU,
    the call and its result ready) and :meth:`Fronts.raised` timed (CPU);
 2. the same day with every kernel call answered from a record of run 1's (same
    results, no kernel): its CPU time is everything but the kernel (Algorithm 1's
    Python, F (10)'s parts, the admission test, the dual updates (7)-(8), the fronts);
    its plan is checked equal to run 1's;
 3. the ``cell_prices`` day twice (the second, compiled, is the one compared);
-4. with ``--threads``: the default day with ``pdftsp_fronts.PARALLEL_STARTS`` (a
+4. with ``--threads``: the default day with ``pdftsp.fronts.PARALLEL_STARTS`` (a
    task's distinct starts' DPs in two threads), checked to decide exactly as run 1.
 
 It prints each part with the load average, and the ratios to ``cell_prices``: the
@@ -31,7 +31,7 @@ import numpy as np
 from bench_pdftsp import set_dispatch  # the benchmarks' folder is on sys.path when run as a script
 
 import aisched
-from aisched.online.lora import pdftsp_fronts
+from aisched.online.lora.pdftsp import fronts
 from aisched.scenarios.lora import generate
 
 
@@ -59,7 +59,7 @@ def main() -> None:
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
     aisched.run("pdftsp", inst)  # compile
 
-    kernel, raised = pdftsp_fronts._select, pdftsp_fronts.Fronts.raised
+    kernel, raised = fronts._select, fronts.Fronts.raised
     spent = {"kernel_wall": 0.0, "kernel_cpu": 0.0, "raised_cpu": 0.0, "calls": 0}
     record: list = []
 
@@ -79,14 +79,14 @@ def main() -> None:
 
     replay = iter(())
     try:
-        pdftsp_fronts._select, pdftsp_fronts.Fronts.raised = timed_kernel, timed_raised
+        fronts._select, fronts.Fronts.raised = timed_kernel, timed_raised
         faithful, f_wall, f_cpu, f_load = _day(inst)
         replay = iter(record)
-        pdftsp_fronts._select = lambda *a: next(replay)
-        pdftsp_fronts.Fronts.raised = raised
+        fronts._select = lambda *a: next(replay)
+        fronts.Fronts.raised = raised
         rest, r_wall, r_cpu, r_load = _day(inst)
     finally:
-        pdftsp_fronts._select, pdftsp_fronts.Fronts.raised = kernel, raised
+        fronts._select, fronts.Fronts.raised = kernel, raised
     if not np.array_equal(rest.plan["assignment"].values, faithful.plan["assignment"].values):
         raise SystemExit("the replayed day's plan differs")
     _day(inst, selection="cell_prices")
@@ -107,11 +107,11 @@ def main() -> None:
           f"kernel alone: wall {spent['kernel_wall'] / c_wall:.2f}x, CPU {spent['kernel_cpu'] / c_cpu:.2f}x; "
           f"load now {os.getloadavg()[0]:.2f}")
     if args.threads:
-        pdftsp_fronts.PARALLEL_STARTS = True
+        fronts.PARALLEL_STARTS = True
         try:
             split, s_wall, s_cpu, s_load = _day(inst)
         finally:
-            pdftsp_fronts.PARALLEL_STARTS = False
+            fronts.PARALLEL_STARTS = False
         same = all(np.array_equal(split.plan[v].values, faithful.plan[v].values)
                    for v in ("assignment", "vendor", "surplus")) and np.array_equal(
             split.payments, faithful.payments) and all(

@@ -17,8 +17,8 @@
 
 4. ``--changeover on``: the same pool with the changeover cost on every job
    (docs/readings.md S7): AHAP's (10) over (on-demand, spot) splits
-   (:mod:`aisched.online.spot.window_split`), one forward pass per job, slot and
-   previous split (:mod:`aisched.online.spot.window_groups`). ``--changeover
+   (:mod:`aisched.online.spot.window.split`), one forward pass per job, slot and
+   previous split (:mod:`aisched.online.spot.window.groups`). ``--changeover
    both`` runs off and then on in one process on the same jobs and prints the
    ratios of the pool's times.
 
@@ -40,7 +40,7 @@ import numpy as np
 import aisched
 from aisched.online.spot import evaluate_pool, noisy, paper_pool, select
 from aisched.online.spot import pool as pk
-from aisched.online.spot import window_kernel as wk
+from aisched.online.spot.window import kernel as wk
 
 
 def main() -> None:
@@ -119,7 +119,7 @@ def run_pool(args: argparse.Namespace, jobs: list, changeover: str) -> tuple[flo
     if engine == "batched":
         print(f"[pool] after deduplication: {info['windows_unique']} distinct windows, sharing "
               f"{info['forward_passes']} forward DP passes (one per job, slot and previous count; "
-              f"aisched.online.spot.window_groups), {info['windows_padded']} problem slots with padding; "
+              f"aisched.online.spot.window.groups), {info['windows_padded']} problem slots with padding; "
               f"time in the batched (10) solver {info['window_s']:.1f} s = "
               f"{100 * info['window_s'] / pool_s:.0f}% of the pool evaluation")
     print(f"[pool] regret {res.regret:.2f} <= bound {res.regret_bound:.2f}; best fixed "

@@ -2,7 +2,7 @@
 
 For each scenario named on the command line (default: two full-size `lora`
 figures), runs the first point, one seed, with the given algorithms through
-:func:`aisched.experiments.sweep.sweep`, serially and with a 2-process pool, and
+:func:`aisched.experiments.run.sweep.sweep`, serially and with a 2-process pool, and
 prints per-cell work, write time and overhead (the target: < 5%).
 
     python benchmarks/bench_sweep.py [lora/fig5-vendors lora/fig13-runtime] [--algorithms eft,ntm,pdftsp]
@@ -21,7 +21,8 @@ import json
 import tempfile
 from dataclasses import replace
 
-from aisched.experiments import catalog, sweep
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
 
 
 def _run(scenario: catalog.Scenario, executor: str, workers: int | None) -> dict:

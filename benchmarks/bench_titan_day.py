@@ -33,8 +33,8 @@ import time
 import numpy as np
 
 import aisched
-import aisched.online.lora.titan as titan_loop
-from aisched.online.lora import titan_model
+import aisched.online.lora.titan.algorithm as titan_loop
+from aisched.online.lora.titan import model as titan_model
 from aisched.scenarios.lora import generate
 
 _DAY = {"slots": 144, "arrival_rate": 50.0, "vendors": 3, "gpu_mix": "mixed", "deadline": "slack"}
@@ -51,9 +51,9 @@ FORMS = {
     "limit20": {"slot_time_limit": 20.0, "slot_budget": "limit"},
     "limit5": {"slot_time_limit": 5.0, "slot_budget": "limit"},
     "sized": {"slot_time_limit": 20.0, "slot_budget": "sized"},
-    # the JCT stage on still-running indicators (titan_running), same problem
+    # the JCT stage on still-running indicators (titan.running), same problem
     "running20": {"slot_time_limit": 20.0, "jct_form": "running"},
-    # the same without the count-stage fallback (titan_greedy): the stopped solve's answer, as before 2026-11-27
+    # the same without the count-stage fallback (titan.greedy): the stopped solve's answer, as before 2026-11-27
     "running20-nofallback": {"slot_time_limit": 20.0, "jct_form": "running", "count_fallback": "none"},
     "running5": {"slot_time_limit": 5.0, "jct_form": "running"},
     "runwork20": {"slot_time_limit": 20.0, "jct_form": "running_work"},

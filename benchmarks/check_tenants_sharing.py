@@ -30,9 +30,9 @@ ALGORITHMS = ("astraea", "batchsche", "gandiva_fair", "hived")
 
 def _count_kernel_calls() -> dict:
     """Count Astraea's value-bound rejections and Algorithm 3 calls per phase (patched in, restored after)."""
-    from aisched.online.tenants import astraea
     from aisched.online.tenants.astraea import BOUND_MARGIN
-    from aisched.online.tenants.astraea_kernel import RoundState
+    from aisched.online.tenants.astraea import algorithm as astraea
+    from aisched.online.tenants.astraea.kernel import RoundState
 
     calls: dict = {"bound_rejects": 0, "fair_share": 0, "fair_share_none": 0, "pool": 0, "pool_none": 0,
                    "fair_share_none_even_empty": 0, "pool_none_even_empty": 0}

@@ -33,7 +33,7 @@ from types import SimpleNamespace
 import numpy as np
 
 import aisched
-from aisched.experiments._paths import DATA_DIR
+from aisched._paths import DATA_DIR
 from aisched.models.spot import SpotInstance
 from aisched.scenarios.spot.traces import load_spot_trace
 

@@ -29,8 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from aisched.experiments import catalog, sweep
-from aisched.experiments.catalog import Scenario
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
+from aisched.experiments.spec.catalog import Scenario
 
 DASK = Path(sys.executable).with_name("dask")
 

@@ -4,7 +4,7 @@ Runs a real sweep: by default ``lora/fig4-scale`` in its reduced form at
 several sizes (2, 3, 4 and 6 nodes, 5 seeds, its 7 algorithms: 140 cells; the
 JAX algorithms compile once per size on each worker), into a temporary folder,
 on a 2-process pool. At every finished cell it records the estimate that
-:class:`aisched.experiments.progress.EtaBar` shows and, once the sweep returned,
+:class:`aisched.experiments.run.progress.EtaBar` shows and, once the sweep returned,
 the true time that was left. Prints the ratio estimate / truth at 10, 25, 50,
 75 and 90 % of the cells and the worst ratio from 10 % of the cells on (the
 goal: within 2x either way), beside the same figures for the estimate the bar
@@ -33,8 +33,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from aisched.experiments import catalog, sweep
-from aisched.experiments.progress import Eta, EtaBar, Group
+from aisched.experiments.run import sweep
+from aisched.experiments.run.progress import Eta, EtaBar, Group
+from aisched.experiments.spec import catalog
 
 #: The shares of the cells at which the ratio is printed.
 SHARES = (0.10, 0.25, 0.50, 0.75, 0.90)

@@ -17,8 +17,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from aisched.experiments import catalog, sweep
-from aisched.experiments.sweep import load_table
+from aisched.experiments.run import sweep
+from aisched.experiments.run.sweep import load_table
+from aisched.experiments.spec import catalog
 
 REFERENCES = ("offline", "bound")
 

@@ -61,7 +61,7 @@ def need_data_file(name: str) -> None:
     """Skip the calling test with a message when data file ``name`` is in no data folder."""
     import pytest
 
-    from aisched.experiments.data import data_file
+    from aisched.data import data_file
 
     if data_file(name, required=False) is None:
         pytest.skip(f"data file {name} is absent from every data folder (see `aisched data list`)")
@@ -73,14 +73,50 @@ def forbid_algorithms(monkeypatch):
     calibration must run the baselines only), for the rest of the test."""
 
     def forbid(family: str, *names: str) -> None:
-        from aisched import registry
+        import dataclasses
+
+        from aisched import families, registry
 
         def never(*args, **kwargs):
             raise AssertionError(f"calibration ran the paper's own algorithm ({family}: {', '.join(names)})")
 
         registry.names(family)  # the family's algorithms registered before the table is copied
-        table = dict(registry._ONLINE[family])
-        table.update(dict.fromkeys(names, never))
-        monkeypatch.setitem(registry._ONLINE, family, table)
+        tables = families.get(family).tables
+        table = dict(tables.algorithms)
+        table.update({name: dataclasses.replace(table[name], run=never) for name in names})
+        monkeypatch.setattr(tables, "algorithms", table)
 
     return forbid
+
+
+@pytest.fixture
+def swap_family():
+    """``swap(family)``: register ``family`` (a changed copy of a registered one, e.g. by
+    ``dataclasses.replace``) in its place for the rest of the test; the original comes back afterwards.
+    The copy shares the original's algorithms and scenarios (:func:`aisched.families.register`)."""
+    from aisched import families
+
+    originals = []
+
+    def swap(family):
+        originals.append(families.get(family.name))
+        families.register(family)
+
+    yield swap
+    for original in reversed(originals):
+        families.register(original)
+
+
+@pytest.fixture
+def own_algorithms(monkeypatch):
+    """``own(family)``: a copy of the family's algorithm table that the test may register into
+    (the family's own table comes back afterwards); returns :mod:`aisched.registry`."""
+    from aisched import families, registry
+
+    def own(family: str):
+        registry.names(family)  # the built-in ones are loaded first
+        tables = families.get(family).tables
+        monkeypatch.setattr(tables, "algorithms", dict(tables.algorithms))
+        return registry
+
+    return own

@@ -167,7 +167,7 @@ def test_compare_checks_every_parameter_before_any_work(monkeypatch):
 
 
 def test_scenario_params_are_checked_when_the_scenario_is_made():
-    from aisched.experiments.catalog import Scenario
+    from aisched.experiments.spec.catalog import Scenario
 
     with pytest.raises(aisched.InvalidScenarioError, match="params.random_a.seed") as info:
         Scenario(name="genai/x", family="genai", title="", x="edges", values=(2,), base={},
@@ -182,7 +182,7 @@ def test_family_metrics_become_compare_columns(monkeypatch):
 
     hooks = dataclasses.replace(families.hooks("lora"), metrics=lambda inst, out: {
         "tasks_seen": float(inst.num_tasks), "admitted_share": float(out.admitted.mean())})
-    monkeypatch.setitem(families._HOOKS, "lora", hooks)
+    monkeypatch.setattr(families.get("lora").tables, "hooks", hooks)
     inst = random_tiny(3, tasks=3)
     table = aisched.compare(inst, ["eft", "ntm"], offline=False)
     assert list(table.columns[-2:]) == ["tasks_seen", "admitted_share"]
@@ -194,14 +194,9 @@ def test_family_metrics_become_compare_columns(monkeypatch):
 # --- what `run` and `compare` check about a registered algorithm --------------------------------------
 
 @pytest.fixture
-def own_registry(monkeypatch):
+def own_registry(own_algorithms):
     """A copy of the lora registry the test may register into (restored afterwards)."""
-    from aisched import registry
-
-    registry.names("lora")  # the built-in ones are loaded first
-    monkeypatch.setitem(registry._ONLINE, "lora", dict(registry._ONLINE["lora"]))
-    monkeypatch.setitem(registry._READY, "lora", set(registry._READY["lora"]))
-    return registry
+    return own_algorithms("lora")
 
 
 def test_run_names_an_algorithm_that_returns_no_outcome(own_registry):

@@ -55,8 +55,8 @@ def test_importing_the_cli_loads_no_numerical_stack():
     proc = _python(
         "import sys, aisched.cli\n"
         "aisched.cli._parser()\n"  # every family's options: their cli modules are light
-        "print(sorted(m for m in ('jax', 'pyomo', 'xarray', 'pandas') if m in sys.modules))\n"
-        "from aisched.experiments import catalog\n"
+        "print(sorted(m for m in ('jax', 'pyomo', 'xarray', 'pandas', 'numpy') if m in sys.modules))\n"
+        "from aisched.experiments.spec import catalog\n"
         "catalog.names()\n"  # the catalogue loads the families' plug-ins
         "from aisched import families\n"
         "print(families.names())\n")
@@ -146,8 +146,8 @@ def test_written_files_follow_the_umask(tmp_path):
     import os
     import stat
 
-    from aisched.experiments import sweep
-    from aisched.experiments.catalog import get
+    from aisched.experiments.run import sweep
+    from aisched.experiments.spec.catalog import get
 
     old = os.umask(0o027)
     try:
@@ -170,7 +170,7 @@ def test_compare_says_when_no_job_could_run(tmp_path, capsys):
 
 
 def test_scenarios_prints_one_short_line_each(capsys):
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
 
     assert main(["scenarios"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -21,7 +21,7 @@ import pytest
 import aisched
 from aisched import families
 from aisched.cli import _parser
-from aisched.experiments import catalog
+from aisched.experiments.spec import catalog
 
 #: The four families whose generators these rules cover.
 FAMILY_NAMES = ("genai", "tenants", "lora", "spot")

@@ -6,7 +6,7 @@ import importlib.util
 import re
 from pathlib import Path
 
-from aisched.experiments.readings import ReadingIndex, slug
+from aisched.experiments.spec.readings import ReadingIndex, slug
 
 ROOT = Path(__file__).resolve().parents[1]
 READINGS = ROOT / "docs" / "readings.md"

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from aisched import errors
-from aisched.experiments.data import FetchError
+from aisched.data import FetchError
 
 ARGS = {
     errors.InvalidInstanceError: ("deadline", "task 3: -1 must be >= arrival 0"),

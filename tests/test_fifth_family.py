@@ -15,7 +15,9 @@ import pytest
 import aisched
 from aisched import families, registry
 from aisched.cli import main
-from aisched.experiments import catalog, report, reproduce, reproduction, sweep
+from aisched.experiments.pages import report, reproduce, reproduction
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
 
 FAMILY = "knapsack"
 
@@ -33,13 +35,25 @@ def _registered():
         else:
             importlib.import_module(name)
     yield
-    for table in (families._RECORDS, families._HOOKS, families._CLI, registry._ONLINE, registry._READY,
-                  registry._OFFLINE):
-        table.pop(FAMILY, None)
-    for name in [n for n, s in catalog._REGISTRY.items() if s.family == FAMILY]:
-        del catalog._REGISTRY[name]
-    if FAMILY in catalog._PAPER_LOADED:
-        catalog._PAPER_LOADED.remove(FAMILY)
+    families.unregister(FAMILY)  # with its algorithms, offline solve and catalogue scenarios
+
+
+def test_unregistering_takes_every_table_with_the_family() -> None:
+    from aisched.errors import InvalidScenarioError, UnknownAlgorithmError
+
+    assert f"{FAMILY}/fig1-capacity" in catalog.names(FAMILY)
+    family = families.unregister(FAMILY)
+    try:
+        assert family is not None and family.tables.algorithms and family.tables.offline is not None
+        assert FAMILY not in families.names() and FAMILY not in aisched.FAMILIES
+        assert not [n for n in catalog.names() if n.startswith(f"{FAMILY}/")]
+        with pytest.raises(UnknownAlgorithmError):
+            registry.lookup(FAMILY, "threshold")
+        with pytest.raises(InvalidScenarioError, match="not a registered family"):
+            families.get(FAMILY)
+    finally:
+        families.register(family)  # back, with the tables it owns
+    assert registry.names(FAMILY) == ["threshold"] and f"{FAMILY}/fig1-capacity" in catalog.names(FAMILY)
 
 
 def test_it_registers_beside_the_built_in_families() -> None:

@@ -1,4 +1,4 @@
-"""The package layout of ARCHITECTURE.md: one family package per layer, imports one way, no circles.
+"""The package layout of docs/architecture.md: one family package per layer, imports one way, no circles.
 
 ``models/``, ``online/`` and ``scenarios/`` hold the same four family packages;
 the family-free experiment machinery (``experiments/``) imports no family
@@ -75,6 +75,8 @@ def import_graph() -> nx.DiGraph:
 
 
 GRAPH = import_graph()
+#: The command line: its entry and the modules it is made of (no layer below imports them).
+CLI = ("cli", "cli_compare", "_cli_common")
 
 
 def _layer(module: str) -> str | None:
@@ -87,7 +89,7 @@ def test_layers_mirror_models() -> None:
         packages = sorted(p.name for p in (PACKAGE / layer).iterdir() if (p / "__init__.py").is_file())
         assert packages == sorted(FAMILIES), layer
         flat = sorted(p.name for p in (PACKAGE / layer).glob("*.py") if p.name != "__init__.py")
-        allowed = {"models": ["_offline.py", "_validate.py"]}.get(layer, [])
+        allowed = {"models": ["_instance.py", "_offline.py", "_validate.py"]}.get(layer, [])
         assert flat == allowed, f"aisched/{layer}/ holds modules outside a family package: {flat}"
 
 
@@ -104,15 +106,17 @@ def test_tests_mirror_the_layers() -> None:
 def test_experiments_import_no_family() -> None:
     wrong = sorted(
         (a, b) for a, b in GRAPH.edges
-        if _layer(a) == "experiments" and (_layer(b) in {"scenarios", "online", "models", "cli"} or b == "aisched")
+        if _layer(a) == "experiments" and (_layer(b) in {"scenarios", "online", "models", *CLI} or b == "aisched")
     )
     assert wrong == [], f"the experiment machinery imports a family (or the package that imports them): {wrong}"
 
 
 def test_experiments_name_no_family_module() -> None:
     """No ``import_module("aisched.scenarios." ...)``: families reach the machinery by registering only."""
-    for path in (PACKAGE / "experiments").glob("*.py"):
+    for path in (PACKAGE / "experiments").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
+        if path == PACKAGE / "experiments" / "__init__.py":  # the package's old attributes: its own modules
+            text = text.replace('importlib.import_module(new)', "")
         assert "import_module" not in text, path.name
         assert "import aisched.scenarios" not in text and "from aisched.scenarios" not in text, path.name
 
@@ -126,12 +130,21 @@ def test_no_import_circles() -> None:
 
 
 @pytest.mark.parametrize(("layer", "forbidden"), [
-    ("models", {"online", "bounds", "scenarios", "experiments", "cli", "api", "jax"}),
-    ("online", {"bounds", "scenarios", "experiments", "cli", "api"}),
-    ("bounds", {"scenarios", "experiments", "cli", "api", "jax"}),
-    ("solvers", {"models", "online", "bounds", "scenarios", "experiments", "dag", "cli", "api", "jax"}),
-    ("dag", {"models", "online", "bounds", "scenarios", "experiments", "solvers", "cli", "api", "jax"}),
-    ("experiments", {"scenarios", "online", "bounds", "models", "cli"}),
+    ("models", {"online", "bounds", "scenarios", "experiments", *CLI, "api", "jax"}),
+    ("online", {"bounds", "scenarios", "experiments", *CLI, "api"}),
+    ("bounds", {"scenarios", "experiments", *CLI, "api", "jax"}),
+    ("solvers", {"models", "online", "bounds", "scenarios", "experiments", "dag", *CLI, "api", "jax"}),
+    ("dag", {"models", "online", "bounds", "scenarios", "experiments", "solvers", *CLI, "api", "jax"}),
+    ("experiments", {"scenarios", "online", "bounds", "models", *CLI, "api"}),
+    # the core below the facade: the family object, the registry and the runner import no layer above
+    ("core", {"models", "online", "bounds", "scenarios", "experiments", *CLI, "api", "families", "registry",
+              "dag", "solvers", "figures", "data", "jax", "pyomo"}),
+    # a family's scenarios reach the runner through the core, never through the facade
+    ("scenarios", {"api", "cli", "cli_compare"}),
+    # the shared helpers every room of experiments may use import none of it
+    ("figures", {"scenarios", "online", "bounds", "models", "experiments", *CLI}),
+    ("data", {"scenarios", "online", "bounds", "models", "experiments", *CLI}),
+    ("_paths", {"scenarios", "online", "bounds", "models", "experiments", *CLI}),
 ])
 def test_imports_go_one_way(layer: str, forbidden: set[str]) -> None:
     wrong = sorted(
@@ -162,10 +175,82 @@ def test_scenario_family_uses_only_its_own_family() -> None:
     assert wrong == [], f"a scenario family package imports another family: {wrong}"
 
 
+#: The rooms of ``aisched.experiments``, lowest first: a room imports only its own and earlier rooms.
+ROOMS = ("spec", "store", "verdicts", "run", "studies", "pages")
+#: The top-level helpers every room may import (they import nothing of experiments).
+SHARED_HELPERS = {"aisched.figures", "aisched.data", "aisched._paths"}
+
+
+def _is_shim(module: str) -> bool:
+    """A module left at an old path by a move (``aisched._moved.moved``): it names its new place only."""
+    return module != "aisched._moved" and "\nmoved(__name__" in _module_files()[module].read_text(encoding="utf-8")
+
+
+SHIMS = sorted(m for m in _module_files() if _is_shim(m))
+
+
+def _room(module: str) -> str | None:
+    """``"run"`` for ``aisched.experiments.run.sweep``; None outside the rooms (the package, an old path, others)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["aisched", "experiments"] and parts[2] in ROOMS else None
+
+
+def test_experiments_rooms_exist_and_hold_every_module() -> None:
+    flat = sorted(m for m in _module_files() if m.startswith("aisched.experiments.") and _room(m) is None)
+    assert flat == [m for m in flat if m in SHIMS], f"modules of aisched.experiments outside a room: {flat}"
+    for room in ROOMS:
+        assert (PACKAGE / "experiments" / room / "__init__.py").is_file(), room
+
+
+def test_experiments_rooms_import_one_way() -> None:
+    """spec < store < verdicts < run < studies < pages: none imports a later room (or an old path)."""
+    rank = {room: i for i, room in enumerate(ROOMS)}
+    wrong = sorted(
+        (a, b) for a, b in GRAPH.edges
+        if _room(a) is not None and b.startswith("aisched.experiments")
+        and (_room(b) is None or rank[_room(b)] > rank[_room(a)])
+    )
+    assert wrong == [], f"a room of aisched.experiments imports a later room (or an old path): {wrong}"
+
+
+def test_the_room_rule_can_fail() -> None:
+    assert _room("aisched.experiments.pages.report") == "pages" and _room("aisched.experiments.sweep") is None
+    assert _room("aisched.figures") is None and "aisched.experiments.sweep" in SHIMS
+
+
+def test_shared_helpers_import_no_experiments() -> None:
+    wrong = sorted((a, b) for a, b in GRAPH.edges if a in SHARED_HELPERS and b.startswith("aisched.experiments"))
+    assert wrong == [], f"the shared helpers import the experiment machinery: {wrong}"
+
+
+def _fallback_free(tree: ast.AST) -> ast.AST:
+    """``tree`` without its ``except ImportError:`` bodies (a fallback to an older layout never runs on this one)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try):
+            node.handlers = [h for h in node.handlers if not (
+                isinstance(h.type, ast.Name) and h.type.id in {"ImportError", "ModuleNotFoundError"})]
+    return tree
+
+
+def test_nothing_imports_an_old_path() -> None:
+    """The shims at the old paths are for users: the package, its tests and tools import the new places."""
+    root = PACKAGE.parent
+    wrong = sorted((a, b) for a, b in GRAPH.edges if b in SHIMS)
+    for folder in ("tests", "tools", "benchmarks", "examples"):
+        for path in sorted((root / folder).rglob("*.py")) if (root / folder).is_dir() else []:
+            for node in _imports(_fallback_free(ast.parse(path.read_text(encoding="utf-8")))):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                else:
+                    names = [node.module or "", *(f"{node.module}.{a.name}" for a in node.names)]
+                wrong += [(path.relative_to(root).as_posix(), n) for n in names if n in SHIMS]
+    assert wrong == [], f"imports of a moved module's old path (a DeprecationWarning): {wrong}"
+
+
 def test_spot_pool_calls_go_one_way() -> None:
-    """selection -> pool -> (window_groups ->) window_batched -> window_kernel -> window_core -> window_split:
+    """selection -> pool -> (window.groups ->) window.batched -> window.kernel -> window.core -> window.split:
     none calls up."""
-    order = ["selection", "pool", "window_groups", "window_batched", "window_kernel", "window_core", "window_split"]
+    order = ["selection", "pool", "window.groups", "window.batched", "window.kernel", "window.core", "window.split"]
     rank = {f"aisched.online.spot.{m}": i for i, m in enumerate(order)}
     up = sorted((a, b) for a, b in GRAPH.edges if a in rank and b in rank and rank[b] <= rank[a])
     assert up == [], f"spot's pool modules call back up: {up}"
@@ -201,7 +286,9 @@ def family_literals(source: str) -> list[tuple[int, str]]:
 def test_shared_code_names_no_family() -> None:
     """The API, the command line and the experiment machinery read the family registry (aisched.families)."""
     shared = [PACKAGE / "api.py", PACKAGE / "cli.py", PACKAGE / "families.py", PACKAGE / "registry.py",
-              *sorted((PACKAGE / "experiments").glob("*.py"))]
+              PACKAGE / "figures.py", PACKAGE / "data.py", PACKAGE / "_paths.py", PACKAGE / "cli_support.py",
+              PACKAGE / "cli_compare.py", *sorted((PACKAGE / "core").rglob("*.py")),
+              *sorted((PACKAGE / "experiments").rglob("*.py"))]
     named = {p.relative_to(PACKAGE.parent).as_posix(): hits for p in shared
              if (hits := family_literals(p.read_text(encoding="utf-8")))}
     assert named == {}, f"shared code names a family (read aisched.families instead): {named}"
@@ -218,3 +305,9 @@ def test_bounds_are_a_family_layer() -> None:
     assert set(packages) <= set(FAMILIES), packages
     tests = Path(__file__).resolve().parent / "bounds"
     assert sorted(p.name for p in tests.iterdir() if p.is_dir() and p.name != "__pycache__") == packages
+
+
+def test_the_top_package_is_imported_by_nothing_inside() -> None:
+    """``import aisched`` (the facade that imports every family) is never what a module of it imports."""
+    wrong = sorted(a for a, b in GRAPH.edges if b == "aisched" and a != "aisched" and not a.startswith("aisched.cli"))
+    assert wrong == [], f"modules that import the top-level package: {wrong}"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import aisched
-from aisched import cli, registry
-from aisched.experiments import catalog
+from aisched import cli
+from aisched.experiments.spec import catalog
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -63,13 +63,11 @@ def _subparser(words: list[str]) -> tuple[object, list[str]]:
     return parser, used
 
 
-def test_python_blocks_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_python_blocks_run_in_order(own_algorithms) -> None:
     code = blocks("python")
     assert len(code) >= 4
     # the README registers an example algorithm; keep it out of the other tests' registry
-    registry.names("lora")
-    monkeypatch.setitem(registry._ONLINE, "lora", dict(registry._ONLINE["lora"]))
-    monkeypatch.setitem(registry._READY, "lora", set(registry._READY["lora"]))
+    own_algorithms("lora")
     namespace: dict[str, object] = {}
     for block in code:
         exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 (the README is ours)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from aisched import cli, families
-from aisched._cli_common import _family_cli, silent_generator_kwargs, silent_settings
+from aisched.cli_support import family_cli, silent_generator_kwargs, silent_settings
 from aisched.errors import InvalidScenarioError
 
 #: Per family, a generator-level silent parameter and a value of its grid that is not the default.
@@ -18,7 +18,7 @@ def test_a_generator_parameter_reaches_the_instance(family: str) -> None:
     name, value = MOVED[family]
     parameter = next(p for p in families.record(family).silent_parameters if p.name == name)
     assert parameter.low <= value <= parameter.high and value != parameter.default
-    module = _family_cli(family)
+    module = family_cli(family)
     parser = cli._parser()
     moved = parser.parse_args(["compare", family, "--silent", f"{name}={value}"])
     ours = parser.parse_args(["compare", family])

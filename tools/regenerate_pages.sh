@@ -23,7 +23,8 @@
 # Usage (from the repository root, after `make install`):
 #   tools/regenerate_pages.sh ROOT [SEEDS]
 # Environment: AUTO_SEEDS="spot genai tenants" (default: none), MAX_SEEDS (default 20),
-# SENSITIVITY_FULL="genai lora tenants" (default: none), AISCHED (default .venv/bin/aisched).
+# SENSITIVITY_FULL="genai lora tenants" (default: none), AISCHED (default .venv/bin/aisched),
+# PYTHON (default .venv/bin/python: reads the registered families).
 set -euo pipefail
 
 root=${1:?usage: tools/regenerate_pages.sh ROOT [SEEDS]}
@@ -32,7 +33,9 @@ aisched=${AISCHED:-.venv/bin/aisched}
 full=${SENSITIVITY_FULL:-}
 auto=${AUTO_SEEDS:-}
 max_seeds=${MAX_SEEDS:-20}
-families=(genai lora spot tenants)
+python=${PYTHON:-.venv/bin/python}
+# the registered families, from the one registry (a family added to aisched joins without editing this script)
+read -r -a families <<< "$("$python" -c 'import aisched; print(" ".join(aisched.FAMILIES))')"
 
 "$aisched" reproduce all --seeds "$seeds" --out "$root" --no-progress --no-figures
 for family in $auto; do

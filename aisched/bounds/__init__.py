@@ -6,7 +6,7 @@ online dynamic programs (pdFTSP's kernel for ``lora``, ComDOS's exact selection 
 ``genai``), and ``models`` may import neither JAX nor ``online``; so the bounds are a
 layer of their own, above both: ``bounds -> online -> models -> solvers``, and nothing
 below imports ``bounds``. JAX kernels stay in ``online`` (lora's pricing kernels are
-:mod:`aisched.online.lora.bound_pricing` and :mod:`aisched.online.lora.bound_twoclass`);
+:mod:`aisched.online.lora.bound.pricing` and :mod:`aisched.online.lora.bound.twoclass`);
 this layer imports no JAX itself.
 
 - :mod:`~aisched.bounds.lora`: IP (4), column generation / Lagrangian.
@@ -18,6 +18,10 @@ package registers each bound with :func:`aisched.registry.register_bound`
 (:func:`aisched.bound` looks them up).
 """
 
-from aisched.bounds import genai, lora, tenants
+import pkgutil as _pkgutil
 
-__all__ = ["genai", "lora", "tenants"]
+from aisched._lazy import attach as _attach
+
+#: The family packages here, found on disk (no hand-kept list): each is imported on first use.
+_FAMILY_PACKAGES = sorted(m.name for m in _pkgutil.iter_modules(__path__) if m.ispkg)
+__getattr__, __dir__, __all__ = _attach(__name__, submodules=_FAMILY_PACKAGES)

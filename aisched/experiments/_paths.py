@@ -1,43 +1,5 @@
-"""Where aisched finds its data files: ``$AISCHED_DATA``, the user cache, ``../shared/data``.
+"""Moved to :mod:`aisched._paths` (this path goes in the next release)."""
 
-The data are read by path, never copied into the repository.
-:func:`aisched.experiments.data.data_file` looks for a file in, in order:
+from aisched._moved import moved
 
-1. ``$AISCHED_DATA`` (when set);
-2. the user cache, ``$AISCHED_CACHE`` or the platform's cache folder for
-   ``aisched`` (where ``aisched data fetch`` downloads);
-3. ``../shared/data`` beside a source checkout.
-
-A missing file's error names the command that fetches it, or how to get it.
-"""
-
-from __future__ import annotations
-
-import os
-from pathlib import Path
-
-__all__ = ["DATA_DIR", "SHARED_DATA", "cache_dir", "search_path"]
-
-#: ``<checkout>/../shared/data``: the extracts beside a source checkout (``$AISCHED_SHARED_DATA``
-#: replaces it: the test suite points it at a missing folder to run as a user without it).
-SHARED_DATA: Path = Path(os.environ.get("AISCHED_SHARED_DATA")
-                         or Path(__file__).resolve().parents[2].parent / "shared" / "data")
-
-#: The first folder searched (``$AISCHED_DATA`` or ``../shared/data``); prefer :func:`data_file`.
-DATA_DIR: Path = Path(os.environ.get("AISCHED_DATA", SHARED_DATA))
-
-
-def cache_dir() -> Path:
-    """The user cache of downloaded data (``$AISCHED_CACHE`` or the platform's cache for aisched)."""
-    env = os.environ.get("AISCHED_CACHE")
-    if env:
-        return Path(env)
-    import pooch
-
-    return Path(pooch.os_cache("aisched"))
-
-
-def search_path() -> list[Path]:
-    """The folders :func:`aisched.experiments.data.data_file` searches, in order."""
-    env = os.environ.get("AISCHED_DATA")
-    return [*([Path(env)] if env else []), cache_dir(), SHARED_DATA]
+moved(__name__, "aisched._paths")

@@ -7,12 +7,14 @@ The packages mirror :mod:`aisched.models` (a file's place says which paper it se
 - :mod:`~aisched.online.genai`: ComDOS, HEFT-A, HEFT-MA, Random-A.
 - :mod:`~aisched.online.tenants`: Astraea, BatchSche, Gandiva_fair, HiveD, fairness metrics.
 
-Importing this package registers every algorithm with :mod:`aisched.registry`.
+Importing a family's package registers its algorithms on its family (the family names the package in
+:attr:`aisched.core.family.Family.modules`; the first look-up imports it).
 """
 
-from aisched.online import lora  # noqa: I001  (registration order = listing order)
-from aisched.online import spot
-from aisched.online import genai
-from aisched.online import tenants
+import pkgutil as _pkgutil
 
-__all__ = ["genai", "lora", "spot", "tenants"]
+from aisched._lazy import attach as _attach
+
+#: The family packages here, found on disk (no hand-kept list): each is imported on first use.
+_FAMILY_PACKAGES = sorted(m.name for m in _pkgutil.iter_modules(__path__) if m.ispkg)
+__getattr__, __dir__, __all__ = _attach(__name__, submodules=_FAMILY_PACKAGES)

@@ -7,9 +7,11 @@ registers the family's record with :mod:`aisched.families`, which the
 family-free machinery (catalogue, sweep, report, reproduce) reads.
 """
 
-from aisched.scenarios import lora  # noqa: I001  (registration order = the catalogue's order)
-from aisched.scenarios import spot
-from aisched.scenarios import genai
-from aisched.scenarios import tenants
+import importlib
+import pkgutil
 
-__all__ = ["genai", "lora", "spot", "tenants"]
+#: The family packages here, found on disk (no hand-kept list); each registers its family on import,
+#: and the families' ``order`` (not the import order) sets the catalogue's order.
+__all__ = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg)
+for _name in __all__:
+    importlib.import_module(f"{__name__}.{_name}")

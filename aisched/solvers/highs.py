@@ -11,8 +11,9 @@ Pyomo models go through :func:`aisched.solvers.solve` (``pyomo.contrib.solver``'
   added between solves (column generation: each solve warm-starts from the last basis);
 * :func:`check_highs_options` rejects an option name or value HiGHS does not accept.
 
-Outcomes of a solve (a limit, infeasible, unbounded, a solver error) come back as a
-:class:`~aisched.solvers.status.Status`, never as an exception; malformed input raises
+Both return a :class:`~aisched.solvers.result.SolverResult` (``sense="min"``, an unknown
+bound ``nan``).  Outcomes of a solve (a limit, infeasible, unbounded, a solver error) come
+back as a :class:`~aisched.solvers.status.Status`, never as an exception; malformed input raises
 :class:`~aisched.errors.SolverError`, a missing ``highspy``
 :class:`~aisched.errors.SolverUnavailableError`.
 """
@@ -21,8 +22,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -30,9 +31,10 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike
 
 from aisched.errors import SolverError, SolverUnavailableError
+from aisched.solvers.result import LPSolution, MilpResult, SolverResult, relative_gap
 from aisched.solvers.status import Status
 
-__all__ = ["Engine", "MilpResult", "LPSolution", "ColumnLP", "solve_milp", "check_highs_options"]
+__all__ = ["Engine", "SolverResult", "MilpResult", "LPSolution", "ColumnLP", "solve_milp", "check_highs_options"]
 
 Engine = Literal["scipy", "highspy"]
 
@@ -50,59 +52,6 @@ _HIGHS_STATUS = {
 }
 #: ``HighsInfo.primal_solution_status`` of a feasible point (``kSolutionStatusFeasible``).
 _FEASIBLE = 2
-
-
-@dataclass(frozen=True)
-class MilpResult:
-    """What :func:`solve_milp` returned (minimisation).
-
-    Attributes
-    ----------
-    status
-        The mapped :class:`~aisched.solvers.status.Status`; ``TIME_LIMIT`` may or may
-        not carry an incumbent (see ``x``).
-    x
-        The incumbent, one value per column; ``None`` when HiGHS found none.
-    objective
-        ``cost @ x`` as HiGHS reports it; ``nan`` without an incumbent.
-    bound
-        The proven lower (dual) bound: HiGHS's MIP dual bound when finite, else the
-        objective when ``OPTIMAL``, else ``-inf``.
-    engine
-        ``"scipy"`` or ``"highspy"``.
-    message
-        HiGHS's own words for the outcome.
-    """
-
-    status: Status
-    x: np.ndarray | None
-    objective: float
-    bound: float
-    engine: str
-    message: str
-
-
-@dataclass(frozen=True)
-class LPSolution:
-    """One solve of a :class:`ColumnLP`.
-
-    Attributes
-    ----------
-    status
-        The mapped :class:`~aisched.solvers.status.Status`.
-    objective
-        The LP's value (``cost @ col_value``, minimisation).
-    row_dual
-        One dual value per row, HiGHS's sign convention (``<= 0`` on a binding upper row
-        of a minimisation).
-    col_value
-        One primal value per column.
-    """
-
-    status: Status
-    objective: float
-    row_dual: np.ndarray
-    col_value: np.ndarray
 
 
 def _highspy() -> Any:
@@ -160,7 +109,7 @@ def solve_milp(cost: ArrayLike, A: ArrayLike | sp.spmatrix | sp.sparray, row_low
                row_upper: ArrayLike, *, col_lower: ArrayLike = 0.0, col_upper: ArrayLike = np.inf,
                integrality: ArrayLike | None = None, time_limit: float | None = None,
                mip_gap: float | None = None, start: ArrayLike | None = None,
-               engine: Engine = "scipy") -> MilpResult:
+               engine: Engine = "scipy") -> SolverResult:
     """Minimise ``cost @ x`` subject to ``row_lower <= A @ x <= row_upper`` on HiGHS.
 
     Parameters
@@ -188,8 +137,13 @@ def solve_milp(cost: ArrayLike, A: ArrayLike | sp.spmatrix | sp.sparray, row_low
 
     Returns
     -------
-    MilpResult
-        Status, incumbent, objective and dual bound.
+    SolverResult
+        Status, incumbent (``solution``; ``None`` when HiGHS found none), objective
+        (``cost @ x``; ``nan`` without an incumbent) and the proven lower (dual) bound:
+        HiGHS's MIP dual bound when finite, else the objective when ``OPTIMAL``, else
+        ``-inf`` when ``UNBOUNDED``, else ``nan`` (unknown; ``bound_or_trivial`` gives
+        ``-inf`` there, as ``MilpResult.bound`` did).  ``sense="min"``,
+        ``solver="highs"``, ``engine`` as given.
 
     Raises
     ------
@@ -224,7 +178,7 @@ def solve_milp(cost: ArrayLike, A: ArrayLike | sp.spmatrix | sp.sparray, row_low
 
 def _milp_scipy(cost: np.ndarray, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray, col_lb: np.ndarray,
                 col_ub: np.ndarray, integrality: np.ndarray | None, time_limit: float | None,
-                mip_gap: float | None) -> MilpResult:
+                mip_gap: float | None) -> SolverResult:
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     options: dict[str, Any] = {"disp": False}
@@ -232,23 +186,25 @@ def _milp_scipy(cost: np.ndarray, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarr
         options["time_limit"] = float(time_limit)
     if mip_gap is not None:
         options["mip_rel_gap"] = float(mip_gap)
+    tic = time.perf_counter()
     try:
         res = milp(cost, integrality=integrality, bounds=Bounds(col_lb, col_ub),
                    constraints=LinearConstraint(A, lb, ub), options=options)
     except ValueError as exc:
         raise SolverError(f"HiGHS (scipy.optimize.milp) rejected the input: {exc}") from exc
+    wall = time.perf_counter() - tic
     status = _SCIPY_STATUS.get(int(res.status), Status.ERROR)
     x = None if res.x is None else np.asarray(res.x)
     bound = getattr(res, "mip_dual_bound", None)
     bound = float(bound) if bound is not None and np.isfinite(bound) else (
-        float(res.fun) if res.status == 0 else -np.inf)
+        float(res.fun) if res.status == 0 else _unknown(status))
     objective = float(res.fun) if x is not None else math.nan
-    return MilpResult(status, x, objective, bound, "scipy", str(res.message))
+    return _milp_result(status, x, objective, bound, wall, str(int(res.status)), str(res.message), "scipy")
 
 
 def _milp_highspy(cost: np.ndarray, A: sp.csr_matrix, lb: np.ndarray, ub: np.ndarray, col_lb: np.ndarray,
                   col_ub: np.ndarray, integrality: np.ndarray | None, time_limit: float | None,
-                  mip_gap: float | None, start: np.ndarray | None) -> MilpResult:
+                  mip_gap: float | None, start: np.ndarray | None) -> SolverResult:
     highspy = _highspy()
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
@@ -274,15 +230,29 @@ def _milp_highspy(cost: np.ndarray, A: sp.csr_matrix, lb: np.ndarray, ub: np.nda
         sol.col_value = list(start)
         sol.value_valid = True
         h.setSolution(sol)
+    tic = time.perf_counter()
     h.run()
+    wall = time.perf_counter() - tic
     status, message = _model_status(highspy, h)
     info = h.getInfo()
     x = np.asarray(h.getSolution().col_value) if info.primal_solution_status == _FEASIBLE else None
     objective = float(info.objective_function_value) if x is not None else math.nan
     bound = float(info.mip_dual_bound)
     if not np.isfinite(bound):
-        bound = objective if status is Status.OPTIMAL else -np.inf
-    return MilpResult(status, x, objective, bound, "highspy", message)
+        bound = objective if status is Status.OPTIMAL else _unknown(status)
+    return _milp_result(status, x, objective, bound, wall, h.getModelStatus().name, message, "highspy")
+
+
+def _unknown(status: Status) -> float:
+    """A MILP's lower bound when HiGHS gives none and it is not optimal: ``-inf`` when
+    UNBOUNDED, else unknown (``nan``)."""
+    return -math.inf if status is Status.UNBOUNDED else math.nan
+
+
+def _milp_result(status: Status, x: np.ndarray | None, objective: float, bound: float, wall: float,
+                 termination: str, message: str, engine: str) -> SolverResult:
+    return SolverResult(status, objective, bound, relative_gap(status, objective, bound), wall, "highs",
+                        termination, x is not None, message, sense="min", solution=x, engine=engine)
 
 
 class ColumnLP:
@@ -342,10 +312,23 @@ class ColumnLP:
                        starts, index, value)
         self.num_cols += m
 
-    def solve(self) -> LPSolution:
-        """Solve (warm-started) and return the status, value, row duals and column values."""
+    def solve(self) -> SolverResult:
+        """Solve (warm-started) and return the status, value, row duals and column values.
+
+        ``objective`` (``cost @ x``, ``sense="min"``), ``solution`` (column values) and
+        ``row_dual`` are HiGHS's, whatever the status; ``has_solution`` says whether the
+        point is primal feasible; ``bound`` is the objective when OPTIMAL (LP duality),
+        else ``nan``.
+        """
+        tic = time.perf_counter()
         self.h.run()
-        status, _ = _model_status(self._highspy, self.h)
+        wall = time.perf_counter() - tic
+        status, message = _model_status(self._highspy, self.h)
         sol = self.h.getSolution()
-        return LPSolution(status, float(self.h.getInfo().objective_function_value),
-                          np.asarray(sol.row_dual), np.asarray(sol.col_value))
+        info = self.h.getInfo()
+        objective = float(info.objective_function_value)
+        bound = objective if status is Status.OPTIMAL else math.nan
+        return SolverResult(status, objective, bound, relative_gap(status, objective, bound), wall, "highs",
+                            self.h.getModelStatus().name, info.primal_solution_status == _FEASIBLE, message,
+                            sense="min", solution=np.asarray(sol.col_value), row_dual=np.asarray(sol.row_dual),
+                            engine="highspy")

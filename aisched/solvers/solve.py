@@ -2,9 +2,10 @@
 
 :func:`solve` runs a MILP/LP solver through ``pyomo.contrib.solver`` (HiGHS by
 default), falling back to the legacy ``pyomo.environ.SolverFactory`` for names
-the new interface does not know, and returns a :class:`SolveResult` that never
-raises on a time limit, an infeasible or an unbounded model.  :func:`to_xarray`
-and :func:`values_dict` read an (indexed, possibly sparse) ``Var`` back.
+the new interface does not know, and returns a
+:class:`~aisched.solvers.result.SolverResult` that never raises on a time limit,
+an infeasible or an unbounded model.  :func:`to_xarray` and :func:`values_dict`
+read an (indexed, possibly sparse) ``Var`` back.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import math
 import numbers
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,53 +28,10 @@ from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondi
 
 from aisched.errors import InvalidScenarioError, SolverError, SolverUnavailableError
 from aisched.solvers.highs import check_highs_options
+from aisched.solvers.result import SolveResult, SolverResult, relative_gap
 from aisched.solvers.status import Status
 
-__all__ = ["Status", "SolveResult", "solve", "to_xarray", "values_dict"]
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """What a solve returned.
-
-    Attributes
-    ----------
-    status
-        The mapped :class:`Status`.
-    objective
-        Incumbent objective in the model's own sense; ``nan`` if none.
-    bound
-        Best proven bound in the model's sense (upper for maximisation, lower for
-        minimisation); ``nan`` if unknown, ``±inf`` when UNBOUNDED.
-    gap
-        ``|bound - objective| / max(1e-9, |objective|)``; ``0`` when OPTIMAL
-        (proven within the solver's tolerance), ``nan`` when unknown.
-    wall_time_s
-        Wall-clock seconds spent in the solver call.
-    solver
-        The solver name as requested.
-    termination
-        The raw termination condition name (``"maxTimeLimit"``).
-    has_solution
-        Whether an incumbent was loaded into the model's variables.
-    message
-        A human-readable summary.
-    """
-
-    status: Status
-    objective: float
-    bound: float
-    gap: float
-    wall_time_s: float
-    solver: str
-    termination: str
-    has_solution: bool
-    message: str
-
-    @property
-    def optimal(self) -> bool:
-        """``True`` when the solve proved optimality."""
-        return self.status is Status.OPTIMAL
+__all__ = ["Status", "SolverResult", "SolveResult", "solve", "to_xarray", "values_dict"]
 
 
 _CONTRIB_MAP: dict[TerminationCondition, Status] = {
@@ -228,7 +185,7 @@ def solve(
     mip_gap: float | None = None,
     threads: int | None = None,
     solver_options: Mapping[str, Any] | None = None,
-) -> SolveResult:
+) -> SolverResult:
     """Solve ``model`` and load the incumbent (if any) into its variables.
 
     Parameters
@@ -251,9 +208,10 @@ def solve(
 
     Returns
     -------
-    SolveResult
-        Status, objective, bound, gap and timing; see :class:`Status`.  The
-        incumbent is loaded only for OPTIMAL and TIME_LIMIT.
+    SolverResult
+        Status, objective and bound in the model's own sense (``sense``), gap and
+        timing; ``solution`` is ``None``: the incumbent is loaded into the model,
+        only for OPTIMAL and TIME_LIMIT.
 
     Raises
     ------
@@ -307,14 +265,11 @@ def solve(
         bnd = math.inf if maximise else -math.inf
     elif status is Status.INFEASIBLE or not math.isfinite(bnd):
         bnd = math.nan
-    if status is Status.OPTIMAL:
-        bnd, gap = (obj if math.isnan(bnd) else bnd), 0.0
-    elif math.isnan(obj) or math.isnan(bnd):
-        gap = math.nan
-    else:
-        gap = abs(bnd - obj) / max(1e-9, abs(obj))
-    return SolveResult(status, obj, bnd, gap, wall, solver, termination, has_solution,
-                       _message(status, termination, has_solution) + extra)
+    if status is Status.OPTIMAL and math.isnan(bnd):
+        bnd = obj
+    return SolverResult(status, obj, bnd, relative_gap(status, obj, bnd), wall, solver, termination, has_solution,
+                        _message(status, termination, has_solution) + extra, sense="max" if maximise else "min",
+                        engine="pyomo" if is_contrib else "pyomo-legacy")
 
 
 def values_dict(var: pyo.Var) -> dict[Hashable, float]:

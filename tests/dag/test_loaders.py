@@ -7,8 +7,8 @@ import collections
 import pytest
 
 from aisched import dag
+from aisched.data import data_file
 from aisched.errors import InvalidInstanceError
-from aisched.experiments.data import data_file
 
 HUGGINGGPT = "hugginggpt_demo_parse_task.json"
 TASKBENCH = "taskbench_dags.jsonl"

@@ -8,13 +8,14 @@ import json
 import pytest
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import auto_seeds as auto
-from aisched.experiments import catalog, reproduction
-from aisched.experiments import sweep as sweeps
-from aisched.experiments.checks import check_claims, summarise
-from aisched.experiments.report import verdict_text
-from aisched.experiments.sequential import look_level
-from aisched.experiments.stored import StoredScenario
+from aisched.experiments.pages import reproduction
+from aisched.experiments.pages.report import verdict_text
+from aisched.experiments.run import auto_seeds as auto
+from aisched.experiments.run import sweep as sweeps
+from aisched.experiments.spec import catalog
+from aisched.experiments.store.stored import StoredScenario
+from aisched.experiments.verdicts.checks import check_claims, summarise
+from aisched.experiments.verdicts.sequential import look_level
 
 
 def test_the_looks_stop_at_max_seeds() -> None:
@@ -74,7 +75,7 @@ def test_reproduce_auto_records_the_whole_run_and_a_linked_folder_keeps_its_leve
     travels with the scenario's folder: a page over a root holding a copy of it checks at 98.75 %."""
     import shutil
 
-    from aisched.experiments import reproduce
+    from aisched.experiments.pages import reproduce
 
     name = "spot/fig5-deadline"
     reproduce.reproduce(["spot"], tmp_path / "run", seeds="auto", max_seeds=6, reduced=True, names=[name],

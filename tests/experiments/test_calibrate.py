@@ -11,7 +11,8 @@ import pytest
 import aisched
 from aisched import families
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import calibrate as cal
+from aisched.experiments.pages import fidelity
+from aisched.experiments.studies import calibrate as cal
 from aisched.families import FamilyRecord, Objective, RegimeTarget, SilentParameter
 
 
@@ -55,12 +56,12 @@ def test_a_silent_parameter_is_checked() -> None:
 
 
 @pytest.fixture
-def small_spot(monkeypatch, forbid_algorithms):
+def small_spot(swap_family, monkeypatch, forbid_algorithms):
     """spot with a 2 x 2 x 1 x 2 grid, and its own algorithms replaced by ones that fail when run."""
     record = families.record("spot")
     grids = {"value": (96.0, 120.0), "mean_available": (None, 8.0), "mean_price": (None,), "gpus": (None, 12.0)}
     small = tuple(dataclasses.replace(p, grid=grids[p.name]) for p in record.silent_parameters)
-    monkeypatch.setitem(families._RECORDS, "spot", dataclasses.replace(record, silent_parameters=small))
+    swap_family(dataclasses.replace(record, silent_parameters=small))
     forbid_algorithms("spot", "ahap", "ahanp")
     return record
 
@@ -78,7 +79,7 @@ def test_calibration_runs_baselines_only_fits_and_resumes(small_spot, tmp_path) 
         assert min(abs(fit.target.residual(r["measured"][fit.target.name])) for r in result.grid) == pytest.approx(
             abs(fit.target.residual(fit.closest)))
     tables = list(tmp_path.glob("spot/calibrate-*/table.csv"))
-    assert tables and all(set(aisched.experiments.sweep.load_table(p.parent)["algorithm"]) <= {"msu", "od_only", "up"}
+    assert tables and all(set(aisched.experiments.run.sweep.load_table(p.parent)["algorithm"]) <= {"msu", "od_only", "up"}
                           for p in tables)
     written = json.loads((tmp_path / "spot" / "calibration.json").read_text())
     assert written["fit"] == result.fit and len(written["targets"]) == 2
@@ -92,10 +93,10 @@ def test_calibration_runs_baselines_only_fits_and_resumes(small_spot, tmp_path) 
 
 
 @pytest.fixture
-def lora_without_targets(monkeypatch):
+def lora_without_targets(swap_family, monkeypatch):
     """lora as it would be without declarations (every family of the papers declares some)."""
     record = families.record("lora")
-    monkeypatch.setitem(families._RECORDS, "lora", dataclasses.replace(record, silent_parameters=(),
+    swap_family(dataclasses.replace(record, silent_parameters=(),
                                                                         regime_targets=()))
 
 
@@ -116,7 +117,9 @@ def test_the_command_line_offers_families_with_targets_only(capsys, lora_without
 
 
 def test_the_page_shows_regime_fidelity_and_leaves_calibration_sweeps_out(small_spot, tmp_path) -> None:
-    from aisched.experiments import catalog, report, reproduction, sweep
+    from aisched.experiments.pages import report, reproduction
+    from aisched.experiments.run import sweep
+    from aisched.experiments.spec import catalog
 
     cal.calibrate("spot", tmp_path, seeds=1, executor="serial")
     scenario = catalog.get("spot/fig5-deadline").reduced()
@@ -150,7 +153,7 @@ def test_an_ordering_relation_reads_in_words_not_nan(tmp_path) -> None:
                            "closest_setting": setting, "meetable": True}]}
     (tmp_path / "tenants").mkdir()
     (tmp_path / "tenants" / "calibration.json").write_text(json.dumps(record))
-    text = "\n".join(cal.fidelity_lines(tmp_path, ["tenants"]))
+    text = "\n".join(fidelity.fidelity_lines(tmp_path, ["tenants"]))
     assert not re.search(r"\bnan\b", text)
     assert "| BatchSche < HiveD at 25 servers | in this order | 1 pair out of order | | in this order | | yes |" in text
     assert "| HiveD / BatchSche, Fig. 4a | 1.170 | 0.959 | -0.211 | 1.091 | -0.079 | no |" in text

@@ -10,22 +10,22 @@ import pytest
 from aisched import families
 from aisched.cli import main
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import calibrate as cal
-from aisched.experiments import sweep as sweeps
+from aisched.experiments.run import sweep as sweeps
+from aisched.experiments.studies import calibrate as cal
 
 #: A point small enough for a unit test: 3 edges, 24 slots, a heavy Poisson rate so edges share slots.
 _TINY = {"edges": 3, "slots": 24, "arrival_rate": 4.0, "capacity": "homo-M", "workload": "gpu_priced"}
 
 
 @pytest.fixture
-def tiny_genai(monkeypatch, forbid_algorithms):
+def tiny_genai(swap_family, monkeypatch, forbid_algorithms):
     """genai's declarations at one tiny point, with a two-value revenue grid (never runs ComDOS)."""
     record = families.record("genai")
     grids = {"revenue_scale": (1.0, 0.5), "candidate_shuffle": (0.0,), "transfer_scale": (1.0,),
              "runtime_scale": (1.0,)}
     params = tuple(dataclasses.replace(p, grid=grids[p.name]) for p in record.silent_parameters)
     targets = tuple(dataclasses.replace(t, at=_TINY) for t in record.regime_targets[:2])
-    monkeypatch.setitem(families._RECORDS, "genai", dataclasses.replace(record, silent_parameters=params,
+    swap_family(dataclasses.replace(record, silent_parameters=params,
                                                                         regime_targets=targets))
     forbid_algorithms("genai", "comdos")
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog
-from aisched.experiments.catalog import Claim, Scenario
+from aisched.experiments.spec import catalog
+from aisched.experiments.spec.catalog import Claim, Scenario
 
 GOOD = """
 name = "lora/my-scale"
@@ -112,7 +112,8 @@ def test_python_scenarios_validate_and_register() -> None:
         with pytest.raises(InvalidScenarioError, match="already registered"):
             catalog.register(s)
     finally:
-        catalog._REGISTRY.pop("lora/unit-register")
+        assert catalog.unregister("lora/unit-register") is s
+    assert "lora/unit-register" not in catalog.names("lora") and catalog.unregister("lora/unit-register") is None
     with pytest.raises(InvalidScenarioError, match="improvement claim needs"):
         Scenario(name="lora/x", family="lora", title="", x="nodes", values=(1,), base={},
                  algorithms=("eft",), claims=(Claim("improvement", "", "eft", point="1"),))
@@ -152,9 +153,9 @@ def test_the_static_name_index_is_the_families_own_list() -> None:
 
 
 def test_an_unknown_name_is_refused_before_any_family_loads() -> None:
-    code = ("import sys\nfrom aisched.errors import InvalidScenarioError\nfrom aisched.experiments import catalog\n"
+    code = ("import sys\nfrom aisched.errors import InvalidScenarioError\nfrom aisched.experiments.spec import catalog\n"
             "try:\n    catalog.get('lora/fig4-scal')\nexcept InvalidScenarioError as e:\n    print(e)\n"
-            "print(catalog._PAPER_LOADED, [m for m in ('jax', 'pyomo', 'xarray', 'pandas') if m in sys.modules])")
+            "print(catalog.paper_loaded(), [m for m in ('jax', 'pyomo', 'xarray', 'pandas') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["scenario: unknown scenario 'lora/fig4-scal'; did you mean 'lora/fig4-scale'?",
                                 "[] []"]

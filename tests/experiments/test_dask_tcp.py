@@ -27,8 +27,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from aisched.experiments import sweep
-from aisched.experiments.catalog import Claim, Scenario
+from aisched.experiments.run import sweep
+from aisched.experiments.spec.catalog import Claim, Scenario
 
 # about a minute on 2 busy cores: three interpreters importing the numerical stack, then the sweeps
 pytestmark = pytest.mark.slow

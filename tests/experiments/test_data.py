@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import SHARED_DATA
 
-from aisched import cli
+from aisched import _paths, cli, data
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import _paths, data
 
 SPOT = data.DATASETS["spot-traces"]
 

@@ -16,9 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, sweep
-from aisched.experiments.scenario import Claim, Scenario, from_mapping
-from aisched.experiments.stored import StoredScenario
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
+from aisched.experiments.spec.scenario import Claim, Scenario, from_mapping
+from aisched.experiments.store.stored import StoredScenario
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -12,12 +12,13 @@ import pytest
 import aisched  # noqa: F401  (registers the families)
 from aisched import families
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import regime
-from aisched.experiments.catalog import Claim, Scenario
-from aisched.experiments.checks import check_claims, summarise
-from aisched.experiments.diagnostics import diagnostics_lines, idle, idle_points
-from aisched.experiments.report import REDUCED_LABEL, verdict_text
-from aisched.experiments.stored import StoredScenario
+from aisched.experiments.pages import regime as regime_page
+from aisched.experiments.pages.report import REDUCED_LABEL, verdict_text
+from aisched.experiments.spec.catalog import Claim, Scenario
+from aisched.experiments.store.stored import StoredScenario
+from aisched.experiments.verdicts import regime
+from aisched.experiments.verdicts.checks import check_claims, summarise
+from aisched.experiments.verdicts.diagnostics import diagnostics_lines, idle, idle_points
 
 
 def _rows(x: str, algorithm: str, objectives: list[float], **columns: list[float]) -> list[dict]:
@@ -81,13 +82,13 @@ def test_regime_points_region_and_headroom() -> None:
     assert by_x["0.25"].improvement == pytest.approx((9 / 5 + 10 / 6 + 11 / 7) / 3 - 1)
     assert by_x["0.25"].room == pytest.approx(12 / 6 - 1) and by_x["0.25"].reference_kind == "bound"
     assert math.isnan(by_x["1.0"].room)
-    text = regime.region_text(definition, points, "heft_ma")
+    text = regime_page.region_text(definition, points, "heft_ma")
     assert text == ("comdos above heft_ma (95 % paired interval above 0) at capacity_scale = 0.25 "
                     "(edge-slots at memory capacity, the most of any algorithm: 40.0%); not at 1.0 (edge-slots at "
                     "memory capacity, the most of any algorithm: 3.3%).")
-    nowhere = regime.region_text(definition, [p for p in points if p.x == "1.0"], "heft_ma")
+    nowhere = regime_page.region_text(definition, [p for p in points if p.x == "1.0"], "heft_ma")
     assert nowhere.startswith("comdos above heft_ma (95 % paired interval above 0): nowhere along capacity_scale")
-    lines = regime.regime_lines(definition, _table())
+    lines = regime_page.regime_lines(definition, _table())
     assert "| 0.25 | heft_ma | +67.9% ± 11.5% | better | at most +100.0% (bound) |" in lines
 
 
@@ -104,21 +105,21 @@ def test_a_variant_of_the_proposed_algorithm_gets_its_own_map(tmp_path: Path) ->
     by_x = {p.x: p for p in variant}
     assert by_x["1.0"].verdict == "better" and by_x["0.25"].verdict == "worse"
     assert default == regime.regime_points(replace(_genai(["1.0", "0.25"]), figures=("regime",)), table)
-    lines = regime.regime_lines(definition, table)
+    lines = regime_page.regime_lines(definition, table)
     assert sum(line.startswith("Regime map along") for line in lines) == 2
     assert any(line.startswith("- comdos@full-cell above heft_ma (95 % paired interval above 0) at "
                                "capacity_scale = 1.0") for line in lines)
-    summary = regime.regime_summary(definition, variant)
+    summary = regime_page.regime_summary(definition, variant)
     assert summary.startswith("comdos@full-cell is above heft_ma at capacity_scale = 1.0")
     pytest.importorskip("matplotlib")
-    regime.regime_figure(tmp_path, definition, table)
+    regime_page.regime_figure(tmp_path, definition, table)
     assert "comdos@full-cell vs the baseline" in (tmp_path / "regime.svg").read_text()
 
 
 def test_the_regime_figure_is_drawn_from_a_fixture(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     definition = replace(_genai(["1.0", "0.25"]), figures=("regime",))
-    png = regime.regime_figure(tmp_path, definition, _table())
+    png = regime_page.regime_figure(tmp_path, definition, _table())
     svg = tmp_path / "regime.svg"
     assert png == tmp_path / "regime.png" and png.stat().st_size > 1000
     text = svg.read_text()
@@ -135,7 +136,7 @@ def test_a_regime_scenario_needs_the_proposed_algorithm_and_a_baseline() -> None
 
 
 def test_bound_cells_only_at_bound_at(tmp_path: Path) -> None:
-    from aisched.experiments import sweep
+    from aisched.experiments.run import sweep
 
     scenario = Scenario(name="genai/b", family="genai", title="", x="edges", values=(2, 3), base={"slots": 10},
                         algorithms=("comdos", "heft_ma"), bound=True, bound_at=(3,), seeds=2)
@@ -149,7 +150,7 @@ def test_bound_cells_only_at_bound_at(tmp_path: Path) -> None:
 def test_run_records_are_kept_run_after_run(tmp_path: Path) -> None:
     import json
 
-    from aisched.experiments.reproduce import read_records
+    from aisched.experiments.run.reproduce import read_records
 
     path = tmp_path / "reproduce-genai.json"
     assert read_records(path) == []
@@ -161,7 +162,7 @@ def test_run_records_are_kept_run_after_run(tmp_path: Path) -> None:
 
 def test_page_figure_marks_the_papers_values(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from aisched.experiments.page_figures import paper_marks, scenario_svg
+    from aisched.experiments.pages.page_figures import paper_marks, scenario_svg
 
     claims = (Claim("improvement", "comdos +50 % over heft_ma at 0.25", "comdos", baseline="heft_ma",
                     point="0.25", value=0.5),

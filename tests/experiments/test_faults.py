@@ -28,7 +28,10 @@ import pytest
 from aisched import _files, cli
 from aisched._files import HOLDER_FILE, FolderLock, folder_holder
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, report, stored, sweep
+from aisched.experiments.pages import report
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
+from aisched.experiments.store import stored
 
 NAME = "tenants/fig4a-jobs-linear"
 SMALL = catalog.get(NAME).reduced()  # 20 cells of about 0.1 s each

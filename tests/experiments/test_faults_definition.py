@@ -25,8 +25,10 @@ import pytest
 
 from aisched import cli
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import report, stored, sweep, sweep_state
-from aisched.experiments.scenario import load
+from aisched.experiments.pages import report
+from aisched.experiments.run import sweep
+from aisched.experiments.spec.scenario import load
+from aisched.experiments.store import stored, sweep_state
 
 NAME = "tenants/mini-faults"
 CELLS = 4  # 2 points x 1 seed x 2 algorithms, about 0.3 s each
@@ -263,7 +265,7 @@ def test_a_report_that_dies_mid_figure_keeps_the_old_figures_and_page_whole(swep
 KILLED = textwrap.dedent("""
     import sys, time
     from matplotlib.figure import Figure
-    from aisched.experiments import report
+    from aisched.experiments.pages import report
 
     def savefig(self, fname, **kwargs):  # a slow draw: killed while it writes
         fname.write(b"partial")

@@ -19,11 +19,12 @@ import pandas as pd
 import pytest
 
 import aisched  # noqa: F401  (registers the families)
-from aisched import families
-from aisched.experiments import figures, regime
-from aisched.experiments.checks import ClaimCheck, summarise
-from aisched.experiments.scenario import Claim
-from aisched.experiments.stored import StoredScenario
+from aisched import families, figures
+from aisched.experiments.pages import regime as regime_page
+from aisched.experiments.spec.scenario import Claim
+from aisched.experiments.store.stored import StoredScenario
+from aisched.experiments.verdicts import regime
+from aisched.experiments.verdicts.checks import ClaimCheck, summarise
 
 pytest.importorskip("matplotlib")
 
@@ -170,8 +171,8 @@ def _edges_summary(values: list[int]) -> pd.DataFrame:
 
 
 def test_the_page_figure_marks_the_papers_claims_as_the_papers() -> None:
-    from aisched.experiments import catalog
-    from aisched.experiments.page_figures import is_papers_claim, scenario_plot
+    from aisched.experiments.pages.page_figures import is_papers_claim, scenario_plot
+    from aisched.experiments.spec import catalog
 
     stored = StoredScenario.of(catalog.get("genai/fig5-edges"))
     assert all(is_papers_claim(stored, c) for c in stored.claims)
@@ -188,8 +189,8 @@ def test_the_page_figure_marks_the_papers_claims_as_the_papers() -> None:
 
 
 def test_a_users_claim_is_never_labelled_the_papers() -> None:
-    from aisched.experiments import catalog
-    from aisched.experiments.page_figures import is_papers_claim, paper_marks, scenario_plot
+    from aisched.experiments.pages.page_figures import is_papers_claim, paper_marks, scenario_plot
+    from aisched.experiments.spec import catalog
 
     paper = StoredScenario.of(catalog.get("genai/fig5-edges"))
     changed = replace(paper.claims[0], value=0.10)  # a user's figure on the paper's scenario
@@ -213,7 +214,7 @@ def test_a_users_claim_is_never_labelled_the_papers() -> None:
 
 
 def test_the_page_figure_of_a_ratio_keeps_its_band_in_0_1() -> None:
-    from aisched.experiments.page_figures import scenario_plot
+    from aisched.experiments.pages.page_figures import scenario_plot
 
     stored = StoredScenario(name="genai/my-ratio", family="genai", title=CAPTION, x="edges", values=[2, 3, 4],
                             metric="ratio", algorithms=["comdos", "heft_ma"])
@@ -235,7 +236,7 @@ def test_the_regime_map_bars_run_over_the_seeds_never_below_minus_100_percent() 
     per_seed = {"comdos": [0.0, 0.0, 30.0], "heft_ma": [10.0, 10.0, 10.0]}  # -100 %, -100 %, +200 %
     table = _table([1.0, 0.25], per_seed, metric="objective").assign(reference=math.nan, reference_kind="")
     assert regime.regime_points(stored, table)[0].spread > 1.0  # mean - std would be below -100 %
-    fig = regime.regime_plot(stored, table)
+    fig = regime_page.regime_plot(stored, table)
     try:
         (ax,) = fig.axes
         assert caption in _words(fig._suptitle.get_text()) and figures.title_fits(fig)

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 import xarray as xr
 
-from aisched.experiments import figures
-from aisched.experiments.stored import StoredScenario
+from aisched import figures
+from aisched.experiments.store.stored import StoredScenario
 
 LONG = ("Fig. 8: social welfare of pdFTSP, Titan, EFT and NTM under light, medium and high Poisson workloads "
         "on the paper's mixed cluster [cost: full 5 seeds 191 s; reduced 1 seed 25 s]")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from aisched.experiments import sweep
-from aisched.experiments.catalog import Scenario
-from aisched.experiments.progress import Eta, EtaBar, cell_group, pace_text
+from aisched.experiments.run import sweep
+from aisched.experiments.run.progress import Eta, EtaBar, cell_group, pace_text
+from aisched.experiments.spec.catalog import Scenario
 
 #: (algorithm, seconds a cell at size 1 (a cell at size s costs s times it), seconds the first cell of a size
 #: costs more on each worker: its compilation)

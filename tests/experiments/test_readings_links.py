@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog
-from aisched.experiments.readings import EXPLAINED_STATUSES, ReadingIndex, heading_key, slug
-from aisched.experiments.scenario import Claim, Scenario, from_mapping
+from aisched.experiments.spec import catalog
+from aisched.experiments.spec.readings import EXPLAINED_STATUSES, ReadingIndex, heading_key, slug
+from aisched.experiments.spec.scenario import Claim, Scenario, from_mapping
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, sweep
-from aisched.experiments.catalog import Claim, Scenario
-from aisched.experiments.scenario import from_mapping
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
+from aisched.experiments.spec.catalog import Claim, Scenario
+from aisched.experiments.spec.scenario import from_mapping
 
 BASE = Scenario(
     name="lora/test-references", family="lora", title="tiny", x="nodes", values=(1, 2, 3),
@@ -87,8 +88,8 @@ def test_a_claims_table_is_headed_paper_only_for_the_papers_claims() -> None:
     import math
     from collections import Counter
 
-    from aisched.experiments.report import ClaimCheck, _claim_lines
-    from aisched.experiments.stored import StoredScenario
+    from aisched.experiments.pages.report import ClaimCheck, _claim_lines
+    from aisched.experiments.store.stored import StoredScenario
 
     paper = catalog.get("genai/fig5-edges")
     stored = StoredScenario.of(paper)

@@ -9,9 +9,9 @@ import pytest
 
 from aisched.cli import main
 from aisched.errors import AischedError, InvalidScenarioError
-from aisched.experiments import sweep
-from aisched.experiments.catalog import Scenario
-from aisched.experiments.refresh import refresh_metrics
+from aisched.experiments.run import sweep
+from aisched.experiments.run.refresh import refresh_metrics
+from aisched.experiments.spec.catalog import Scenario
 
 TINY = Scenario(
     name="tenants/test-refresh", family="tenants", title="refresh", x="jobs", values=(6, 10),

@@ -12,7 +12,10 @@ import pytest
 import aisched
 from aisched import cli
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, report, reproduce, reproduction, sweep
+from aisched.experiments.pages import report, reproduce, reproduction
+from aisched.experiments.run import reproduce as run_reproduce
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
 
 SMALL = ["spot/fig5-deadline", "spot/fig6-bandwidth"]  # millisecond cells
 STABLE = ["scenario", "point", "x", "seed", "algorithm", "objective", "status", "admitted"]
@@ -290,7 +293,7 @@ def test_ctrl_c_with_scenarios_in_flight_stops_the_workers_and_runs_nothing_more
         done, planned = 3, 10
 
     with pytest.raises(sweep.Interrupted) as info:
-        reproduce._overlapped(one, list(range(6)), runner, Bar())
+        run_reproduce._overlapped(one, list(range(6)), runner, Bar())
     assert runner.stopped.is_set() and (info.value.kept, info.value.total) == (3, 10)
     # the scenarios not started are cancelled: at most one more than were in flight may slip in
     # (the first sweep's thread is free before the waiting thread has cancelled)

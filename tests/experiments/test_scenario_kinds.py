@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 import aisched
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, report, sweep
-from aisched.experiments.catalog import Scenario
-from aisched.experiments.data import data_file
+from aisched.experiments.pages import report
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
+from aisched.experiments.spec.catalog import Scenario
 from aisched.online.tenants.theta import estimation_jobs
 from aisched.scenarios.spot.selection import pool_members, selection_cell
 

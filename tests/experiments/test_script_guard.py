@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 SCRIPT = """
-from aisched.experiments import catalog
-from aisched.experiments.sweep import sweep
+from aisched.experiments.spec import catalog
+from aisched.experiments.run.sweep import sweep
 
 table = sweep(catalog.get("spot/fig5-deadline").reduced(), {out!r}, seeds=1, workers=1, progress=False,
               outcomes=False)

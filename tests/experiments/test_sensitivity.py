@@ -9,9 +9,11 @@ import pytest
 
 from aisched import families
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, reproduction
-from aisched.experiments import sensitivity as sens
-from aisched.experiments import sweep as sweeps
+from aisched.experiments.pages import reproduction
+from aisched.experiments.pages import sensitivity as sens_page
+from aisched.experiments.run import sweep as sweeps
+from aisched.experiments.spec import catalog
+from aisched.experiments.studies import sensitivity as sens
 
 
 def _record(grids):
@@ -78,8 +80,8 @@ def test_a_parameter_is_varied_only_where_it_means_something() -> None:
     assert key == "default" and same.base == fig5.base and same.params == fig5.params
 
 
-def test_sensitivity_runs_the_claims_at_each_setting_and_the_page_shows_it(tmp_path, monkeypatch) -> None:
-    monkeypatch.setitem(families._RECORDS, "spot", _record({"value": (96.0, 120.0)}))
+def test_sensitivity_runs_the_claims_at_each_setting_and_the_page_shows_it(swap_family, tmp_path, monkeypatch) -> None:
+    swap_family(_record({"value": (96.0, 120.0)}))
     name = "spot/fig5-deadline"
     result = sens.sensitivity("spot", tmp_path, seeds=1, names=[name], executor="serial")
     entry = result["scenarios"][name]
@@ -112,7 +114,7 @@ def test_sensitivity_refuses_bad_input(tmp_path) -> None:
         sens.sensitivity("spot", tmp_path, seeds=1, names=["spot/fig5-deadline"], executor="serial")
     (tmp_path / "spot" / "sensitivity.json").write_text("[]")
     with pytest.raises(InvalidScenarioError, match="sensitivity.json is not a sensitivity record"):
-        sens.summary_lines(tmp_path, ["spot"])
+        sens_page.summary_lines(tmp_path, ["spot"])
 
 
 def test_at_claim_points_keeps_the_points_the_claims_are_made_at() -> None:
@@ -128,8 +130,8 @@ def test_at_claim_points_keeps_the_points_the_claims_are_made_at() -> None:
     assert sens.at_claim_points(catalog.get("lora/fig4-scale").reduced()) is None  # no 50 nodes in the reduced form
 
 
-def test_sensitivity_at_the_claims_points_has_its_own_record_and_folders(tmp_path, monkeypatch) -> None:
-    monkeypatch.setitem(families._RECORDS, "spot", _record({"value": (96.0, 120.0)}))
+def test_sensitivity_at_the_claims_points_has_its_own_record_and_folders(swap_family, tmp_path, monkeypatch) -> None:
+    swap_family(_record({"value": (96.0, 120.0)}))
     name = "spot/fig5-deadline"
     every = sens.sensitivity("spot", tmp_path, seeds=1, names=[name], executor="serial")
     at = sens.sensitivity("spot", tmp_path, seeds=1, names=[name], executor="serial", points="claims")
@@ -149,7 +151,7 @@ def test_sensitivity_at_the_claims_points_has_its_own_record_and_folders(tmp_pat
         assert {k: v["status"] for k, v in same["verdicts"].items()} == {
             k: v["status"] for k, v in next(c for c in at["scenarios"][name]["claims"]
                                             if c["text"] == text)["verdicts"].items()}
-    rows = [line for line in sens.summary_lines(tmp_path, ["spot"]) if line.startswith("| spot |")]
+    rows = [line for line in sens_page.summary_lines(tmp_path, ["spot"]) if line.startswith("| spot |")]
     assert [row.split(" | ")[3] for row in rows] == ["reduced sizes, 1 seeds",
                                                     "reduced sizes at the claims' points, 1 seeds"]
     with pytest.raises(InvalidScenarioError, match="points"):
@@ -168,30 +170,30 @@ def test_the_page_takes_the_largest_run_that_checked_a_claim(tmp_path) -> None:
     folder.mkdir()
     (folder / "sensitivity.json").write_text(json.dumps(
         _claim_record("not checked", False, "all", "not checked wherever the text allows")))
-    entries = sens.page_entries(tmp_path, ["lora"])
+    entries = sens_page.page_entries(tmp_path, ["lora"])
     assert entries[("lora/fig4-scale", "at 50 nodes")]["size"] == "reduced sizes, 3 seeds"
     (folder / "sensitivity-full-at-claims.json").write_text(json.dumps(
         _claim_record("holds", True, "claims", "holds at the default; fails where value_scale >= 1.1")))
-    entry = sens.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]
+    entry = sens_page.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]
     assert entry == {"fit": None, "default": "holds", "size": "full sizes at the claims' points, 3 seeds",
                      "sensitivity": "holds at the default; fails where value_scale >= 1.1"}
-    rows = [line for line in sens.summary_lines(tmp_path, ["lora"]) if line.startswith("| lora |")]
+    rows = [line for line in sens_page.summary_lines(tmp_path, ["lora"]) if line.startswith("| lora |")]
     assert len(rows) == 2 and "full sizes at the claims' points, 3 seeds" in rows[1]
     (folder / "sensitivity.json").write_text(json.dumps(
         _claim_record("inconclusive", False, "all", "inconclusive wherever the text allows")))
-    assert sens.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]["default"] == "holds"
+    assert sens_page.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]["default"] == "holds"
     (folder / "sensitivity-full-at-claims.json").write_text(json.dumps(
         _claim_record("not checked", True, "claims", "not checked wherever the text allows")))
-    assert sens.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]["default"] == "inconclusive"
+    assert sens_page.page_entries(tmp_path, ["lora"])[("lora/fig4-scale", "at 50 nodes")]["default"] == "inconclusive"
     (folder / "sensitivity-full-at-claims.json").write_text("[]")
     with pytest.raises(InvalidScenarioError, match="--full --points claims"):
-        sens.page_entries(tmp_path, ["lora"])
+        sens_page.page_entries(tmp_path, ["lora"])
 
 
-def test_the_cli_runs_one_scenario_at_the_claims_points(tmp_path, monkeypatch, capsys) -> None:
+def test_the_cli_runs_one_scenario_at_the_claims_points(swap_family, tmp_path, monkeypatch, capsys) -> None:
     from aisched import cli
 
-    monkeypatch.setitem(families._RECORDS, "spot", _record({"value": (96.0, 120.0)}))
+    swap_family(_record({"value": (96.0, 120.0)}))
     assert cli.main(["sensitivity", "spot", "--scenario", "spot/fig5-deadline", "--points", "claims", "--seeds", "1",
                      "--serial", "--no-progress", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out

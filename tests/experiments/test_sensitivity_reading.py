@@ -10,19 +10,21 @@ import pytest
 from aisched import families
 from aisched.cli import main
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, reproduction
-from aisched.experiments import sensitivity as sens
-from aisched.experiments import sweep as sweeps
+from aisched.experiments.pages import reproduction
+from aisched.experiments.pages import sensitivity as sens_page
+from aisched.experiments.run import sweep as sweeps
+from aisched.experiments.spec import catalog
+from aisched.experiments.studies import sensitivity as sens
 
 _COMPETITIVE = "genai/fig9-competitive"  # reduced: 2 edges, 12 slots, 4 jobs, ComDOS and the offline solve
 
 
 @pytest.fixture
-def one_setting(monkeypatch):
+def one_setting(swap_family, monkeypatch):
     """genai's silent parameters each at its default only: one setting a scenario, the cheapest run."""
     record = families.record("genai")
     params = tuple(dataclasses.replace(p, grid=(p.default,)) for p in record.silent_parameters)
-    monkeypatch.setitem(families._RECORDS, "genai", dataclasses.replace(record, silent_parameters=params))
+    swap_family(dataclasses.replace(record, silent_parameters=params))
 
 
 def _scenario_files(top):
@@ -113,28 +115,28 @@ def test_the_page_shows_a_reading_beside_never_instead_of_the_plain_record(tmp_p
     key = ("genai/fig7-workload", "at Poisson 7")
     (folder / "sensitivity-full-at-claims-gpus=4.json").write_text(json.dumps(
         _record("fails", "fails wherever the text allows", {"gpus": 4})))
-    only = sens.page_entries(tmp_path, ["genai"])[key]
+    only = sens_page.page_entries(tmp_path, ["genai"])[key]
     assert only["sensitivity"] is None and only["readings"]["gpus=4"]["default"] == "fails"
     (folder / "sensitivity-full-at-claims.json").write_text(json.dumps(
         _record("holds", "holds wherever the text allows", None)))
-    entry = sens.page_entries(tmp_path, ["genai"])[key]
+    entry = sens_page.page_entries(tmp_path, ["genai"])[key]
     assert entry["default"] == "holds" and entry["sensitivity"] == "holds wherever the text allows"
     assert entry["readings"] == {"gpus=4": {"fit": None, "default": "fails", "sensitivity":
                                             "fails wherever the text allows",
                                             "size": "full sizes at the claims' points, 3 seeds, under gpus=4"}}
-    rows = [line for line in sens.summary_lines(tmp_path, ["genai"]) if line.startswith("| genai |")]
+    rows = [line for line in sens_page.summary_lines(tmp_path, ["genai"]) if line.startswith("| genai |")]
     assert [row.split(" | ")[3] for row in rows] == ["full sizes at the claims' points, 3 seeds",
                                                     "full sizes at the claims' points, 3 seeds, under gpus=4"]
     (folder / "sensitivity-at-claims-gpus=4.json").write_text(json.dumps(  # a smaller mode never wins
         _record("inconclusive", "inconclusive wherever the text allows", {"gpus": 4}, full=False)))
-    assert sens.page_entries(tmp_path, ["genai"])[key]["readings"]["gpus=4"]["default"] == "fails"
+    assert sens_page.page_entries(tmp_path, ["genai"])[key]["readings"]["gpus=4"]["default"] == "fails"
     (folder / "sensitivity-full-gpus=4.json").write_text("[]")
     with pytest.raises(InvalidScenarioError, match="--reading"):
-        sens.page_entries(tmp_path, ["genai"])
+        sens_page.page_entries(tmp_path, ["genai"])
 
 
 def test_a_scenario_takes_offline_options_only_where_it_solves_the_offline_program() -> None:
-    from aisched.experiments.validation import validate
+    from aisched.experiments.spec.validation import validate
 
     competitive = catalog.get(_COMPETITIVE)
     validate(dataclasses.replace(competitive, params={"offline": {"gpus": 2}}))

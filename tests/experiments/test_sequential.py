@@ -2,7 +2,7 @@
 
 The simulations draw paired per-seed differences whose true mean is 0, look at
 3, 6, 12 and 20 seeds, and stop at the first look whose interval excludes 0 (a
-false verdict). The rule of :mod:`aisched.experiments.sequential` must keep
+false verdict). The rule of :mod:`aisched.experiments.verdicts.sequential` must keep
 that rate at or below 5 %; the naive rule (95 % at every look) must not, which
 is why the level is spent across the looks.
 """
@@ -14,8 +14,8 @@ import math
 import numpy as np
 import pytest
 
-from aisched.experiments import sequential
-from aisched.experiments.sequential import (
+from aisched.experiments.verdicts import paired_interval, sequential, t_quantile
+from aisched.experiments.verdicts.sequential import (
     ALPHA,
     LOOKS,
     claim_p_value,
@@ -26,7 +26,6 @@ from aisched.experiments.sequential import (
     one_sided_p,
     sequential_interval,
 )
-from aisched.experiments.verdicts import paired_interval, t_quantile
 
 RUNS = 4000
 #: Three Monte-Carlo standard errors of a rate of 5 % over RUNS runs.
@@ -186,7 +185,7 @@ def test_t_quantiles_against_known_values() -> None:
 
 
 def test_the_summary_counts_the_claims_that_hold_after_holm() -> None:
-    from aisched.experiments.reproduction import _summary
+    from aisched.experiments.pages.reproduction import _summary
 
     counts = {"holds": 3, "fails": 1, "inconclusive": 1, "untestable": 0, "not checked": 0}
     p_values = {"toy": {"a": 0.001, "b": 0.02, "c": 0.04, "d": float("nan"), "e": float("nan")}}

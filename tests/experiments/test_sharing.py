@@ -1,4 +1,4 @@
-"""Cells that repeat another scenario's computation run once (aisched.experiments.sharing)."""
+"""Cells that repeat another scenario's computation run once (aisched.experiments.run.sharing)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from aisched.experiments import sharing, sweep
-from aisched.experiments.catalog import Scenario
+from aisched.experiments.run import sharing, sweep
+from aisched.experiments.spec.catalog import Scenario
 
 TINY = Scenario(
     name="lora/test-share-a", family="lora", title="tiny", x="nodes", values=(1, 2),
@@ -110,7 +110,7 @@ def test_dask_runs_every_cell() -> None:
 def test_reproduce_shares_unless_told_not_to(flags: list[str], share: bool, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     from aisched import cli
-    from aisched.experiments import reproduce
+    from aisched.experiments.pages import reproduce
 
     seen: dict = {}
 

@@ -17,9 +17,11 @@ import pandas as pd
 import pytest
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, report, sweep
-from aisched.experiments.catalog import Claim, Scenario
-from aisched.experiments.stored import StoredScenario
+from aisched.experiments.pages import report
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
+from aisched.experiments.spec.catalog import Claim, Scenario
+from aisched.experiments.store.stored import StoredScenario
 
 # columns that must agree between runs (timings differ)
 STABLE = ["scenario", "point", "x", "seed", "algorithm", "objective", "status", "admitted", "reference",
@@ -412,7 +414,7 @@ def test_netcdf_writes_hold_the_process_lock(tmp_path: Path) -> None:
 
 
 def test_an_offline_row_gives_its_gap_and_a_time_limited_one_says_so() -> None:
-    from aisched.experiments.stored import TABLE_COLUMNS, _gap
+    from aisched.experiments.store.stored import TABLE_COLUMNS, _gap
 
     assert TABLE_COLUMNS[-1] == "gap"
     assert _gap({"algorithm": "offline", "status": "optimal", "bound": 10.0, "objective": 10.0}) == 0.0

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from aisched.experiments.catalog import Claim
-from aisched.experiments.report import ClaimCheck, check_claims, summarise, variant_checks
-from aisched.experiments.stored import StoredScenario
+from aisched.experiments.pages.report import ClaimCheck, check_claims, summarise, variant_checks
+from aisched.experiments.spec.catalog import Claim
+from aisched.experiments.store.stored import StoredScenario
 from aisched.experiments.verdicts import (
     VERDICTS,
     counts_text,

@@ -24,7 +24,7 @@ def metrics(instance: KnapsackInstance, outcome: Any) -> dict[str, float]:
 
 
 def add_scenarios(add: Any) -> None:
-    from aisched.experiments.scenario import Claim, Scenario
+    from aisched.experiments.spec.scenario import Claim, Scenario
 
     add(Scenario(
         name=f"{FAMILY}/fig1-capacity", family=FAMILY, title="value vs capacity", x="capacity",
@@ -56,7 +56,8 @@ def _hooks() -> families.FamilyHooks:
                                 labels={"objective": "value (money units)"})
 
 
-families.register(families.FamilyRecord(
+families.register(families.Family(
     name=FAMILY, objective=families.Objective("value"), proposed="threshold", hooks=_hooks, cli=KnapsackCli,
     item="item", paper_scenarios=("fig1-capacity",), metric_columns={"fill": True},
+    modules=("tests.fifth_family.models", "tests.fifth_family.online"),
 ))

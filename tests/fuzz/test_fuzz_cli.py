@@ -136,7 +136,7 @@ def test_compare_out_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_select_option_values(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                               case: tuple[str, str], value: str) -> None:
     fam, option = case
-    module = cli._family_cli(fam)
+    module = cli.family_cli(fam)
     assert module is not None and module.selects
     seen: list[object] = []
 
@@ -163,7 +163,8 @@ def test_select_option_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 @given(st.sampled_from(["sweep", "reproduce"]), st.sampled_from(["--seeds", "--workers", "--dask"]), VALUES)
 def test_sweep_and_reproduce_options(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch, command: str, option: str, value: str) -> None:
-    from aisched.experiments import reproduce, sweep
+    from aisched.experiments.pages import reproduce
+    from aisched.experiments.run import sweep
 
     def stop(*args: object, **kwargs: object) -> None:  # options checked; the run itself is tested elsewhere
         raise _Built

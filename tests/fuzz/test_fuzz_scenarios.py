@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 
 from aisched import cli
 from aisched.errors import AischedError
-from aisched.experiments import scenario as scenario_mod
-from aisched.experiments.stored import StoredScenario
+from aisched.experiments.spec import scenario as scenario_mod
+from aisched.experiments.store.stored import StoredScenario
 from aisched.scenarios.lora import traces
 
 FAST = settings(max_examples=150, deadline=None, derandomize=True, database=None,

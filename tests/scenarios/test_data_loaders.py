@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from aisched import _paths
+from aisched.data import DATASETS
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import _paths
-from aisched.experiments.data import DATASETS
 from aisched.scenarios import genai, spot, tenants
 from aisched.scenarios import lora as lora_sc
 

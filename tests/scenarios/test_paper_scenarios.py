@@ -5,9 +5,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import catalog, report, sweep
-from aisched.experiments.data import data_file
+from aisched.experiments.pages import report
+from aisched.experiments.run import sweep
+from aisched.experiments.spec import catalog
 from aisched.scenarios.lora.traces import NAMED_TRACES
 
 #: Reduced runs of 12-60 s on 2 cores whose parts have fast tests of their own (lora's trace loaders and

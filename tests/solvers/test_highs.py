@@ -7,7 +7,8 @@ import pytest
 import scipy.sparse as sp
 
 from aisched.errors import SolverError
-from aisched.solvers.highs import ColumnLP, check_highs_options, solve_milp
+from aisched.solvers import SolveResult, SolverResult
+from aisched.solvers.highs import ColumnLP, LPSolution, MilpResult, check_highs_options, solve_milp
 from aisched.solvers.status import Status
 
 # max 5a + 4b + 3c  s.t.  2a + 3b + c <= 5,  4a + b + 2c <= 11,  3a + 4b + 2c <= 8,  a, b, c in {0, 1, 2, ...}
@@ -23,8 +24,11 @@ def test_tiny_milp_has_its_known_optimum(engine: str) -> None:
     assert res.status is Status.OPTIMAL
     assert res.objective == pytest.approx(-13.0)
     assert res.bound == pytest.approx(-13.0)
-    np.testing.assert_allclose(res.x, [2.0, 0.0, 1.0], atol=1e-9)
+    np.testing.assert_allclose(res.solution, [2.0, 0.0, 1.0], atol=1e-9)
     assert res.engine == engine
+    assert isinstance(res, SolverResult) and res.sense == "min" and res.solver == "highs"
+    assert res.has_solution and res.gap == 0.0 and res.row_dual is None and res.wall_time_s >= 0
+    assert res.termination == ("0" if engine == "scipy" else "kOptimal")
 
 
 @pytest.mark.parametrize("engine", ["scipy", "highspy"])
@@ -47,7 +51,8 @@ def test_infeasible_is_a_status_not_an_exception(engine: str) -> None:
     # x >= 2 and x <= 1
     res = solve_milp([1.0], [[1.0], [1.0]], [2.0, -np.inf], [np.inf, 1.0], integrality=[1], engine=engine)
     assert res.status is Status.INFEASIBLE
-    assert res.x is None and np.isnan(res.objective) and res.bound == -np.inf
+    assert res.solution is None and not res.has_solution and np.isnan(res.objective)
+    assert np.isnan(res.bound) and res.bound_or_trivial == -np.inf and np.isnan(res.gap)
 
 
 @pytest.mark.parametrize("engine", ["scipy", "highspy"])
@@ -81,8 +86,10 @@ def test_column_lp_warm_starts_and_reports_duals() -> None:
     lp.add_columns([-2.0], 0.0, 1.0, [0], [0, 1], [1.0, 1.0])
     second = lp.solve()
     assert second.status is Status.OPTIMAL and second.objective == pytest.approx(-1.5)
-    np.testing.assert_allclose(second.col_value, [0.5, 0.5])
+    np.testing.assert_allclose(second.solution, [0.5, 0.5])
     np.testing.assert_allclose(-second.row_dual, [1.0, 1.0])  # prices of the two binding rows
+    assert second.bound == second.objective and second.has_solution and second.sense == "min"
+    assert second.engine == "highspy" and second.termination == "kOptimal"
     assert lp.num_cols == 2
 
 
@@ -106,4 +113,17 @@ def test_time_limit_is_a_status_not_an_exception(engine: str) -> None:
     res = solve_milp(-rng.integers(1, 50, n).astype(float), a, -np.inf, a.sum(axis=1) / 3, col_lower=0,
                      col_upper=1, integrality=np.ones(n), time_limit=1e-3, engine=engine)
     assert res.status is Status.TIME_LIMIT
-    assert res.x is None and np.isnan(res.objective) and res.bound == -np.inf
+    assert res.solution is None and not res.has_solution and np.isnan(res.objective)
+    assert np.isnan(res.bound) and res.bound_or_trivial == -np.inf and np.isnan(res.gap)
+
+
+def test_old_names_and_attributes_still_work() -> None:
+    assert MilpResult is SolverResult and LPSolution is SolverResult and SolveResult is SolverResult
+    res = solve_milp(COST, A, -np.inf, UPPER, integrality=np.ones(3))
+    with pytest.warns(DeprecationWarning, match="solution"):
+        assert res.x is res.solution
+    lp = ColumnLP([1.0])
+    lp.add_columns([-1.0], [0.0], [1.0], [0], [0], [1.0])
+    sol = lp.solve()
+    with pytest.warns(DeprecationWarning, match="solution"):
+        assert sol.col_value is sol.solution

@@ -66,6 +66,7 @@ def test_knapsack_optimal_and_loaded() -> None:
     assert res.status is Status.OPTIMAL and res.optimal
     assert res.termination == "convergenceCriteriaSatisfied"
     assert res.has_solution and res.solver == "highs"
+    assert res.sense == "max" and res.engine == "pyomo" and res.solution is None and res.row_dual is None
     best = brute_force_knapsack()
     assert res.objective == pytest.approx(best, abs=1e-6)
     assert res.bound == pytest.approx(res.objective, abs=1e-6)

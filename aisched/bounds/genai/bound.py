@@ -17,7 +17,7 @@ LP (``P1`` with ``x_il >= 0`` over the generated columns: the paper's relaxed
 ``P1``, whose dual is ``D1``), solved by HiGHS (:class:`aisched.solvers.highs.ColumnLP`, columns added to
 the same model so each round warm-starts). Pricing is (8) solved exactly per
 job (:mod:`aisched.bounds.genai.pricing`, wrapping
-:mod:`~aisched.online.genai.comdos_exact`; a job with a cyclic skeleton that
+:mod:`~aisched.online.genai.comdos.exact`; a job with a cyclic skeleton that
 exhausts its ``max_states`` exact solves contributes a certified *upper* bound
 on its (8) instead, counted in ``info["relaxed_jobs"]``). Generation stops when
 no job has a column of positive reduced profit: with exact pricing the LP is
@@ -95,7 +95,7 @@ class _Master:
         sol = self.lp.solve()
         duals = np.maximum(-sol.row_dual, 0.0)
         value = -sol.objective
-        return value, duals[: self.n], duals[self.n:].reshape(self.K, self.T), sol.col_value
+        return value, duals[: self.n], duals[self.n:].reshape(self.K, self.T), sol.solution
 
 
 def _check(time_limit: float | None, max_iterations: int, tolerance: float, max_states: int, primal: str,
@@ -320,9 +320,9 @@ def _milp(instance: GenaiInstance, columns: list[Column], time_limit: float | No
     upper = np.concatenate([np.ones(J), np.repeat(instance.memory_capacity, instance.num_slots)])
     res = solve_milp(-np.array([c.value for c in columns]), a, -np.inf, upper, col_lower=0, col_upper=1,
                      integrality=np.ones(len(columns)), time_limit=time_limit)
-    if res.x is None:
+    if res.solution is None:
         return []
-    return [col for col, x in zip(columns, res.x, strict=True) if x > 0.5]
+    return [col for col, x in zip(columns, res.solution, strict=True) if x > 0.5]
 
 
 def _primal(instance: GenaiInstance, columns: list[Column], weights: np.ndarray, primal: str,

@@ -9,7 +9,7 @@ problem at prices ``lambda_kt >= 0`` (the duals of (6b)) is exactly (8)::
 
 with ``b_il`` revenue minus the weighted costs (2)-(4) of the schedule and
 ``r_kt(il)`` the GB it hosts on edge ``k`` in slot ``t``.
-:func:`aisched.online.genai.comdos_exact.select` maximises exactly this
+:func:`aisched.online.genai.comdos.exact.select` maximises exactly this
 objective (its task cost is ``f (w_f r^f e^f_k + w_h r^s_m e^h_k) + r^s_m
 sum_t lambda_kt``, its pair cost the transfer (3) on the sender, precedence
 (5e) and the window (5d) as hard constraints), so it is the pricing oracle;
@@ -43,8 +43,8 @@ import numpy as np
 
 from aisched.models.genai import GenaiInstance
 from aisched.models.genai.plan import job_profit
-from aisched.online.genai import comdos_exact
-from aisched.online.genai.comdos import job_data
+from aisched.online.genai.comdos import exact as comdos_exact
+from aisched.online.genai.comdos.algorithm import job_data
 
 __all__ = ["Column", "JobPricer", "Priced", "max_parents"]
 

@@ -4,8 +4,8 @@
 column generation on the configuration LP, or projected subgradient steps, with a
 Lagrangian bound valid at any stop; its columns are priced by the JAX pricing kernels,
 which stay in ``online`` with the other kernels (JAX lives there only):
-:mod:`~aisched.online.lora.bound_pricing` (pdFTSP's batched kernel) or, for two node
-classes, :mod:`~aisched.online.lora.bound_twoclass`; its primal plans are packed by
+:mod:`~aisched.online.lora.bound.pricing` (pdFTSP's batched kernel) or, for two node
+classes, :mod:`~aisched.online.lora.bound.twoclass`; its primal plans are packed by
 :mod:`~aisched.bounds.lora.primal`.
 """
 

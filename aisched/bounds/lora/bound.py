@@ -19,20 +19,20 @@ each round warm-starts) -- ``method="colgen"``; or, without an LP, by projected
 subgradient steps (``method="subgradient"``). Pricing is the per-task problem
 above, solved exactly by a dynamic program over (slot, work units) -- the
 per-cell-priced DP (13) of pdFTSP: batched and jitted over all tasks
-(``pricing="jax"``, :mod:`aisched.online.lora.bound_pricing`) or task by task
+(``pricing="jax"``, :mod:`aisched.online.lora.bound.pricing`) or task by task
 in NumPy (``pricing="numpy"``, :func:`price_task`, the reference). When work and throughput are
 not whole multiples of one unit, the DP rounds throughput *up* and work
 *down*, a relaxation: the bound stays valid, only looser (``info["exact_units"]``).
 Generation stops when no task has a column of positive reduced profit (the LP
 is then optimal and ``L`` equals its value), or at the limits.
 
-Identical nodes (``symmetry=True``, :func:`~aisched.online.lora.bound_pricing.node_classes`:
+Identical nodes (``symmetry=True``, :func:`~aisched.online.lora.bound.pricing.node_classes`:
 the A100 and A40 classes of the generator's mixed cluster) get equal prices: the
 master's capacity rows are summed per (class, slot) and pricing runs over one
 representative per class, which leaves the configuration LP's optimum unchanged
 (its duals average over a class) and makes it small enough for paper scale; over
 two classes pricing counts cells instead of work units
-(:mod:`aisched.online.lora.bound_twoclass`, exact). Column generation is
+(:mod:`aisched.online.lora.bound.twoclass`, exact). Column generation is
 stabilised by Wentges smoothing (``smoothing=``).
 
 A primal value comes from the MILP restricted to the generated columns that
@@ -57,8 +57,8 @@ from aisched.bounds.lora.primal import Column, columns_of_plan, greedy, restrict
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance
 from aisched.models.lora.plan import make_plan
-from aisched.online.lora.bound_pricing import BatchPricer, NodeClasses, Priced, node_classes
-from aisched.online.lora.bound_twoclass import TwoClassPricer
+from aisched.online.lora.bound.pricing import BatchPricer, NodeClasses, Priced, node_classes
+from aisched.online.lora.bound.twoclass import TwoClassPricer
 from aisched.outcome import Outcome
 from aisched.registry import register_bound
 from aisched.solvers.highs import ColumnLP
@@ -192,7 +192,7 @@ class _Master:
         duals = np.maximum(-sol.row_dual, 0.0)
         value = -sol.objective
         return (value, duals[:self.n], duals[self.n:self.n + C * T].reshape(C, T),
-                duals[self.n + C * T:].reshape(C, T), sol.col_value)
+                duals[self.n + C * T:].reshape(C, T), sol.solution)
 
 
 @register_bound("lora")
@@ -214,9 +214,9 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         least Lagrangian bound ``L(pi)`` seen, certified at every round.
     pricing
         ``"jax"``: all tasks per round in jitted batches (paper scale): over at
-        most two node classes :class:`~aisched.online.lora.bound_twoclass.TwoClassPricer`
+        most two node classes :class:`~aisched.online.lora.bound.twoclass.TwoClassPricer`
         (exact, no work units), else as ``"dp"``. ``"dp"``:
-        :class:`~aisched.online.lora.bound_pricing.BatchPricer`, the unit DP.
+        :class:`~aisched.online.lora.bound.pricing.BatchPricer`, the unit DP.
         ``"numpy"``: the reference :func:`price_task`, task by task (small instances).
     time_limit
         Seconds for the rounds (the primal heuristic gets the same again); the
@@ -243,7 +243,7 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         when no heuristic plan is better.
     symmetry
         ``True``: prices equal on identical nodes
-        (:func:`~aisched.online.lora.bound_pricing.node_classes`), so pricing
+        (:func:`~aisched.online.lora.bound.pricing.node_classes`), so pricing
         and the LP run over classes (two at the generator's mixed nodes); the
         configuration LP's optimum is unchanged (its duals can be averaged
         over each class). ``False``: one price per node (the plain reading).

@@ -1,7 +1,7 @@
 """Primal plans for the certified bound of IP (4): columns packed onto nodes.
 
 The bound's columns are schedules of one task on *representative* nodes (one per
-class of identical nodes, :func:`aisched.online.lora.bound_pricing.node_classes`);
+class of identical nodes, :func:`aisched.online.lora.bound.pricing.node_classes`);
 a plan needs real nodes. :func:`pack` takes columns in a given order and keeps
 one when its task is still free, its value is positive, and in every slot it
 uses some node of the column's class has room for it in compute (4f) and
@@ -24,7 +24,7 @@ from scipy.sparse import csr_matrix, vstack
 
 from aisched.models.lora import LoraInstance
 from aisched.models.lora.plan import make_plan, verify_plan
-from aisched.online.lora.bound_pricing import NodeClasses
+from aisched.online.lora.bound.pricing import NodeClasses
 from aisched.solvers.highs import solve_milp
 
 __all__ = ["Column", "columns_of_plan", "greedy", "pack", "restricted_milp", "usage"]
@@ -131,5 +131,5 @@ def restricted_milp(instance: LoraInstance, classes: NodeClasses, columns: list[
     values = np.array([c.value for c in columns])
     res = solve_milp(-values, vstack([tasks, caps]).tocsr(), -np.inf, np.concatenate([np.ones(n), capacity]),
                      col_lower=0, col_upper=1, integrality=np.ones(len(columns)), time_limit=time_limit)
-    chosen = np.zeros(len(columns)) if res.x is None else np.round(res.x)
+    chosen = np.zeros(len(columns)) if res.solution is None else np.round(res.solution)
     return greedy(instance, classes, columns, chosen)

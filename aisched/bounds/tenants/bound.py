@@ -168,7 +168,7 @@ def bound(instance: TenantInstance, *, time_limit: float | None = 60.0, max_iter
         duals = np.maximum(-sol.row_dual, 0.0)
         lp_value = -sol.objective
         job_dual, worker_price, ps_price = duals[:J], duals[J:J + T], duals[J + T:]
-        weights = np.asarray(sol.col_value)
+        weights = np.asarray(sol.solution)
     generation_s = time.perf_counter() - started
     plan, objective = _first_fit(instance, columns, weights) if primal else (None, 0.0)
     if plan is None:

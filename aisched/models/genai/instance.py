@@ -16,6 +16,7 @@ added by :func:`aisched.dag.with_entry_exit` where an algorithm needs them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -25,7 +26,18 @@ import xarray as xr
 
 from aisched import dag
 from aisched.errors import InvalidInstanceError
-from aisched.models._validate import as_array, check_nonneg, check_positive, check_range, first_bad
+from aisched.models._instance import (
+    IN_SLOTS,
+    Count,
+    Field,
+    Range,
+    Rule,
+    Size,
+    Sizes,
+    ValidatedInstance,
+    deadline_not_before_arrival,
+)
+from aisched.models._validate import first_bad
 from aisched.models.genai.plan import verify_plan
 
 __all__ = ["GenaiInstance"]
@@ -41,8 +53,108 @@ _FIELDS = (
 )
 
 
+def _edge_slots(inst: GenaiInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    K, T = sizes["edge"], sizes["slot"]
+    if K * T > MAX_EDGE_SLOTS:
+        raise InvalidInstanceError(
+            "num_slots", f"= {T} with {K} edges is {K * T:,} (edge, slot) cells, more than the limit "
+            f"MAX_EDGE_SLOTS = {MAX_EDGE_SLOTS:,} (raise aisched.models.genai.instance.MAX_EDGE_SLOTS "
+            "if you mean it)")
+
+
+def _candidates(inst: GenaiInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    J, C = sizes["task"], sizes["choice"]
+    real = np.arange(J)[None, :] < inst.num_tasks[:, None]
+    valid = inst.candidate_model >= 0
+    stray = valid & ~real[:, :, None]
+    if stray.any():
+        i, j, c = first_bad(stray)
+        raise InvalidInstanceError("candidate_model", f"[{i}, {j}, {c}] = {inst.candidate_model[i, j, c]} "
+                                   f"but job {i} has only {inst.num_tasks[i]} tasks")
+    none = real & ~valid.any(axis=2)
+    if none.any():
+        i, j = first_bad(none)
+        raise InvalidInstanceError("candidate_model", f"[{i}, {j}] job {i} task {j} has no candidate model")
+    bad = valid & (inst.runtime < 1)
+    if bad.any():
+        idx = first_bad(bad)
+        raise InvalidInstanceError("runtime", f"{list(idx)} = {inst.runtime[idx]} must be >= 1 slot")
+    pad = ~valid & ((inst.runtime != 0) | (inst.compute != 0))
+    if pad.any():
+        idx = first_bad(pad)
+        raise InvalidInstanceError("runtime", f"{list(idx)}: padding choice must have runtime and compute 0")
+    srt = np.sort(np.where(valid, inst.candidate_model, -1 - np.arange(C)[None, None, :]), axis=2)
+    dup = (srt[:, :, 1:] == srt[:, :, :-1]) & (srt[:, :, 1:] >= 0)
+    if dup.any():
+        i, j, _ = first_bad(dup)
+        raise InvalidInstanceError("candidate_model", f"[{i}, {j}] lists a model twice")
+
+
+def _dags(inst: GenaiInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    used = inst.dag_edge[:, :, 0] >= 0
+    half = (inst.dag_edge[:, :, 0] >= 0) != (inst.dag_edge[:, :, 1] >= 0)
+    if half.any():
+        i, e = first_bad(half)
+        raise InvalidInstanceError("dag_edge", f"[{i}, {e}] = {inst.dag_edge[i, e].tolist()} is half padding")
+    out = used[:, :, None] & ((inst.dag_edge < 0) | (inst.dag_edge >= inst.num_tasks[:, None, None]))
+    if out.any():
+        i, e, _ = first_bad(out)
+        raise InvalidInstanceError("dag_edge", f"[{i}, {e}] = {inst.dag_edge[i, e].tolist()} names a task "
+                                   f"outside 0..{inst.num_tasks[i] - 1} of job {i}")
+    pad_h = ~used & (inst.data_size != 0)
+    if pad_h.any():
+        i, e = first_bad(pad_h)
+        raise InvalidInstanceError("data_size", f"[{i}, {e}] = {inst.data_size[i, e]} on a padding DAG edge")
+    graphs = []
+    for i in range(sizes["job"]):
+        pairs = [tuple(p) for p in inst.dag_edge[i][used[i]].tolist()]
+        if len(set(pairs)) != len(pairs):
+            raise InvalidInstanceError(f"dag_edge[{i}]", "lists a DAG edge twice")
+        g = dag.from_edges(range(int(inst.num_tasks[i])), pairs, field=f"dag_edge[{i}]")
+        graphs.append(g)
+    object.__setattr__(inst, "_graphs", graphs)
+
+
+#: The fields and their checks, in the order they are checked (:mod:`aisched.models._instance`).
+_SPEC = (
+    Count("num_slots", 1, dim="slot"),
+    Size("memory_capacity", ("edge",), "must be a non-empty 1-d array (edge,), got {shape}", nonempty=("edge",)),
+    Rule(_edge_slots),
+    Size("model_size", ("model",), "must be a non-empty 1-d array (model,), got {shape}", nonempty=("model",)),
+    Size("arrival", ("job",), "must be 1-d (job,), got shape {shape}"),
+    Size("candidate_model", ("job", "task", "choice"), "has shape {shape}, expected ({job}, tasks, choices)",
+         nonempty=("task", "choice")),
+    Size("dag_edge", ("job", "arc", 2), "has shape {shape}, expected ({job}, dag_edges, 2)"),
+    # --- edges and models -------------------------------------------------
+    Field("memory_capacity", ("edge",), float, "positive"),
+    Field("compute_cost", ("edge",), float, "nonneg"),
+    Field("transfer_cost", ("edge",), float, "nonneg"),
+    Field("hosting_cost", ("edge",), float, "nonneg"),
+    Field("model_size", ("model",), float, "positive"),
+    Field("model_name", ("model",), str),
+    # --- jobs -------------------------------------------------------------
+    Field("arrival", ("job",), int, IN_SLOTS),
+    Field("deadline", ("job",), int, IN_SLOTS),
+    Rule(deadline_not_before_arrival),
+    Field("revenue", ("job",), float, "nonneg"),
+    Field("num_tasks", ("job",), int, Range(1, lambda s: s["task"], lambda s: f"1..{s['task']} (max_tasks)")),
+    Field("task_type", ("job", "task"), str),
+    # --- tasks and candidate models ---------------------------------------
+    Field("candidate_model", ("job", "task", "choice"), int,
+          Range(-1, lambda s: s["model"] - 1, lambda s: f"-1..{s['model'] - 1} (model index or -1)")),
+    Field("runtime", ("job", "task", "choice"), int),
+    Field("compute", ("job", "task", "choice"), float, "nonneg"),
+    Rule(_candidates),
+    # --- DAGs -------------------------------------------------------------
+    Field("dag_edge", ("job", "arc", 2), int),
+    Field("data_size", ("job", "arc"), float, "nonneg"),
+    Rule(_dags),
+    Field("cost_weight", (3,), float, "nonneg"),
+)
+
+
 @dataclass(frozen=True, eq=False, init=False)
-class GenaiInstance:
+class GenaiInstance(ValidatedInstance):
     """Generative-AI job DAGs on edge clouds with model selection (IP (5)).
 
     Parameters
@@ -86,6 +198,7 @@ class GenaiInstance:
     """
 
     family: ClassVar[str] = "genai"
+    _SPEC = _SPEC
 
     num_slots: int
     memory_capacity: np.ndarray
@@ -110,120 +223,7 @@ class GenaiInstance:
                  hosting_cost: Any, model_size: Any, model_name: Any, arrival: Any, deadline: Any,
                  revenue: Any, num_tasks: Any, task_type: Any, candidate_model: Any, runtime: Any,
                  compute: Any, dag_edge: Any, data_size: Any, cost_weight: Any = (1.0, 1.0, 1.0)) -> None:
-        put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
-        if isinstance(num_slots, (bool, np.bool_)) or not isinstance(num_slots, (int, np.integer)):
-            raise InvalidInstanceError("num_slots", f"must be an integer, got {num_slots!r}")
-        if num_slots < 1:
-            raise InvalidInstanceError("num_slots", f"= {num_slots} must be >= 1")
-        T = int(num_slots)
-        put("num_slots", T)
-        cap = np.asarray(memory_capacity)
-        if cap.ndim != 1 or cap.shape[0] < 1:
-            raise InvalidInstanceError("memory_capacity", f"must be a non-empty 1-d array (edge,), got {cap.shape}")
-        K = cap.shape[0]
-        if K * T > MAX_EDGE_SLOTS:
-            raise InvalidInstanceError(
-                "num_slots", f"= {T} with {K} edges is {K * T:,} (edge, slot) cells, more than the limit "
-                f"MAX_EDGE_SLOTS = {MAX_EDGE_SLOTS:,} (raise aisched.models.genai.instance.MAX_EDGE_SLOTS "
-                "if you mean it)")
-        size = np.asarray(model_size)
-        if size.ndim != 1 or size.shape[0] < 1:
-            raise InvalidInstanceError("model_size", f"must be a non-empty 1-d array (model,), got {size.shape}")
-        M = size.shape[0]
-        arr = np.asarray(arrival)
-        if arr.ndim != 1:
-            raise InvalidInstanceError("arrival", f"must be 1-d (job,), got shape {arr.shape}")
-        n_jobs = arr.shape[0]
-        cm = np.asarray(candidate_model)
-        if cm.ndim != 3 or cm.shape[0] != n_jobs or cm.shape[1] < 1 or cm.shape[2] < 1:
-            raise InvalidInstanceError("candidate_model", f"has shape {cm.shape}, expected ({n_jobs}, tasks, choices)")
-        J, C = cm.shape[1], cm.shape[2]
-        de = np.asarray(dag_edge)
-        if de.ndim != 3 or de.shape[0] != n_jobs or de.shape[2] != 2:
-            raise InvalidInstanceError("dag_edge", f"has shape {de.shape}, expected ({n_jobs}, dag_edges, 2)")
-        E = de.shape[1]
-        # --- edges and models -------------------------------------------------
-        put("memory_capacity", as_array("memory_capacity", memory_capacity, (K,), float))
-        check_positive("memory_capacity", self.memory_capacity)
-        for name, value in (("compute_cost", compute_cost), ("transfer_cost", transfer_cost),
-                            ("hosting_cost", hosting_cost)):
-            put(name, as_array(name, value, (K,), float))
-            check_nonneg(name, getattr(self, name))
-        put("model_size", as_array("model_size", model_size, (M,), float))
-        check_positive("model_size", self.model_size)
-        put("model_name", as_array("model_name", model_name, (M,), str))
-        # --- jobs -------------------------------------------------------------
-        put("arrival", as_array("arrival", arrival, (n_jobs,), int))
-        check_range("arrival", self.arrival, 0, T - 1, f"slots 0..{T - 1}")
-        put("deadline", as_array("deadline", deadline, (n_jobs,), int))
-        check_range("deadline", self.deadline, 0, T - 1, f"slots 0..{T - 1}")
-        early = self.deadline < self.arrival
-        if early.any():
-            i = first_bad(early)[0]
-            raise InvalidInstanceError("deadline", f"[{i}] = {self.deadline[i]} is before arrival[{i}] = {self.arrival[i]}")
-        put("revenue", as_array("revenue", revenue, (n_jobs,), float))
-        check_nonneg("revenue", self.revenue)
-        put("num_tasks", as_array("num_tasks", num_tasks, (n_jobs,), int))
-        check_range("num_tasks", self.num_tasks, 1, J, f"1..{J} (max_tasks)")
-        put("task_type", as_array("task_type", task_type, (n_jobs, J), str))
-        # --- tasks and candidate models ---------------------------------------
-        put("candidate_model", as_array("candidate_model", candidate_model, (n_jobs, J, C), int))
-        check_range("candidate_model", self.candidate_model, -1, M - 1, f"-1..{M - 1} (model index or -1)")
-        put("runtime", as_array("runtime", runtime, (n_jobs, J, C), int))
-        put("compute", as_array("compute", compute, (n_jobs, J, C), float))
-        check_nonneg("compute", self.compute)
-        real = np.arange(J)[None, :] < self.num_tasks[:, None]
-        valid = self.candidate_model >= 0
-        stray = valid & ~real[:, :, None]
-        if stray.any():
-            i, j, c = first_bad(stray)
-            raise InvalidInstanceError("candidate_model", f"[{i}, {j}, {c}] = {self.candidate_model[i, j, c]} "
-                                       f"but job {i} has only {self.num_tasks[i]} tasks")
-        none = real & ~valid.any(axis=2)
-        if none.any():
-            i, j = first_bad(none)
-            raise InvalidInstanceError("candidate_model", f"[{i}, {j}] job {i} task {j} has no candidate model")
-        bad = valid & (self.runtime < 1)
-        if bad.any():
-            idx = first_bad(bad)
-            raise InvalidInstanceError("runtime", f"{list(idx)} = {self.runtime[idx]} must be >= 1 slot")
-        pad = ~valid & ((self.runtime != 0) | (self.compute != 0))
-        if pad.any():
-            idx = first_bad(pad)
-            raise InvalidInstanceError("runtime", f"{list(idx)}: padding choice must have runtime and compute 0")
-        srt = np.sort(np.where(valid, self.candidate_model, -1 - np.arange(C)[None, None, :]), axis=2)
-        dup = (srt[:, :, 1:] == srt[:, :, :-1]) & (srt[:, :, 1:] >= 0)
-        if dup.any():
-            i, j, _ = first_bad(dup)
-            raise InvalidInstanceError("candidate_model", f"[{i}, {j}] lists a model twice")
-        # --- DAGs -------------------------------------------------------------
-        put("dag_edge", as_array("dag_edge", dag_edge, (n_jobs, E, 2), int))
-        put("data_size", as_array("data_size", data_size, (n_jobs, E), float))
-        check_nonneg("data_size", self.data_size)
-        used = self.dag_edge[:, :, 0] >= 0
-        half = (self.dag_edge[:, :, 0] >= 0) != (self.dag_edge[:, :, 1] >= 0)
-        if half.any():
-            i, e = first_bad(half)
-            raise InvalidInstanceError("dag_edge", f"[{i}, {e}] = {self.dag_edge[i, e].tolist()} is half padding")
-        out = used[:, :, None] & ((self.dag_edge < 0) | (self.dag_edge >= self.num_tasks[:, None, None]))
-        if out.any():
-            i, e, _ = first_bad(out)
-            raise InvalidInstanceError("dag_edge", f"[{i}, {e}] = {self.dag_edge[i, e].tolist()} names a task "
-                                       f"outside 0..{self.num_tasks[i] - 1} of job {i}")
-        pad_h = ~used & (self.data_size != 0)
-        if pad_h.any():
-            i, e = first_bad(pad_h)
-            raise InvalidInstanceError("data_size", f"[{i}, {e}] = {self.data_size[i, e]} on a padding DAG edge")
-        graphs = []
-        for i in range(n_jobs):
-            pairs = [tuple(p) for p in self.dag_edge[i][used[i]].tolist()]
-            if len(set(pairs)) != len(pairs):
-                raise InvalidInstanceError(f"dag_edge[{i}]", "lists a DAG edge twice")
-            g = dag.from_edges(range(int(self.num_tasks[i])), pairs, field=f"dag_edge[{i}]")
-            graphs.append(g)
-        object.__setattr__(self, "_graphs", graphs)
-        put("cost_weight", as_array("cost_weight", cost_weight, (3,), float))
-        check_nonneg("cost_weight", self.cost_weight)
+        self._validate(locals())
 
     # ------------------------------------------------------------------ sizes
     @property

@@ -30,8 +30,6 @@ edge ``k`` of the predecessor ``j``. With ``w >= 0`` and a positive cost,
 
 from __future__ import annotations
 
-import math
-import time
 from typing import Any
 
 import numpy as np
@@ -39,12 +37,12 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from aisched.errors import InvalidScenarioError, SolverError
-from aisched.models._offline import offline_outcome
+from aisched.models._offline import early_outcome, solve_with
 from aisched.models.genai.instance import GenaiInstance
 from aisched.models.genai.plan import empty_plan, make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
-from aisched.solvers import Status, check_options, solve
+from aisched.solvers import Status, solve
 
 __all__ = ["build", "check_gpus", "extract_plan", "solve_offline", "count_starts", "capacity_free_bound",
            "MAX_START_VARIABLES"]
@@ -255,31 +253,26 @@ def solve_offline(instance: GenaiInstance, *, solver: str = "highs", time_limit:
     ``gpus``: None (IP (5) as printed) or at most that many tasks at once on an edge
     (:func:`build`; an extension, docs/readings.md genai A2c).
     """
-    check_options(time_limit, mip_gap, threads)
-    check_gpus(gpus)
-    started = time.perf_counter()
-    if instance.num_jobs == 0:  # nothing to decide: the empty plan is optimal (no solver call)
-        plan = empty_plan(instance)
-        return Outcome(algorithm="offline", family="genai", objective=0.0, plan=plan,
-                       admitted=np.zeros(0, dtype=bool), status=Status.OPTIMAL.value, bound=0.0,
-                       runtime_s=time.perf_counter() - started, info={"solver": "none (no jobs)"})
-    starts = count_starts(instance)
-    if starts > MAX_START_VARIABLES:
+    def too_large(started: float) -> Outcome | None:
+        starts = count_starts(instance)
+        if starts <= MAX_START_VARIABLES:
+            return None
         if time_limit is None:
             raise SolverError(
                 f"IP (5) would need {starts:,} start variables (> MAX_START_VARIABLES = "
                 f"{MAX_START_VARIABLES:,}); use a smaller scenario, or pass time_limit= to get the "
                 "empty incumbent with the capacity-free bound")
         # building alone would outlast any time limit: stop before it, with a valid bound
-        plan = empty_plan(instance)
-        return Outcome(algorithm="offline", family="genai", objective=0.0, plan=plan,
-                       admitted=np.zeros(instance.num_jobs, dtype=bool), status=Status.TIME_LIMIT.value,
-                       bound=capacity_free_bound(instance), runtime_s=time.perf_counter() - started,
-                       info={"solver": "not built", "bound_source": "capacity_free_bound", "starts": starts})
-    model = build(instance, gpus=gpus)
-    built = time.perf_counter()
-    result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
-    plan = extract_plan(model, instance)
-    objective = verify_plan(instance, plan) if result.has_solution else math.nan
-    return offline_outcome("genai", model, result, plan, objective, started=started, built=built,
-                           fallback_bound=float(np.sum(instance.revenue)), fallback_source="sum_of_revenues")
+        return early_outcome("genai", empty_plan(instance), started=started, status=Status.TIME_LIMIT.value,
+                             admitted=np.zeros(instance.num_jobs, dtype=bool), bound=capacity_free_bound(instance),
+                             info={"solver": "not built", "bound_source": "capacity_free_bound", "starts": starts})
+
+    # nothing to decide: the empty plan is optimal (no solver call)
+    empty = lambda started: early_outcome(  # noqa: E731
+        "genai", empty_plan(instance), started=started, info={"solver": "none (no jobs)"})
+    return solve_with(
+        "genai", build=lambda: build(instance, gpus=gpus), extract=lambda model: extract_plan(model, instance),
+        verify=lambda plan: verify_plan(instance, plan), fallback_bound=lambda: float(np.sum(instance.revenue)),
+        fallback_source="sum_of_revenues", solver=solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
+        check=lambda: check_gpus(gpus), empty=empty if instance.num_jobs == 0 else None, guard=too_large,
+        solve=solve)

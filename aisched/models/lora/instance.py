@@ -10,6 +10,7 @@ memory in GB, money (bids, vendor prices, energy cost) in one currency unit.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -17,13 +18,20 @@ import numpy as np
 import xarray as xr
 
 from aisched.errors import InvalidInstanceError
-from aisched.models._validate import (
-    as_array,
-    check_nonneg,
-    check_positive,
-    check_range,
-    first_bad,
+from aisched.models._instance import (
+    IN_SLOTS,
+    INT32_MAX,
+    Count,
+    Field,
+    Range,
+    Rule,
+    Scalar,
+    Size,
+    Sizes,
+    ValidatedInstance,
+    deadline_not_before_arrival,
 )
+from aisched.models._validate import first_bad
 from aisched.models.lora.plan import verify_plan
 
 __all__ = ["LoraInstance"]
@@ -85,8 +93,70 @@ def _bound(name: str, value: Any) -> float | None:
     return out
 
 
+def _base_memory(name: str, base_memory: Any) -> float:
+    if not np.issubdtype(np.asarray(base_memory).dtype, np.number):  # no boolean or text read as a number
+        raise InvalidInstanceError(name, f"must be a number, got {base_memory!r}")
+    try:
+        rb = float(base_memory)
+    except (TypeError, ValueError):
+        raise InvalidInstanceError(name, f"must be a number, got {base_memory!r}") from None
+    if not np.isfinite(rb) or rb < 0:
+        raise InvalidInstanceError(name, f"= {rb} must be finite and >= 0")
+    return rb
+
+
+def _memory_above_base(inst: LoraInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    low = inst.memory_capacity <= inst.base_memory
+    if low.any():
+        k = first_bad(low)[0]
+        raise InvalidInstanceError(
+            "memory_capacity",
+            f"[{k}] = {inst.memory_capacity[k]} is not above base_memory = {inst.base_memory}",
+        )
+
+
+def _vendors_for_preprocessing(inst: LoraInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    if sizes["vendor"] == 0 and inst.needs_preprocessing.any():
+        i = first_bad(inst.needs_preprocessing)[0]
+        raise InvalidInstanceError(
+            "needs_preprocessing", f"[{i}] = True but the instance has no vendors"
+        )
+
+
+#: The fields and their checks, in the order they are checked (:mod:`aisched.models._instance`).
+_SPEC = (
+    # --- sizes -------------------------------------------------------
+    Count("num_slots", 1, dim="slot"),
+    Size("compute_capacity", ("node",), "must be a non-empty 1-d array (node,), got shape {shape}",
+         nonempty=("node",)),
+    Size("arrival", ("task",), "must be 1-d (task,), got shape {shape}"),
+    Size("vendor_price", ("task", "vendor"), "has shape {shape}, expected ({task}, vendors)"),
+    # --- nodes -------------------------------------------------------
+    Field("compute_capacity", ("node",), float, "positive"),
+    Field("memory_capacity", ("node",), float, "positive"),
+    Scalar("base_memory", _base_memory),
+    Rule(_memory_above_base),
+    Field("gpu_type", ("node",), str),
+    # --- tasks -------------------------------------------------------
+    Field("arrival", ("task",), int, IN_SLOTS),
+    Field("deadline", ("task",), int, IN_SLOTS),
+    Rule(deadline_not_before_arrival),
+    Field("memory_need", ("task",), float, "positive"),
+    Field("work", ("task",), float, "positive"),
+    Field("needs_preprocessing", ("task",), bool),
+    Field("bid", ("task",), float, "nonneg", extra=_check_money_scale),
+    Field("throughput", ("task", "node"), float, "nonneg"),
+    Field("vendor_price", ("task", "vendor"), float, "nonneg", extra=_check_money_scale),
+    Field("vendor_delay", ("task", "vendor"), int, Range(0, INT32_MAX, ">= 0")),
+    Rule(_vendors_for_preprocessing),
+    *(Scalar(name, _bound) for name in VALUE_BOUNDS),
+    Field("energy_use", ("task", "node"), float, "nonneg", attr="_energy_use"),
+    Field("energy_price", ("node", "slot"), float, "nonneg", attr="_energy_price"),
+)
+
+
 @dataclass(frozen=True, eq=False, init=False)
-class LoraInstance:
+class LoraInstance(ValidatedInstance):
     """One multi-LoRA fine-tuning auction: nodes, slots, tasks and vendors.
 
     Every field maps to a symbol of the paper (section 2.1, IP (4)); arrays are
@@ -150,6 +220,7 @@ class LoraInstance:
     """
 
     family: ClassVar[str] = "lora"
+    _SPEC = _SPEC
 
     num_slots: int
     compute_capacity: np.ndarray
@@ -194,94 +265,7 @@ class LoraInstance:
         max_value_per_gb_slot: float | None = None,
         max_value_per_gb: float | None = None,
     ) -> None:
-        put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
-        # --- sizes -------------------------------------------------------
-        if isinstance(num_slots, (bool, np.bool_)) or not isinstance(num_slots, (int, np.integer)):
-            raise InvalidInstanceError("num_slots", f"must be an integer, got {num_slots!r}")
-        if num_slots < 1:
-            raise InvalidInstanceError("num_slots", f"= {num_slots} must be >= 1")
-        T = int(num_slots)
-        cap = np.asarray(compute_capacity)
-        if cap.ndim != 1 or cap.shape[0] < 1:
-            raise InvalidInstanceError(
-                "compute_capacity", f"must be a non-empty 1-d array (node,), got shape {cap.shape}"
-            )
-        K = cap.shape[0]
-        arr = np.asarray(arrival)
-        if arr.ndim != 1:
-            raise InvalidInstanceError("arrival", f"must be 1-d (task,), got shape {arr.shape}")
-        n_tasks = arr.shape[0]
-        vp = np.asarray(vendor_price)
-        if vp.ndim != 2 or vp.shape[0] != n_tasks:
-            raise InvalidInstanceError(
-                "vendor_price", f"has shape {vp.shape}, expected ({n_tasks}, vendors)"
-            )
-        N = vp.shape[1]
-        put("num_slots", T)
-        # --- nodes -------------------------------------------------------
-        put("compute_capacity", as_array("compute_capacity", compute_capacity, (K,), float))
-        check_positive("compute_capacity", self.compute_capacity)
-        put("memory_capacity", as_array("memory_capacity", memory_capacity, (K,), float))
-        check_positive("memory_capacity", self.memory_capacity)
-        if not np.issubdtype(np.asarray(base_memory).dtype, np.number):  # no boolean or text read as a number
-            raise InvalidInstanceError("base_memory", f"must be a number, got {base_memory!r}")
-        try:
-            rb = float(base_memory)
-        except (TypeError, ValueError):
-            raise InvalidInstanceError("base_memory", f"must be a number, got {base_memory!r}") from None
-        if not np.isfinite(rb) or rb < 0:
-            raise InvalidInstanceError("base_memory", f"= {rb} must be finite and >= 0")
-        put("base_memory", rb)
-        low = self.memory_capacity <= rb
-        if low.any():
-            k = first_bad(low)[0]
-            raise InvalidInstanceError(
-                "memory_capacity",
-                f"[{k}] = {self.memory_capacity[k]} is not above base_memory = {rb}",
-            )
-        put("gpu_type", as_array("gpu_type", gpu_type, (K,), str))
-        # --- tasks -------------------------------------------------------
-        put("arrival", as_array("arrival", arrival, (n_tasks,), int))
-        check_range("arrival", self.arrival, 0, T - 1, f"slots 0..{T - 1}")
-        put("deadline", as_array("deadline", deadline, (n_tasks,), int))
-        check_range("deadline", self.deadline, 0, T - 1, f"slots 0..{T - 1}")
-        early = self.deadline < self.arrival
-        if early.any():
-            i = first_bad(early)[0]
-            raise InvalidInstanceError(
-                "deadline", f"[{i}] = {self.deadline[i]} is before arrival[{i}] = {self.arrival[i]}"
-            )
-        put("memory_need", as_array("memory_need", memory_need, (n_tasks,), float))
-        check_positive("memory_need", self.memory_need)
-        put("work", as_array("work", work, (n_tasks,), float))
-        check_positive("work", self.work)
-        put(
-            "needs_preprocessing",
-            as_array("needs_preprocessing", needs_preprocessing, (n_tasks,), bool),
-        )
-        put("bid", as_array("bid", bid, (n_tasks,), float))
-        check_nonneg("bid", self.bid)
-        _check_money_scale("bid", self.bid)
-        put("throughput", as_array("throughput", throughput, (n_tasks, K), float))
-        check_nonneg("throughput", self.throughput)
-        put("vendor_price", as_array("vendor_price", vendor_price, (n_tasks, N), float))
-        check_nonneg("vendor_price", self.vendor_price)
-        _check_money_scale("vendor_price", self.vendor_price)
-        put("vendor_delay", as_array("vendor_delay", vendor_delay, (n_tasks, N), int))
-        check_range("vendor_delay", self.vendor_delay, 0, np.iinfo(np.int32).max, ">= 0")
-        if N == 0 and self.needs_preprocessing.any():
-            i = first_bad(self.needs_preprocessing)[0]
-            raise InvalidInstanceError(
-                "needs_preprocessing", f"[{i}] = True but the instance has no vendors"
-            )
-        for name, value in zip(
-            VALUE_BOUNDS, (max_value_per_sample, max_value_per_gb_slot, max_value_per_gb), strict=True
-        ):
-            put(name, _bound(name, value))
-        put("_energy_use", as_array("energy_use", energy_use, (n_tasks, K), float))
-        check_nonneg("energy_use", self._energy_use)
-        put("_energy_price", as_array("energy_price", energy_price, (K, T), float))
-        check_nonneg("energy_price", self._energy_price)
+        self._validate(locals())
 
     # ------------------------------------------------------------------ sizes
     @property

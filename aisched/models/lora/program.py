@@ -44,8 +44,6 @@ Deactivate them (``m.min_slots.deactivate()``) to solve the bare IP (4).
 
 from __future__ import annotations
 
-import math
-import time
 from typing import Any
 
 import numpy as np
@@ -53,12 +51,12 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from aisched.errors import InvalidInstanceError
-from aisched.models._offline import offline_outcome
+from aisched.models._offline import early_outcome, solve_with
 from aisched.models.lora.instance import LoraInstance
 from aisched.models.lora.plan import empty_plan, make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
-from aisched.solvers import check_options, solve
+from aisched.solvers import solve
 
 __all__ = ["build", "extract_plan", "solve_offline"]
 
@@ -292,27 +290,12 @@ def solve_offline(
         before proving any: ``info["bound_source"]``). ``objective`` is the welfare of the extracted plan,
         recomputed by :func:`~aisched.models.lora.plan.verify_plan`.
     """
-    check_options(time_limit, mip_gap, threads)  # fail before building anything
-    started = time.perf_counter()
-    if instance.num_tasks == 0:  # nothing to decide: the empty plan is optimal with welfare 0
-        return Outcome(
-            algorithm="offline",
-            family="lora",
-            objective=0.0,
-            status="optimal",
-            bound=0.0,
-            plan=empty_plan(instance),
-            admitted=np.zeros(0, dtype=bool),
-            runtime_s=time.perf_counter() - started,
-            info={"bound_source": "no_tasks"},
-        )
-    model = build(instance)
-    built = time.perf_counter()
-    result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
-    plan = extract_plan(model, instance)
-    objective = math.nan
-    if result.has_solution:
-        objective = verify_plan(instance, plan)
+    # nothing to decide: the empty plan is optimal with welfare 0
+    empty = lambda started: early_outcome(  # noqa: E731
+        "lora", empty_plan(instance), started=started, info={"bound_source": "no_tasks"})
     # when the solver stopped without a bound, welfare <= sum of bids is always valid
-    return offline_outcome("lora", model, result, plan, objective, started=started, built=built,
-                           fallback_bound=float(np.sum(instance.bid)), fallback_source="sum_of_bids")
+    return solve_with(
+        "lora", build=lambda: build(instance), extract=lambda model: extract_plan(model, instance),
+        verify=lambda plan: verify_plan(instance, plan), fallback_bound=lambda: float(np.sum(instance.bid)),
+        fallback_source="sum_of_bids", solver=solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
+        empty=empty if instance.num_tasks == 0 else None, solve=solve)

@@ -12,6 +12,7 @@ units of the on-demand price (the paper sets ``p_o = 1``).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -19,7 +20,7 @@ import numpy as np
 import xarray as xr
 
 from aisched.errors import InvalidInstanceError
-from aisched.models._validate import as_array, check_nonneg
+from aisched.models._instance import Field, OneOf, Rule, Scalar, Size, Sizes, ValidatedInstance
 from aisched.models.spot.plan import verify_plan
 
 __all__ = ["SpotInstance"]
@@ -52,8 +53,67 @@ def _scalar(name: str, value: Any, kind: type) -> Any:
     return x
 
 
+def _scalar_checks(inst: SpotInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    vals = {k: getattr(inst, k) for k in _SCALARS}
+    checks = (
+        ("work", vals["work"] > 0, "must be > 0"),
+        ("deadline", vals["deadline"] >= 1, "must be >= 1"),
+        ("hard_deadline_factor", vals["hard_deadline_factor"] > 1, "must be > 1 (gamma)"),
+        ("min_gpus", vals["min_gpus"] >= 1, "must be >= 1"),
+        ("max_gpus", vals["max_gpus"] >= vals["min_gpus"],
+         f"must be >= min_gpus = {vals['min_gpus']}"),
+        ("value", vals["value"] >= 0, "must be >= 0"),
+        ("throughput_slope", vals["throughput_slope"] > 0, "must be > 0 (alpha)"),
+        ("throughput_intercept",
+         vals["throughput_slope"] * vals["min_gpus"] + vals["throughput_intercept"] > 0,
+         "gives H(min_gpus) <= 0"),
+        ("scale_up_efficiency", 0 < vals["scale_up_efficiency"] <= 1, "must be in (0, 1]"),
+        ("scale_down_efficiency",
+         vals["scale_up_efficiency"] <= vals["scale_down_efficiency"] <= 1,
+         "must be in [scale_up_efficiency, 1] (mu_1 <= mu_2 <= 1)"),
+        ("on_demand_price", vals["on_demand_price"] > 0, "must be > 0"),
+    )
+    for name, ok, what in checks:
+        if not ok:
+            raise InvalidInstanceError(name, f"= {vals[name]} {what}")
+
+
+def _horizon(inst: SpotInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    n = sizes["slot"]
+    gd = inst.hard_deadline_factor * inst.deadline
+    hard = math.ceil(gd - 1e-9) if math.isfinite(gd) else gd  # inf: no series is that long
+    if n < hard:
+        raise InvalidInstanceError(
+            "spot_available", f"has {n} slots, shorter than the hard deadline "
+            f"ceil(gamma d) = {hard}")
+    full = float(inst.throughput(inst.max_gpus))
+    if not (full > 0 and math.isfinite(inst.work / full)) or inst.work / full > n:  # before an int cast overflows
+        raise InvalidInstanceError(
+            "work", f"= {inst.work:g} needs {inst.work / full if full > 0 else math.inf:.4g} slots at max_gpus "
+            f"on demand, more than the series' {n} slots")
+    need = inst.deadline + inst.termination_slots(inst.work)
+    if n < need:
+        raise InvalidInstanceError(
+            "spot_available", f"has {n} slots; the termination configuration needs {need} "
+            f"(deadline {inst.deadline} + slots to do all work at max_gpus on demand)")
+
+
+_INTEGERS = ("deadline", "min_gpus", "max_gpus")
+
+#: The fields and their checks, in the order they are checked (:mod:`aisched.models._instance`).
+_SPEC = (
+    OneOf("changeover", ("off", "on"), "= {value!r} is not 'off' or 'on'"),
+    *(Scalar(k, lambda name, v: _scalar(name, v, int if name in _INTEGERS else float)) for k in _SCALARS),
+    Rule(_scalar_checks),
+    Size("spot_price", ("slot",), "must be 1-d (slot,), got shape {shape}"),
+    Field("spot_price", ("slot",), float, "nonneg"),
+    Field("spot_available", ("slot",), int, "nonneg"),
+    Rule(_horizon),
+)
+
+
 @dataclass(frozen=True, eq=False, init=False)
-class SpotInstance:
+class SpotInstance(ValidatedInstance):
     """One LoRA fine-tuning job on a market of on-demand and spot GPUs (problem (5)).
 
     Parameters
@@ -101,6 +161,7 @@ class SpotInstance:
     """
 
     family: ClassVar[str] = "spot"
+    _SPEC = _SPEC
 
     work: float
     deadline: int
@@ -124,67 +185,7 @@ class SpotInstance:
         scale_up_efficiency: float = 0.9, scale_down_efficiency: float = 0.9,
         on_demand_price: float = 1.0, changeover: str = "off",
     ) -> None:
-        if not isinstance(changeover, str) or changeover not in ("off", "on"):
-            raise InvalidInstanceError("changeover", f"= {changeover!r} is not 'off' or 'on'")
-        object.__setattr__(self, "changeover", str(changeover))
-        kinds = {"deadline": int, "min_gpus": int, "max_gpus": int}
-        given = {
-            "work": work, "deadline": deadline, "hard_deadline_factor": hard_deadline_factor,
-            "min_gpus": min_gpus, "max_gpus": max_gpus, "value": value,
-            "throughput_slope": throughput_slope, "throughput_intercept": throughput_intercept,
-            "scale_up_efficiency": scale_up_efficiency,
-            "scale_down_efficiency": scale_down_efficiency, "on_demand_price": on_demand_price,
-        }
-        vals = {k: _scalar(k, v, kinds.get(k, float)) for k, v in given.items()}
-        checks = (
-            ("work", vals["work"] > 0, "must be > 0"),
-            ("deadline", vals["deadline"] >= 1, "must be >= 1"),
-            ("hard_deadline_factor", vals["hard_deadline_factor"] > 1, "must be > 1 (gamma)"),
-            ("min_gpus", vals["min_gpus"] >= 1, "must be >= 1"),
-            ("max_gpus", vals["max_gpus"] >= vals["min_gpus"],
-             f"must be >= min_gpus = {vals['min_gpus']}"),
-            ("value", vals["value"] >= 0, "must be >= 0"),
-            ("throughput_slope", vals["throughput_slope"] > 0, "must be > 0 (alpha)"),
-            ("throughput_intercept",
-             vals["throughput_slope"] * vals["min_gpus"] + vals["throughput_intercept"] > 0,
-             "gives H(min_gpus) <= 0"),
-            ("scale_up_efficiency", 0 < vals["scale_up_efficiency"] <= 1, "must be in (0, 1]"),
-            ("scale_down_efficiency",
-             vals["scale_up_efficiency"] <= vals["scale_down_efficiency"] <= 1,
-             "must be in [scale_up_efficiency, 1] (mu_1 <= mu_2 <= 1)"),
-            ("on_demand_price", vals["on_demand_price"] > 0, "must be > 0"),
-        )
-        for name, ok, what in checks:
-            if not ok:
-                raise InvalidInstanceError(name, f"= {vals[name]} {what}")
-        for k, v in vals.items():
-            object.__setattr__(self, k, v)
-        raw = np.asarray(spot_price)
-        if raw.ndim != 1:
-            raise InvalidInstanceError("spot_price", f"must be 1-d (slot,), got shape {raw.shape}")
-        n = raw.shape[0]
-        price = as_array("spot_price", spot_price, (n,), float)
-        check_nonneg("spot_price", price)
-        avail = as_array("spot_available", spot_available, (n,), int)
-        check_nonneg("spot_available", avail)
-        object.__setattr__(self, "spot_price", price)
-        object.__setattr__(self, "spot_available", avail)
-        gd = self.hard_deadline_factor * self.deadline
-        hard = math.ceil(gd - 1e-9) if math.isfinite(gd) else gd  # inf: no series is that long
-        if n < hard:
-            raise InvalidInstanceError(
-                "spot_available", f"has {n} slots, shorter than the hard deadline "
-                f"ceil(gamma d) = {hard}")
-        full = float(self.throughput(self.max_gpus))
-        if not (full > 0 and math.isfinite(self.work / full)) or self.work / full > n:  # before an int cast overflows
-            raise InvalidInstanceError(
-                "work", f"= {self.work:g} needs {self.work / full if full > 0 else math.inf:.4g} slots at max_gpus "
-                f"on demand, more than the series' {n} slots")
-        need = self.deadline + self.termination_slots(self.work)
-        if n < need:
-            raise InvalidInstanceError(
-                "spot_available", f"has {n} slots; the termination configuration needs {need} "
-                f"(deadline {self.deadline} + slots to do all work at max_gpus on demand)")
+        self._validate(locals())
 
     # ---------------------------------------------------------------- model
     @property

@@ -42,25 +42,23 @@ value is the linear sum ``sum_t V(t + 1) (done_t - done_{t-1})``.
 
 ``build_window`` is the same model over a prediction window with the
 terminal value ``V~`` of (9)-(10) as a step function of the progress at the
-window's end (see :func:`aisched.online.spot.window_reference`).
+window's end (see :func:`aisched.online.spot.window.reference`).
 """
 
 from __future__ import annotations
 
-import math
-import time
 from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
 from aisched.errors import InvalidScenarioError
-from aisched.models._offline import offline_outcome
+from aisched.models._offline import solve_with
 from aisched.models.spot.instance import SpotInstance
 from aisched.models.spot.plan import make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
-from aisched.solvers import check_options, solve
+from aisched.solvers import solve
 
 __all__ = ["HIGHS_OPTIONS", "build", "build_flow", "build_window", "extract_plan", "solve_offline", "solve_window_milp"]
 
@@ -377,19 +375,12 @@ def solve_offline(
     The bound falls back to ``value`` (utility <= V(T) <= v) when the solver
     stopped without one.
     """
-    check_options(time_limit, mip_gap, threads, solver_options)
-    started = time.perf_counter()
-    model = build(instance, formulation)
-    built = time.perf_counter()
-    if solver_options is None:
-        solver_options = HIGHS_OPTIONS if solver == "highs" else {}
-    result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
-                   solver_options=solver_options)
-    plan = extract_plan(model, instance) if result.has_solution else make_plan(instance, [], [])
-    objective = verify_plan(instance, plan) if result.has_solution else math.nan
-    return offline_outcome("spot", model, result, plan, objective, started=started, built=built,
-                           fallback_bound=instance.value, fallback_source="value",
-                           info={"formulation": formulation})
+    return solve_with(
+        "spot", build=lambda: build(instance, formulation), extract=lambda model: extract_plan(model, instance),
+        verify=lambda plan: verify_plan(instance, plan), fallback_bound=lambda: instance.value,
+        fallback_source="value", solver=solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads,
+        solver_options=solver_options, default_solver_options=lambda: HIGHS_OPTIONS if solver == "highs" else {},
+        unsolved_plan=lambda: make_plan(instance, [], []), solve=solve, info={"formulation": formulation})
 
 
 # ------------------------------------------------------------------ problem (10)

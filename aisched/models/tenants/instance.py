@@ -18,6 +18,7 @@ utility ``f(end + 1 - arrival)`` (see :meth:`TenantInstance.utility`).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -25,7 +26,20 @@ import numpy as np
 import xarray as xr
 
 from aisched.errors import InvalidInstanceError
-from aisched.models._validate import as_array, check_finite, check_nonneg, check_positive, check_range
+from aisched.models._instance import (
+    IN_SLOTS,
+    INT32_MAX,
+    Count,
+    Field,
+    OneOf,
+    Range,
+    Rule,
+    Scalar,
+    Size,
+    Sizes,
+    ValidatedInstance,
+)
+from aisched.models._validate import check_positive
 from aisched.models.tenants.plan import verify_plan
 
 __all__ = ["TenantInstance", "UTILITIES"]
@@ -39,14 +53,6 @@ MAX_SERVER_SLOTS = 100_000_000
 
 #: Relative slack when testing "enough mini-batches" (3k) against floating point.
 WORK_RTOL = 1e-9
-
-
-def _int_scalar(field: str, value: Any, low: int) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidInstanceError(field, f"must be an integer, got {value!r}")
-    if value < low:
-        raise InvalidInstanceError(field, f"= {value} must be >= {low}")
-    return int(value)
 
 
 def _no_bools(field: str, value: Any) -> None:
@@ -77,8 +83,105 @@ def _pos_scalar(field: str, value: Any) -> float:
     return out
 
 
+def _no_booleans(inst: TenantInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    """Every array field (all numeric), in declaration order, before anything else."""
+    for step in inst._SPEC:
+        if isinstance(step, Field):
+            _no_bools(step.name, given[step.name])
+
+
+def _server_slots(inst: TenantInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    S, T = sizes["server"], sizes["slot"]
+    if S * T > MAX_SERVER_SLOTS:
+        raise InvalidInstanceError(
+            "num_slots", f"= {T} with {S} servers is {S * T:,} (server, slot) cells, more than the limit "
+            f"MAX_SERVER_SLOTS = {MAX_SERVER_SLOTS:,} (raise aisched.models.tenants.instance.MAX_SERVER_SLOTS "
+            "if you mean it)")
+
+
+def _quotas(inst: TenantInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    for quota, cap in (("worker_quota", "workers"), ("ps_quota", "parameter_servers")):
+        q_sum, c_sum = int(getattr(inst, quota).sum()), int(getattr(inst, cap).sum())
+        if q_sum != c_sum:
+            raise InvalidInstanceError(
+                quota, f"sums to {q_sum} but the servers' {cap} sum to {c_sum} (section 3.1)"
+            )
+    if int(inst.workers.sum()) < 1 or int(inst.parameter_servers.sum()) < 1:
+        raise InvalidInstanceError("workers", "the cluster needs at least one worker and one PS")
+
+
+def _finite_horizon(inst: TenantInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    # the slowest mini-batch time and whole-job work must be finite (a huge value overflows to inf)
+    slow = inst.compute_time + inst.update_time + 2.0 * inst.gradient_size / inst.worker_bandwidth
+    total = slow * (inst.epochs.astype(float) * inst.chunks * inst.minibatches)
+    if sizes["job"] and not np.all(np.isfinite(total) & (total < 2.0**62)):
+        j = int(np.argmax(~(np.isfinite(total) & (total < 2.0**62))))
+        raise InvalidInstanceError("gradient_size", f"[{j}] = {inst.gradient_size[j]:g} (with compute_time, "
+                                   f"update_time, epochs x chunks x minibatches) makes job {j}'s "
+                                   f"time {total[j]:g} slots, not a finite horizon")
+
+
+def _workload(name: str, workload: Any) -> str:
+    if not isinstance(workload, str):
+        raise InvalidInstanceError(name, f"must be a string, got {workload!r}")
+    return workload
+
+
+def _utility_form(inst: TenantInstance, given: Mapping[str, Any], sizes: Sizes) -> None:
+    if inst.utility == "linear":
+        bad = inst.utility_slope >= 0
+        if bad.any():
+            j = int(np.argmax(bad))
+            raise InvalidInstanceError("utility_slope", f"[{j}] = {inst.utility_slope[j]} must be < 0 (k < 0)")
+        check_positive("utility_intercept", inst.utility_intercept)
+    else:
+        check_positive("utility_scale", inst.utility_scale)
+        check_positive("utility_exponent", inst.utility_exponent)
+
+
+_NONNEG_INT = Range(0, INT32_MAX, ">= 0")
+_AT_LEAST_ONE = Range(1, INT32_MAX, ">= 1")
+
+#: The fields and their checks, in the order they are checked (:mod:`aisched.models._instance`).
+_SPEC = (
+    Rule(_no_booleans),
+    Count("num_slots", 1, dim="slot"),
+    Size("worker_quota", ("user",), "must be a non-empty 1-d array (user,), got shape {shape}", nonempty=("user",)),
+    Size("workers", ("server",), "must be a non-empty 1-d array (server,), got shape {shape}",
+         nonempty=("server",)),
+    Rule(_server_slots),
+    Size("arrival", ("job",), "must be 1-d (job,), got shape {shape}"),
+    # --- servers and quotas --------------------------------------------
+    Field("worker_quota", ("user",), int, _NONNEG_INT),
+    Field("ps_quota", ("user",), int, _NONNEG_INT),
+    Field("workers", ("server",), int, _NONNEG_INT),
+    Field("parameter_servers", ("server",), int, _NONNEG_INT),
+    Rule(_quotas),
+    Scalar("worker_bandwidth", _pos_scalar),
+    Scalar("ps_bandwidth", _pos_scalar),
+    # --- jobs -------------------------------------------------------------
+    Field("owner", ("job",), int, Range(0, lambda s: s["user"] - 1, lambda s: f"users 0..{s['user'] - 1}")),
+    Field("arrival", ("job",), int, IN_SLOTS),
+    Field("epochs", ("job",), int, _AT_LEAST_ONE),
+    Field("chunks", ("job",), int, _AT_LEAST_ONE),
+    Field("minibatches", ("job",), int, _AT_LEAST_ONE),
+    Field("compute_time", ("job",), float, "positive"),
+    Field("update_time", ("job",), float, "nonneg"),
+    Field("gradient_size", ("job",), float, "nonneg"),
+    Rule(_finite_horizon),
+    # --- utility ------------------------------------------------------------
+    OneOf("utility", UTILITIES, "= {value!r}, use 'linear' or 'convex'"),
+    Scalar("workload", _workload),
+    Field("utility_slope", ("job",), float, "finite", fill=0.0),
+    Field("utility_intercept", ("job",), float, "finite", fill=0.0),
+    Field("utility_scale", ("job",), float, "finite", fill=0.0),
+    Field("utility_exponent", ("job",), float, "finite", fill=0.0),
+    Rule(_utility_form),
+)
+
+
 @dataclass(frozen=True, eq=False, init=False)
-class TenantInstance:
+class TenantInstance(ValidatedInstance):
     """A multi-tenant ML cluster: users with quotas, servers, and PS-architecture jobs.
 
     Every field maps to a symbol of section 3.1 / Table 1; arrays are read-only.
@@ -135,6 +238,7 @@ class TenantInstance:
     """
 
     family: ClassVar[str] = "tenants"
+    _SPEC = _SPEC
 
     num_slots: int
     worker_quota: np.ndarray
@@ -183,96 +287,7 @@ class TenantInstance:
         utility_exponent: Any = None,
         workload: str = "",
     ) -> None:
-        put = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
-        for name, value in (
-            ("worker_quota", worker_quota), ("ps_quota", ps_quota), ("workers", workers),
-            ("parameter_servers", parameter_servers), ("owner", owner), ("arrival", arrival),
-            ("epochs", epochs), ("chunks", chunks), ("minibatches", minibatches),
-            ("compute_time", compute_time), ("update_time", update_time), ("gradient_size", gradient_size),
-            ("utility_slope", utility_slope), ("utility_intercept", utility_intercept),
-            ("utility_scale", utility_scale), ("utility_exponent", utility_exponent),
-        ):
-            _no_bools(name, value)
-        T = _int_scalar("num_slots", num_slots, 1)
-        put("num_slots", T)
-        wq = np.asarray(worker_quota)
-        if wq.ndim != 1 or wq.shape[0] < 1:
-            raise InvalidInstanceError("worker_quota", f"must be a non-empty 1-d array (user,), got shape {wq.shape}")
-        U = wq.shape[0]
-        cw = np.asarray(workers)
-        if cw.ndim != 1 or cw.shape[0] < 1:
-            raise InvalidInstanceError("workers", f"must be a non-empty 1-d array (server,), got shape {cw.shape}")
-        S = cw.shape[0]
-        if S * T > MAX_SERVER_SLOTS:
-            raise InvalidInstanceError(
-                "num_slots", f"= {T} with {S} servers is {S * T:,} (server, slot) cells, more than the limit "
-                f"MAX_SERVER_SLOTS = {MAX_SERVER_SLOTS:,} (raise aisched.models.tenants.instance.MAX_SERVER_SLOTS "
-                "if you mean it)")
-        ar = np.asarray(arrival)
-        if ar.ndim != 1:
-            raise InvalidInstanceError("arrival", f"must be 1-d (job,), got shape {ar.shape}")
-        J = ar.shape[0]
-        # --- servers and quotas --------------------------------------------
-        for name, value, n in (
-            ("worker_quota", worker_quota, U), ("ps_quota", ps_quota, U),
-            ("workers", workers, S), ("parameter_servers", parameter_servers, S),
-        ):
-            put(name, as_array(name, value, (n,), int))
-            check_range(name, getattr(self, name), 0, np.iinfo(np.int32).max, ">= 0")
-        for quota, cap in (("worker_quota", "workers"), ("ps_quota", "parameter_servers")):
-            q_sum, c_sum = int(getattr(self, quota).sum()), int(getattr(self, cap).sum())
-            if q_sum != c_sum:
-                raise InvalidInstanceError(
-                    quota, f"sums to {q_sum} but the servers' {cap} sum to {c_sum} (section 3.1)"
-                )
-        if int(self.workers.sum()) < 1 or int(self.parameter_servers.sum()) < 1:
-            raise InvalidInstanceError("workers", "the cluster needs at least one worker and one PS")
-        put("worker_bandwidth", _pos_scalar("worker_bandwidth", worker_bandwidth))
-        put("ps_bandwidth", _pos_scalar("ps_bandwidth", ps_bandwidth))
-        # --- jobs -------------------------------------------------------------
-        put("owner", as_array("owner", owner, (J,), int))
-        check_range("owner", self.owner, 0, U - 1, f"users 0..{U - 1}")
-        put("arrival", as_array("arrival", arrival, (J,), int))
-        check_range("arrival", self.arrival, 0, T - 1, f"slots 0..{T - 1}")
-        for name, value in (("epochs", epochs), ("chunks", chunks), ("minibatches", minibatches)):
-            put(name, as_array(name, value, (J,), int))
-            check_range(name, getattr(self, name), 1, np.iinfo(np.int32).max, ">= 1")
-        put("compute_time", as_array("compute_time", compute_time, (J,), float))
-        check_positive("compute_time", self.compute_time)
-        put("update_time", as_array("update_time", update_time, (J,), float))
-        check_nonneg("update_time", self.update_time)
-        put("gradient_size", as_array("gradient_size", gradient_size, (J,), float))
-        check_nonneg("gradient_size", self.gradient_size)
-        # the slowest mini-batch time and whole-job work must be finite (a huge value overflows to inf)
-        slow = self.compute_time + self.update_time + 2.0 * self.gradient_size / self.worker_bandwidth
-        total = slow * (self.epochs.astype(float) * self.chunks * self.minibatches)
-        if J and not np.all(np.isfinite(total) & (total < 2.0**62)):
-            j = int(np.argmax(~(np.isfinite(total) & (total < 2.0**62))))
-            raise InvalidInstanceError("gradient_size", f"[{j}] = {self.gradient_size[j]:g} (with compute_time, "
-                                       f"update_time, epochs x chunks x minibatches) makes job {j}'s "
-                                       f"time {total[j]:g} slots, not a finite horizon")
-        # --- utility ------------------------------------------------------------
-        if not isinstance(utility, str) or utility not in UTILITIES:
-            raise InvalidInstanceError("utility", f"= {utility!r}, use 'linear' or 'convex'")
-        put("utility", str(utility))
-        if not isinstance(workload, str):
-            raise InvalidInstanceError("workload", f"must be a string, got {workload!r}")
-        put("workload", workload)
-        for name, value in (
-            ("utility_slope", utility_slope), ("utility_intercept", utility_intercept),
-            ("utility_scale", utility_scale), ("utility_exponent", utility_exponent),
-        ):
-            put(name, as_array(name, np.zeros(J) if value is None else value, (J,), float))
-            check_finite(name, getattr(self, name))
-        if self.utility == "linear":
-            bad = self.utility_slope >= 0
-            if bad.any():
-                j = int(np.argmax(bad))
-                raise InvalidInstanceError("utility_slope", f"[{j}] = {self.utility_slope[j]} must be < 0 (k < 0)")
-            check_positive("utility_intercept", self.utility_intercept)
-        else:
-            check_positive("utility_scale", self.utility_scale)
-            check_positive("utility_exponent", self.utility_exponent)
+        self._validate(locals())
 
     # ------------------------------------------------------------------ sizes
     @property

@@ -50,7 +50,6 @@ The tests check the model against brute-force enumeration.
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -58,12 +57,12 @@ import pyomo.environ as pyo
 import xarray as xr
 
 from aisched.errors import ModelTooLargeError
-from aisched.models._offline import offline_outcome
+from aisched.models._offline import early_outcome, solve_with
 from aisched.models.tenants.instance import TenantInstance
 from aisched.models.tenants.plan import make_plan, verify_plan
 from aisched.outcome import Outcome
 from aisched.registry import register_offline
-from aisched.solvers import check_options, solve
+from aisched.solvers import solve
 
 __all__ = ["MAX_OPTION_SLOTS", "build", "options", "option_slots", "run_shapes", "extract_plan", "solve_offline",
            "max_utility"]
@@ -396,34 +395,26 @@ def solve_offline(
     ModelTooLargeError
         Before building, when the MILP would exceed :data:`MAX_OPTION_SLOTS` terms.
     """
-    check_options(time_limit, mip_gap, threads)
-    started = time.perf_counter()
-    if instance.num_jobs == 0:  # nothing to decide: the empty plan is optimal with revenue 0
+    def empty(started: float) -> Outcome:  # nothing to decide: the empty plan is optimal with revenue 0
         plan = make_plan(instance, np.zeros(0, np.int64), np.zeros(0, np.int64),
                          np.zeros((0, instance.num_servers), np.int64),
                          np.zeros((0, instance.num_servers), np.int64), np.zeros(0, bool))
         objective = verify_plan(instance, plan)
-        return Outcome(
-            algorithm="offline", family="tenants", objective=objective, plan=plan,
-            admitted=np.zeros(0, bool), status="optimal", bound=objective,
-            runtime_s=time.perf_counter() - started,
-            info={"solver": solver, "termination": "no_jobs", "bound_source": "no_jobs", "gap": 0.0},
-        )
-    terms = option_slots(instance)
-    if terms > MAX_OPTION_SLOTS:
-        raise ModelTooLargeError(
-            f"problem (3)'s MILP for {instance.num_slots:,} slots x {instance.num_jobs} jobs x "
-            f"{instance.num_servers} servers would hold {terms:,} (job, option, slot) terms (> MAX_OPTION_SLOTS = "
-            f"{MAX_OPTION_SLOTS:,} of aisched.models.tenants.program): use longer slots (generate(..., "
-            "slot_hours='auto'), the default of the API and of `aisched compare tenants`, gives 48-hour slots at "
-            "<= 15 jobs; or slot_hours=N), or aisched.bound(instance) for a certified upper bound without the MILP")
-    model = build(instance)
-    built = time.perf_counter()
-    result = solve(model, solver, time_limit=time_limit, mip_gap=mip_gap, threads=threads)
-    plan = extract_plan(model, instance)
-    objective = math.nan
-    if result.has_solution:
-        objective = verify_plan(instance, plan)
-    return offline_outcome("tenants", model, result, plan, objective, started=started, built=built,
-                           fallback_bound=float(np.sum(max_utility(instance))),
-                           fallback_source="sum_of_max_utility")
+        return early_outcome("tenants", plan, started=started, objective=objective, bound=objective,
+                             info={"solver": solver, "termination": "no_jobs", "bound_source": "no_jobs", "gap": 0.0})
+
+    def too_large(started: float) -> None:
+        terms = option_slots(instance)
+        if terms > MAX_OPTION_SLOTS:
+            raise ModelTooLargeError(
+                f"problem (3)'s MILP for {instance.num_slots:,} slots x {instance.num_jobs} jobs x "
+                f"{instance.num_servers} servers would hold {terms:,} (job, option, slot) terms (> MAX_OPTION_SLOTS = "
+                f"{MAX_OPTION_SLOTS:,} of aisched.models.tenants.program): use longer slots (generate(..., "
+                "slot_hours='auto'), the default of the API and of `aisched compare tenants`, gives 48-hour slots at "
+                "<= 15 jobs; or slot_hours=N), or aisched.bound(instance) for a certified upper bound without the MILP")
+
+    return solve_with(
+        "tenants", build=lambda: build(instance), extract=lambda model: extract_plan(model, instance),
+        verify=lambda plan: verify_plan(instance, plan), fallback_bound=lambda: float(np.sum(max_utility(instance))),
+        fallback_source="sum_of_max_utility", solver=solver, time_limit=time_limit, mip_gap=mip_gap,
+        threads=threads, empty=empty if instance.num_jobs == 0 else None, guard=too_large, solve=solve)

@@ -3,13 +3,13 @@
 Importing this package registers, for family "genai" and in this order:
 "comdos" (Algorithms 1-2, :mod:`~aisched.online.genai.comdos`), then
 "heft_a", "heft_ma" and "random_a" (:mod:`~aisched.online.genai.baselines`).
-The jitted per-job dynamic program is :mod:`~aisched.online.genai.comdos_kernel`;
-its plain NumPy oracle is :mod:`~aisched.online.genai.comdos_reference`.
+The jitted per-job dynamic program is :mod:`~aisched.online.genai.comdos.kernel`;
+its plain NumPy oracle is :mod:`~aisched.online.genai.comdos.reference`.
 The certified upper bound on IP (5) (``aisched.bound``) is an offline result: :mod:`aisched.bounds.genai`.
 """
 
 from aisched.online.genai import comdos  # noqa: I001  (registration order = listing order)
 from aisched.online.genai import baselines
-from aisched.online.genai import comdos_kernel, comdos_reference, metrics
+from aisched.online.genai import metrics
 
-__all__ = ["baselines", "comdos", "comdos_kernel", "comdos_reference", "metrics"]
+__all__ = ["baselines", "comdos", "metrics"]

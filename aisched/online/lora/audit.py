@@ -19,8 +19,8 @@ import pandas as pd
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance
-from aisched.online.lora import pdftsp
-from aisched.online.lora.pdftsp import audit_bids, run
+from aisched.online.lora.pdftsp import algorithm as pdftsp
+from aisched.online.lora.pdftsp.algorithm import audit_bids, run
 
 __all__ = ["audit_reruns", "best_misreport", "audit_summary", "audited_tasks", "AUDIT_FACTORS"]
 

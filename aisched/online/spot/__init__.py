@@ -10,7 +10,7 @@ Also exposes the predictors (:func:`perfect`, :func:`noisy`, :func:`constant`,
 from aisched.online.spot import ahap  # noqa: I001  (registration order)
 from aisched.online.spot import ahanp
 from aisched.online.spot import baselines
-from aisched.online.spot import pool, predictors, selection, window_kernel, window_reference
+from aisched.online.spot import pool, predictors, selection, window
 from aisched.online.spot.predictors import arima, constant, noisy, perfect
 from aisched.online.spot.selection import Policy, SelectionResult, evaluate_pool, paper_pool, select
 
@@ -30,6 +30,5 @@ __all__ = [
     "predictors",
     "select",
     "selection",
-    "window_kernel",
-    "window_reference",
+    "window",
 ]

@@ -1,7 +1,7 @@
 """AHANP: Adaptive Hybrid Allocation for Non-Predictive scenarios (Algorithm 3, appendix A).
 
 Seven cases on the progress ratio ``z^``, the availability change ``n^`` and
-the price ratio ``p^`` (see :func:`~aisched.online.spot.window_reference.ahanp_reference`
+the price ratio ``p^`` (see :func:`~aisched.online.spot.window.reference.ahanp_reference`
 for the exact reading of each case and of the limits). Uses only the current
 and past market, never a forecast.
 """
@@ -14,9 +14,9 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot import window_reference as wr
 from aisched.online.spot.ahap import finish_plan, outcome
+from aisched.online.spot.window import kernel as wk
+from aisched.online.spot.window import reference as wr
 from aisched.outcome import Outcome
 from aisched.registry import register
 

@@ -2,11 +2,11 @@
 
 Committed horizon control over a prediction window ``w`` with commitment ``v``
 and a spot price threshold ``sigma``; the windowed problem (10) is solved
-exactly by the lattice DP of :mod:`~aisched.online.spot.window_kernel` (over
-splits, :mod:`~aisched.online.spot.window_split`, with ``changeover="on"``; or by
+exactly by the lattice DP of :mod:`~aisched.online.spot.window.kernel` (over
+splits, :mod:`~aisched.online.spot.window.split`, with ``changeover="on"``; or by
 the NumPy reference, ``engine="reference"``, which is also used when the
 work per slot has no decimal quantum). Every choice where the paper is open
-is listed in :mod:`~aisched.online.spot.window_reference`.
+is listed in :mod:`~aisched.online.spot.window.reference`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance, make_plan, progress, verify_plan
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot import window_reference as wr
 from aisched.online.spot.predictors import Predictor, perfect
+from aisched.online.spot.window import kernel as wk
+from aisched.online.spot.window import reference as wr
 from aisched.outcome import Outcome
 from aisched.registry import register
 
@@ -54,7 +54,7 @@ def outcome(name: str, inst: SpotInstance, od: np.ndarray, sp: np.ndarray, start
             info: dict[str, Any], compiled: float | None = None) -> Outcome:
     """An Outcome from full-horizon counts (the objective is recomputed by the checker).
 
-    ``compiled``: :func:`~aisched.online.spot.window_kernel.compile_seconds` when the
+    ``compiled``: :func:`~aisched.online.spot.window.kernel.compile_seconds` when the
     run started; the JAX compilation since then is ``info["compile_s"]`` and is not
     part of ``decision_s`` (``runtime_s`` keeps the whole run).
     """
@@ -97,7 +97,7 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
     deadline_guard
         Optional guard beside the paper (default off): ``N_max`` GPUs in a slot
         whenever fewer could no longer finish by the deadline (see
-        :func:`~aisched.online.spot.window_reference.deadline_guard`).
+        :func:`~aisched.online.spot.window.reference.deadline_guard`).
     """
     check_policy(window, commitment, threshold)
     if engine not in ("kernel", "reference"):

@@ -72,8 +72,8 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
-from aisched.online.spot import window_reference as wr
 from aisched.online.spot.ahap import finish_plan, outcome
+from aisched.online.spot.window import reference as wr
 from aisched.outcome import Outcome
 from aisched.registry import register
 

@@ -1,6 +1,6 @@
 """AHAP (Algorithm 1) over a whole policy pool, solving only the needed, distinct windows (10).
 
-The vmapped kernel :func:`~aisched.online.spot.window_kernel.ahap_batch`
+The vmapped kernel :func:`~aisched.online.spot.window.kernel.ahap_batch`
 computes both branches of Algorithm 1's if/else in every slot of every
 (job, policy) lane, so the window DP of (10) runs ``K M d`` times although AHAP
 solves (10) only when behind the expected progress (line 12), and many lanes
@@ -21,22 +21,22 @@ In slot ``t`` it
    one only appends idle slots past the deadline and unreachable lattice
    steps), so it is shared by the policies of every ``w``,
 3. solves the distinct problems in ONE jitted call per window length
-   (:func:`~aisched.online.spot.window_batched.solve_windows`), in batches of exactly
-   :data:`~aisched.online.spot.window_batched.BATCH` problems (the
+   (:func:`~aisched.online.spot.window.batched.solve_windows`), in batches of exactly
+   :data:`~aisched.online.spot.window.batched.BATCH` problems (the
    last one padded), so a sweep compiles one kernel per ``W'`` and none per
    job or workload. The DP is
-   the kernel's (:func:`~aisched.online.spot.window_core.window_dp`: same
+   the kernel's (:func:`~aisched.online.spot.window.core.window_dp`: same
    value updates, same first-index argmax), restructured for a batch
-   (:func:`~aisched.online.spot.window_batched._batched_dp`: unrolled slots, reachable lattice prefix only, int8
+   (:func:`~aisched.online.spot.window.batched._batched_dp`: unrolled slots, reachable lattice prefix only, int8
    back-pointers instead of value tables). By default (``shared_forward``) the
    distinct problems that share the job and previous count share one forward
-   pass instead (:mod:`~aisched.online.spot.window_groups`, same plans),
+   pass instead (:mod:`~aisched.online.spot.window.groups`, same plans),
 4. scatters the plans back and does the cheap parts (the "ahead" plan, the
    averaging of the last ``v`` plans, the limits, the progress update) in NumPy
    with the same float operations, in the same order, as the kernel; the
    utility (9) uses the kernel's own
-   :func:`~aisched.online.spot.window_core.finish_utility`
-   (:func:`~aisched.online.spot.window_batched.finish`).
+   :func:`~aisched.online.spot.window.core.finish_utility`
+   (:func:`~aisched.online.spot.window.batched.finish`).
 
 The result equals ``ahap_batch``'s exactly (plans, utilities, completion,
 termination slots, windows solved), tested bit for bit against it and against
@@ -44,11 +44,11 @@ the NumPy reference (``tests/online/spot/test_pool.py``); only the amount of
 work differs.
 
 This module orchestrates only (which lanes, which problems, NumPy bookkeeping);
-the jitted computation lives below it: :mod:`~aisched.online.spot.window_groups`
-and :mod:`~aisched.online.spot.window_batched`, which call the traced pieces they share
-with :mod:`~aisched.online.spot.window_kernel` in :mod:`~aisched.online.spot.window_core`.
-Calls go one way, selection -> pool -> (window_groups ->) window_batched -> window_core
-(window_kernel -> window_core too).
+the jitted computation lives below it: :mod:`~aisched.online.spot.window.groups`
+and :mod:`~aisched.online.spot.window.batched`, which call the traced pieces they share
+with :mod:`~aisched.online.spot.window.kernel` in :mod:`~aisched.online.spot.window.core`.
+Calls go one way, selection -> pool -> (window.groups ->) window.batched -> window.core
+(window.kernel -> window.core too).
 """
 
 from __future__ import annotations
@@ -58,9 +58,9 @@ from typing import Any
 
 import numpy as np
 
-from aisched.online.spot import window_batched as wb
-from aisched.online.spot import window_groups as wg
-from aisched.online.spot.window_reference import TOL
+from aisched.online.spot.window import batched as wb
+from aisched.online.spot.window import groups as wg
+from aisched.online.spot.window.reference import TOL
 
 __all__ = ["ahap_pool", "cache_size", "bucket", "grouped", "precompile", "MIN_BUCKET"]
 
@@ -80,9 +80,9 @@ _COMPILED: set[tuple] = set()
 
 
 def grouped(stacked: dict[str, np.ndarray], shifts: tuple[int, ...]) -> bool:
-    """Whether the shared-forward solver (:mod:`~aisched.online.spot.window_groups`) applies.
+    """Whether the shared-forward solver (:mod:`~aisched.online.spot.window.groups`) applies.
 
-    It needs the int8 back-pointers of :func:`~aisched.online.spot.window_core.pointer_step`: ``mu_1 = mu_2`` and at most 127 counts.
+    It needs the int8 back-pointers of :func:`~aisched.online.spot.window.core.pointer_step`: ``mu_1 = mu_2`` and at most 127 counts.
     """
     return tuple(shifts[:2]) == tuple(shifts[2:4]) and stacked["counts"].shape[1] <= 127
 
@@ -160,17 +160,17 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
               changeover: bool = False) -> dict[str, Any]:
     """AHAP for every job of ``stacked`` x every policy ``(window[m], commitment[m], threshold[m])``.
 
-    Same outputs as :func:`~aisched.online.spot.window_kernel.ahap_batch`
+    Same outputs as :func:`~aisched.online.spot.window.kernel.ahap_batch`
     (leading dims ``(job, policy)``), plus ``"stats"``: the (10) solves needed
     (``windows_needed``), distinct (``windows_unique``), padded (``windows_padded``)
     and the seconds spent in the batched solver (``window_s``). ``sigma_rule``,
     ``averaging``, ``deadline_guard``: see
-    :func:`~aisched.online.spot.window_reference.ahap_reference` (with
+    :func:`~aisched.online.spot.window.reference.ahap_reference` (with
     ``averaging="chc"`` a lane's window is solved from its current
     sub-trajectory's own progress and count, and deduplicated on those).
 
     ``lattice_step``: lattice steps per window slot (``G = (w + 1) lattice_step``,
-    as :func:`~aisched.online.spot.window_kernel.lattice_size`). With ``clip``
+    as :func:`~aisched.online.spot.window.kernel.lattice_size`). With ``clip``
     (default) a window that the deadline cuts to ``W' = e - t + 1 < w + 1``
     slots is solved as a ``W'``-slot problem with ``G = W' lattice_step``: the
     kernel's ``w + 1``-slot problem only appends idle slots (``n = 0``, cost 0,
@@ -179,15 +179,15 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
 
     ``shared_forward`` (default): the distinct problems of a slot that share
     the job and previous count share one forward DP pass
-    (:mod:`~aisched.online.spot.window_groups`; same plans, fewer DP cells;
+    (:mod:`~aisched.online.spot.window.groups`; same plans, fewer DP cells;
     stats ``forward_passes``); ``False``: one DP per distinct problem
     (:func:`solve_windows`). Falls back to ``False`` when ``mu_1 != mu_2``.
 
     ``changeover``: the jobs' changeover cost is on (``docs/readings.md`` S7):
     lanes and sub-trajectories keep their previous split, the distinct
     problems are keyed on it too and solved over splits (with ``shared_forward``
-    one pass per ``(job, previous split)``, :mod:`~aisched.online.spot.window_groups`;
-    else :func:`~aisched.online.spot.window_batched.solve_windows_split`, one DP per
+    one pass per ``(job, previous split)``, :mod:`~aisched.online.spot.window.groups`;
+    else :func:`~aisched.online.spot.window.batched.solve_windows_split`, one DP per
     distinct problem), the progress by ``split_efficiency``; equal to
     ``ahap_batch(..., changeover=True)``.
     """

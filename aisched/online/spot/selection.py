@@ -37,9 +37,9 @@ import xarray as xr
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
 from aisched.online.spot import pool as pk
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot import window_reference as wr
 from aisched.online.spot.predictors import Predictor, perfect
+from aisched.online.spot.window import kernel as wk
+from aisched.online.spot.window import reference as wr
 
 __all__ = ["Policy", "SelectionResult", "paper_pool", "evaluate_pool", "select", "eg_weights",
            "normalise_utilities", "pool_memory_bytes", "MAX_POOL_BYTES"]
@@ -118,18 +118,18 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     All jobs must share the deadline; work per slot must have a decimal quantum.
     ``engine``: ``"batched"`` (default; :func:`~aisched.online.spot.pool.ahap_pool`
     solves only the needed, distinct windows (10)) or ``"vmap"`` (the kernel
-    :func:`~aisched.online.spot.window_kernel.ahap_batch`, vmapped over ``chunk``
+    :func:`~aisched.online.spot.window.kernel.ahap_batch`, vmapped over ``chunk``
     jobs x policies, solving (10) in every slot of every lane). Both give
     identical results. With ``changeover="on"`` in every job the same engines run
     with the changeover (AHAP's (10) over splits,
-    :mod:`~aisched.online.spot.window_split`; ``info["changeover"]``); with it
+    :mod:`~aisched.online.spot.window.split`; ``info["changeover"]``); with it
     on in some jobs only, the NumPy references run instead (``info["engine"]``
     is ``"reference"``; a Python loop, for small pools). The returned info has the plans' statistics: the (10)
     solves needed (``windows_solved``) and, for "batched", the distinct ones
     (``windows_unique``), the padded ones (``windows_padded``) and the seconds
     in the window solver (``window_s``). ``sigma_rule`` (AHAP) and ``first_slot``
     (AHANP), ``averaging`` and ``deadline_guard`` (AHAP): the readings and the
-    option of :mod:`~aisched.online.spot.window_reference`.
+    option of :mod:`~aisched.online.spot.window.reference`.
     """
     if sigma_rule not in ("every_slot", "ahead_only"):
         raise InvalidScenarioError("sigma_rule", f"= {sigma_rule!r} is not 'every_slot' or 'ahead_only'")
@@ -229,7 +229,7 @@ def _evaluate_reference(jobs: Sequence[SpotInstance], pool: Sequence[Policy], fc
     """Utilities and (10) solves of every (job, policy) with the NumPy references (changeover on in some jobs).
 
     The references plan the window (10) with the changeover
-    (:func:`~aisched.online.spot.window_reference.solve_window`); the utility is
+    (:func:`~aisched.online.spot.window.reference.solve_window`); the utility is
     :func:`~aisched.models.spot.plan_utility` of the full-horizon plan, as
     ``aisched.run`` reports it. A loop over jobs and policies: slow, for small pools.
     """

@@ -3,16 +3,15 @@
 Importing this package registers, for family "tenants" and in this order:
 "astraea" (Algorithms 1-5, :mod:`~aisched.online.tenants.astraea`), then
 "batchsche", "gandiva_fair" and "hived" (:mod:`~aisched.online.tenants.baselines`).
-A_maxIrev (Algorithms 3-5) is jitted in :mod:`~aisched.online.tenants.astraea_kernel`,
-with its plain NumPy oracle in :mod:`~aisched.online.tenants.astraea_reference`;
+A_maxIrev (Algorithms 3-5) is jitted in :mod:`~aisched.online.tenants.astraea.kernel`,
+with its plain NumPy oracle in :mod:`~aisched.online.tenants.astraea.reference`;
 the fairness metrics of section 5.1 are :mod:`~aisched.online.tenants.metrics`;
 the certified upper bound is an offline result: :mod:`aisched.bounds.tenants`.
 """
 
 from aisched.online.tenants import astraea  # noqa: I001  (registration order = listing order)
 from aisched.online.tenants import baselines
-from aisched.online.tenants import astraea_kernel, astraea_reference, metrics
+from aisched.online.tenants import metrics
 from aisched.online.tenants.metrics import fairness, performance_ratio
 
-__all__ = ["astraea", "astraea_kernel", "astraea_reference", "baselines", "fairness", "metrics",
-           "performance_ratio"]
+__all__ = ["astraea", "baselines", "fairness", "metrics", "performance_ratio"]

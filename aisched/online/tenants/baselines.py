@@ -63,7 +63,7 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan
-from aisched.online.tenants.astraea import Admission, Clock, make_params, outcome_of, simulate
+from aisched.online.tenants.astraea.algorithm import Admission, Clock, make_params, outcome_of, simulate
 from aisched.outcome import Outcome
 from aisched.registry import register
 

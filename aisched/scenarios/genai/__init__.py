@@ -80,8 +80,9 @@ PAPER_SCENARIOS: tuple[str, ...] = (
 
 from aisched.scenarios.genai.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
 
-families.register(families.FamilyRecord(
+families.register(families.Family(
     name="genai", objective=families.Objective("profit"), proposed="comdos", hooks=_hooks, cli=_cli,
     item="job", paper_scenarios=PAPER_SCENARIOS, metric_columns={}, prices=True,
     silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
+    modules=('aisched.models.genai', 'aisched.online.genai', 'aisched.bounds.genai'), order=3,
 ))

@@ -12,7 +12,7 @@ from aisched import dag
 
 __all__ = ["FIG3_MODELS", "LABELS", "fig3_example", "fig3_figure", "fig3_table"]
 
-#: Words with units for the genai family's figure axes (:func:`aisched.experiments.figures.label`).
+#: Words with units for the genai family's figure axes (:func:`aisched.figures.label`).
 LABELS = {
     "objective": "profit (money units)",
     "slots": "time slots (5 s each)",
@@ -64,7 +64,7 @@ def fig3_table(edges: int = 2) -> pd.DataFrame:
 
 def fig3_figure(path: str | Path, *, edges: int = 2, dpi: int = 120) -> Path:
     """Draw Fig. 3: the DAG with each task's rank (10) and execution order, and ``|H|`` in the title."""
-    from aisched.experiments import figures
+    from aisched import figures
 
     g = fig3_example()
     table = fig3_table(edges).set_index("task")

@@ -37,7 +37,7 @@ HuggingGPT demo (``hugginggpt_demo_parse_task.json``, repaired by
 :func:`aisched.dag.parse_hugginggpt`), ``"generator"`` random DAGs
 (:func:`aisched.dag.random_dag`, 2-5 tasks, at most 2 children per task)
 with task types drawn from :data:`MODEL_POOLS`. Files are found by
-:func:`aisched.experiments.data.data_file` (``$AISCHED_DATA``, the user cache, ``../shared/data``).
+:func:`aisched.data.data_file` (``$AISCHED_DATA``, the user cache, ``../shared/data``).
 
 Candidate models per task type (:data:`MODEL_POOLS`): public Hugging Face
 models a HuggingGPT-style system would pick, with fp16 weight sizes (GB,
@@ -69,8 +69,8 @@ from typing import Any, Literal
 import numpy as np
 
 from aisched import dag
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.data import data_file
 from aisched.models.genai import GenaiInstance
 from aisched.scenarios.genai.defaults import (
     CAPACITY_GB,

@@ -52,7 +52,7 @@ def workload_premises(instance: Any, *, bound_time_limit: float | None = 60.0) -
     """
     import numpy as np
 
-    import aisched
+    from aisched.core import runner
     from aisched.online.genai.metrics import utilisation
 
     inst = instance
@@ -70,9 +70,9 @@ def workload_premises(instance: Any, *, bound_time_limit: float | None = 60.0) -
     with np.errstate(divide="ignore", invalid="ignore"):
         margin = (inst.revenue - job_cheapest) / inst.revenue
         extra = job_fastest / job_cheapest - 1.0
-    heft = aisched.run("heft_ma", inst)
+    heft = runner.run("heft_ma", inst)
     use = utilisation(inst, heft)
-    ref = aisched.bound(inst, time_limit=bound_time_limit)
+    ref = runner.bound(inst, time_limit=bound_time_limit)
     heft_value = heft.verify(inst)
     return {
         "jobs": float(inst.num_jobs),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from aisched.experiments.scenario import Add, Claim, Scenario, improvement_claims
+from aisched.experiments.spec.scenario import Add, Claim, Scenario, improvement_claims
 
 __all__ = ["add_scenarios"]
 

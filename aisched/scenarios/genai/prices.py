@@ -19,8 +19,8 @@ import csv
 import functools
 from dataclasses import dataclass
 
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.data import data_file
 
 __all__ = ["GpuPrice", "REFERENCE_GPU_GB", "REFERENCE_MACHINE", "gpu_price"]
 

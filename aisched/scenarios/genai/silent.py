@@ -3,7 +3,7 @@
 :data:`SILENT_PARAMETERS` are values section IV.A never gives (generator parameters of
 :func:`aisched.scenarios.genai.generator.generate`); :data:`REGIME_TARGETS` are the relations among
 the baselines HEFT-A, HEFT-MA and Random-A that the paper's own percentages imply (section IV.B).
-Calibration (:mod:`aisched.experiments.calibrate`) fits the first to the second and reads only the
+Calibration (:mod:`aisched.experiments.studies.calibrate`) fits the first to the second and reads only the
 baselines' outcomes. ``docs/readings.md`` genai A-silent gives the quotes, the fit and the residuals.
 
 Every target is the ratio of two of the paper's improvement percentages at one point: ComDOS's profit

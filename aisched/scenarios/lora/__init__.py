@@ -91,8 +91,9 @@ PAPER_SCENARIOS: tuple[str, ...] = (
 
 from aisched.scenarios.lora.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
 
-families.register(families.FamilyRecord(
+families.register(families.Family(
     name="lora", objective=families.Objective("social welfare"), proposed="pdftsp", hooks=_hooks, cli=_cli,
     item="task", paper_scenarios=PAPER_SCENARIOS, metric_columns={"misreport_gain": False, "payment_to_bid": False}, prices=True,
     silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
+    modules=('aisched.models.lora', 'aisched.online.lora', 'aisched.bounds.lora'), order=1,
 ))

@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
-    from aisched.experiments.stored import StoredScenario
+    from aisched.experiments.store.stored import StoredScenario
 
 __all__ = ["FIGURES", "LABELS", "utility_vs_bid_figure", "payment_vs_bid_figure"]
 
-#: Words with units for the lora family's figure axes (:func:`aisched.experiments.figures.label`).
+#: Words with units for the lora family's figure axes (:func:`aisched.figures.label`).
 LABELS = {
     "objective": "social welfare (money units)",
     "nodes": "compute nodes",
@@ -41,7 +41,7 @@ def _outcome_files(root: Path, algorithm: str = "pdftsp") -> list[Path]:
 
 def utility_vs_bid_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 10: each audited task's utility against its bid (full re-runs), true value marked."""
-    from aisched.experiments.figures import legend_outside, save, series_style, style_axes, subplots
+    from aisched.figures import legend_outside, save, series_style, style_axes, subplots
     from aisched.outcome import Outcome
 
     files = [f for f in _outcome_files(root) if "audit_curves" in Outcome.from_netcdf(f).info]
@@ -62,7 +62,7 @@ def utility_vs_bid_figure(root: Path, stored: StoredScenario, table: pd.DataFram
 
 def payment_vs_bid_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 11: bid against payment of every admitted task of one cell, with payment = bid."""
-    from aisched.experiments.figures import COLORS, legend_outside, save, style_axes, subplots
+    from aisched.figures import COLORS, legend_outside, save, style_axes, subplots
     from aisched.outcome import Outcome
 
     files = _outcome_files(root)

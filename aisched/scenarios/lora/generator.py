@@ -97,9 +97,9 @@ from typing import Any
 
 import numpy as np
 
+from aisched import _paths
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import _paths
-from aisched.experiments.data import data_file
 from aisched.models.lora.instance import LoraInstance
 from aisched.scenarios.lora import traces
 from aisched.scenarios.lora.defaults import (
@@ -116,9 +116,9 @@ __all__ = ["A40_A100_RATIO", "BASE_MODELS", "DATA_DIR", "DEADLINE_METHODS", "DEF
 
 SLOT_SECONDS = 600  # 10-minute slots, 144 a day (paper 5.1)
 SLOTS_PER_HOUR = 3600 // SLOT_SECONDS
-#: The first data folder searched (kept for callers; loaders use :func:`aisched.experiments.data.data_file`).
+#: The first data folder searched (kept for callers; loaders use :func:`aisched.data.data_file`).
 DATA_DIR = _paths.DATA_DIR
-#: The Philly day extract where :func:`~aisched.experiments.data.data_file` found it at import
+#: The Philly day extract where :func:`~aisched.data.data_file` found it at import
 #: (``$AISCHED_DATA``, the user cache, ``../shared/data``), else its place in ``DATA_DIR``.
 PHILLY_TRACE = data_file("philly_pollux_2017-10-09.csv", required=False) or DATA_DIR / "philly_pollux_2017-10-09.csv"
 

@@ -19,7 +19,7 @@ Cost. :data:`COST` gives each scenario's measured cost (``aisched scenarios``
 shows it). ``aisched reproduce lora --seeds 3`` took 79.3 minutes of wall
 time on 2 cores with nothing else running (2 workers, 2026-11-27, one run from
 scratch, two scenarios in flight, the default day's repeats in Figs. 5, 6, 8, 9
-and 11 taken from the cell that ran first, :mod:`aisched.experiments.sharing`):
+and 11 taken from the cell that ran first, :mod:`aisched.experiments.run.sharing`):
 within the 90-minute budget (115.7 minutes earlier that day, before the shared cells, Titan's
 count-stage fallback and the overlap; readings L8). Titan's days are still most
 of it: up to 225 s on Fig. 7's real traces and 204 s at Fig. 9's long deadlines.
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from aisched.experiments.scenario import Add, Claim, Scenario
+from aisched.experiments.spec.scenario import Add, Claim, Scenario
 
 __all__ = ["add_scenarios", "CAPACITY_BOUND", "COST", "VARIANTS"]
 

@@ -3,7 +3,7 @@
 :data:`SILENT_PARAMETERS` are values section 5 never gives (generator options of
 :func:`aisched.scenarios.lora.generator.generate`, each defaulting to today's draw);
 :data:`REGIME_TARGETS` are the relations among the baselines Titan, EFT and NTM that section 5.2's
-own percentages imply. Calibration (:mod:`aisched.experiments.calibrate`) fits the first to the
+own percentages imply. Calibration (:mod:`aisched.experiments.studies.calibrate`) fits the first to the
 second and reads only the baselines' outcomes. ``docs/readings.md`` L-silent gives the quotes, the
 measurements behind the choice of parameters, the fit and the residuals.
 

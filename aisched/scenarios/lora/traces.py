@@ -4,9 +4,9 @@ Each loader turns a trace into per-slot arrival counts on a grid of
 ``slot_seconds``; the family generators rescale those counts to the mean
 arrival rate a scenario asks for (the trace then gives the *shape* of the
 load over the day: bursts, night lulls). Files are read by path: the named
-traces are found by :func:`aisched.experiments.data.data_file` (``$AISCHED_DATA``,
+traces are found by :func:`aisched.data.data_file` (``$AISCHED_DATA``,
 the user cache filled by ``aisched data fetch``, ``../shared/data``; sources and
-licences in :mod:`aisched.experiments.data`), and any CSV in one of the formats below works.
+licences in :mod:`aisched.data`), and any CSV in one of the formats below works.
 
 ==============  ==========================================  ===================================
 name            file                                        arrivals
@@ -44,8 +44,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.data import data_file
 
 __all__ = ["NAMED_TRACES", "arrival_counts", "resolve"]
 

@@ -100,8 +100,9 @@ PAPER_SCENARIOS: tuple[str, ...] = (
 
 from aisched.scenarios.spot.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
 
-families.register(families.FamilyRecord(
+families.register(families.Family(
     name="spot", objective=families.Objective("utility"), proposed="ahap", hooks=_hooks, cli=_cli,
     item="job", paper_scenarios=PAPER_SCENARIOS, metric_columns={"best_fixed": True, "regret": False, "regret_to_bound": False}, prices=False,
     also_proposed=("ahanp",), silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
+    modules=('aisched.models.spot', 'aisched.online.spot'), order=2,
 ))

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from aisched._paths import DATA_DIR
 from aisched.errors import InvalidScenarioError
-from aisched.experiments._paths import DATA_DIR
 from aisched.scenarios.spot.traces import load_gcp_ratios, load_market_csv, load_spot_trace
 
 if TYPE_CHECKING:
-    from aisched.experiments.stored import StoredScenario
+    from aisched.experiments.store.stored import StoredScenario
 
 __all__ = ["FIGURES", "throughput_figure", "traces_figure", "forecast_figure", "vast_series",
            "FORECAST_HISTORY", "FORECAST_SLOTS"]
@@ -62,7 +62,7 @@ def vast_series(data_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
 
 def throughput_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 1: throughput ``H(n)`` and ``mu(b) H(n)`` vs GPUs ``n = 1..16`` (see the module doc)."""
-    from aisched.experiments.figures import legend_outside, save, style_axes, subplots
+    from aisched.figures import legend_outside, save, style_axes, subplots
     from aisched.scenarios.spot.generator import bandwidth_efficiency
 
     n = np.arange(1, 17)
@@ -88,7 +88,7 @@ def throughput_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -
 
 def traces_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 2: spot price and availability traces from the data folder (see the module doc)."""
-    from aisched.experiments.figures import legend_outside, save, style_axes, subplots
+    from aisched.figures import legend_outside, save, style_axes, subplots
 
     data = Path(DATA_DIR)
     try:
@@ -144,7 +144,7 @@ def forecast_errors(history: int = FORECAST_HISTORY, slots: int = FORECAST_SLOTS
 
 def forecast_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 3: ARIMA forecasts 1 and 3 slots ahead against the truth (see the module doc)."""
-    from aisched.experiments.figures import legend_outside, save, style_axes, subplots
+    from aisched.figures import legend_outside, save, style_axes, subplots
 
     try:
         f = forecast_errors()
@@ -165,7 +165,7 @@ def forecast_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> 
     return save(fig, root / "forecast.png")
 
 
-#: Words with units for the spot family's figure axes (:func:`aisched.experiments.figures.label`).
+#: Words with units for the spot family's figure axes (:func:`aisched.figures.label`).
 LABELS = {
     "objective": "utility (money units)",
     "deadline": "soft deadline d (30-minute slots)",

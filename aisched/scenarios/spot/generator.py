@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from aisched.data import DATASETS, data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.data import DATASETS, data_file
 from aisched.models.spot import SpotInstance
 from aisched.scenarios.spot.defaults import (
     CHANGEOVERS,
@@ -286,7 +286,7 @@ def paper_instance(seed: int = 0) -> SpotInstance:
     """Section VI-A's setting: ``generate(seed, **PAPER_SCENARIO)``.
 
     The paper's LLaMA2-7B LoRA job (work 80, soft deadline 10 slots, 1 to 12 GPUs, 800 Mbps) on the
-    Vast.ai A100 market (the trace found by :func:`aisched.experiments.data.data_file`), whose window
+    Vast.ai A100 market (the trace found by :func:`aisched.data.data_file`), whose window
     the seed draws.
 
     Parameters

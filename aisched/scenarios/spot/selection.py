@@ -1,6 +1,6 @@
 """Policy-selection scenarios of the `spot` family (Figs. 9-10 of the spot-market paper).
 
-A "selection" scenario (:data:`aisched.experiments.catalog.KINDS`) runs
+A "selection" scenario (:data:`aisched.experiments.spec.catalog.KINDS`) runs
 Algorithm 2 (:func:`aisched.online.spot.select`) over a policy pool on the
 paper's workload; the scenario's "algorithms" name pools of :data:`POOLS`.
 :func:`selection_cell` is one sweep cell; :data:`FIGURES` draws the
@@ -38,7 +38,7 @@ from aisched.errors import InvalidScenarioError
 from aisched.scenarios.spot.generator import NOISE_SETTINGS, predictor, workload
 
 if TYPE_CHECKING:
-    from aisched.experiments.stored import StoredScenario
+    from aisched.experiments.store.stored import StoredScenario
 
 __all__ = ["FIGURES", "PHASES", "POOLS", "policy_weight_heatmap", "pool_members", "selection_cell"]
 
@@ -146,7 +146,7 @@ def selection_cell(
 def policy_weight_heatmap(weights: xr.DataArray, path: Path, *, title: str,
                           phase_starts: Any = None) -> Path:
     """Heatmap of ``weights`` (job x policy, policies indexed 1..M as in Fig. 10); phases as lines."""
-    from aisched.experiments.figures import save, style_axes, subplots
+    from aisched.figures import save, style_axes, subplots
 
     fig, ax = subplots(width=7.0, height=4.0)
     M = weights.sizes["policy"]
@@ -174,7 +174,7 @@ def convergence_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) 
 
     Solid: Algorithm 2 (mean over seeds); dotted: the best fixed policy in hindsight.
     """
-    from aisched.experiments.figures import COLORS, clean_title, legend_outside, save, style_axes, subplots
+    from aisched.figures import COLORS, clean_title, legend_outside, save, style_axes, subplots
 
     found = _cells(root, table)
     if not found:

@@ -86,10 +86,11 @@ PAPER_SCENARIOS: tuple[str, ...] = (
 
 from aisched.scenarios.tenants.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
 
-families.register(families.FamilyRecord(
+families.register(families.Family(
     name="tenants", objective=families.Objective("total revenue"), proposed="astraea", hooks=_hooks, cli=_cli,
     item="job", paper_scenarios=PAPER_SCENARIOS, prices=True,
     metric_columns={"alpha_variance": False, "min_surplus": True, "gpu_util_peak": True, "makespan": False,
                     "revenue_per_job": True},
     silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
+    modules=('aisched.models.tenants', 'aisched.online.tenants', 'aisched.bounds.tenants'), order=4,
 ))

@@ -34,7 +34,7 @@ import pandas as pd
 from aisched.models.tenants import TenantInstance
 
 if TYPE_CHECKING:
-    from aisched.experiments.stored import StoredScenario
+    from aisched.experiments.store.stored import StoredScenario
 
 __all__ = ["BREAKDOWN_COLUMNS", "beyond_rounds", "earliest_round_completion", "gap_lines", "revenue_breakdown"]
 

@@ -1,13 +1,19 @@
-"""The `aisched compare tenants` protocol (see :mod:`aisched.cli`): options, instance, description, figures."""
+"""The `aisched compare tenants` protocol (see :mod:`aisched.cli`): options, instance, description, figures.
+
+:class:`TenantsCli` is the protocol. The module-level functions ``add_cli_arguments``, ``instance_from_cli``,
+``describe``, ``cli_figures`` and ``cli_params`` are deprecated aliases of its methods (kept for one release;
+they warn); the constants ``CLI_*`` equal its class attributes.
+"""
 
 from __future__ import annotations
 
 import argparse
 import math
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aisched._cli_common import silent_generator_kwargs
+from aisched.cli_support import silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.tenants.defaults import (
@@ -29,48 +35,8 @@ __all__ = ["TenantsCli", "CLI_ALGORITHMS", "CLI_HELP", "add_cli_arguments", "cli
            "instance_from_cli"]
 
 
-# --- the `aisched compare tenants` protocol (see aisched.cli) ------------------------------------
-
-CLI_HELP = "fair multi-tenant sharing of distributed ML jobs (Astraea)"
-CLI_ALGORITHMS: tuple[str, ...] = ("astraea", "batchsche", "gandiva_fair", "hived")
+#: The last instance of :meth:`TenantsCli.instance`, for :meth:`TenantsCli.figures` (the protocol does not pass it).
 _CLI_INSTANCE: list[TenantInstance | None] = [None]
-
-
-def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the options of :func:`generate` to ``parser`` (defaults: :data:`DEFAULT_SCENARIO`)."""
-    d = DEFAULT_SCENARIO
-    parser.add_argument("--users", type=int, default=d["users"], help="tenants (default %(default)s)")
-    parser.add_argument("--servers", type=int, default=d["servers"], help="servers (default %(default)s)")
-    parser.add_argument("--jobs", type=int, default=d["jobs"], help="jobs (default %(default)s)")
-    parser.add_argument("--utility", choices=UTILITIES, default=d["utility"],
-                        help="the users' utility of completion time, Theorem 1's forms (default %(default)s)")
-    parser.add_argument("--trace", choices=TRACE_CHOICES, default=d["trace"],
-                        help="arrivals from a day or a week of the Philly trace, or drawn (default %(default)s)")
-    parser.add_argument("--slot-hours", type=_slot_hours, default=d["slot_hours"],
-                        help="hours per slot, or 'auto' (48 h at <= 15 jobs, else 1 h; the API's default too) "
-                             "(default %(default)s)")
-    parser.add_argument("--window", choices=WINDOWS, default="every_tenant",
-                        help="how the trace gives arrivals and owners (default %(default)s: the shortest window "
-                             "where every user has a job, else the documented draw; T8)")
-    parser.add_argument("--gpus-per-server", type=int, default=d["gpus_per_server"],
-                        help="workers (GPUs) per server (default %(default)s)")
-    parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
-    parser.add_argument("--horizon", choices=HORIZONS, default="finishable",
-                        help="rule of the automatic horizon (default %(default)s; docs/readings.md T2)")
-    parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
-    # algorithm options (docs/readings.md, tenants): passed to the algorithms that take them
-    parser.add_argument("--admission", choices=("real_revenue", "ideal"), default=None,
-                        help="Astraea's and BatchSche's admission (default real_revenue; T1)")
-    parser.add_argument("--clock", choices=("batch", "arrival"), default=None,
-                        help="Astraea's and BatchSche's utility clock (default batch)")
-    parser.add_argument("--lam", type=_lam, default=None,
-                        help="lambda of Astraea and BatchSche: an integer >= 1 or 'lemma1' (default 2)")
-    parser.add_argument("--theta-scale", type=float, default=None,
-                        help="Astraea's theta_w, theta_p as a share of their values (Fig. 11; default 1)")
-    parser.add_argument("--cluster", choices=("private", "quota"), default=None,
-                        help="BatchSche's cluster (default private; T3)")
-    parser.add_argument("--release", choices=("arrival", "batch"), default=None,
-                        help="when Gandiva_fair and HiveD may start a job (default arrival; T3)")
 
 
 def _slot_hours(text: str) -> float | str:
@@ -104,59 +70,6 @@ _CLI_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def cli_params(args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
-    """Per-algorithm keyword parameters of the options given (the others keep the algorithms' defaults).
-
-    An option that none of ``names`` takes is an error naming it (raised before any work).
-    """
-    out: dict[str, dict[str, Any]] = {}
-    scale = getattr(args, "theta_scale", None)
-    if scale is not None and not (math.isfinite(scale) and scale > 0):
-        raise InvalidScenarioError("--theta-scale", f"= {scale!r} must be a finite number > 0")
-    lam = getattr(args, "lam", None)
-    if isinstance(lam, int) and lam < 1:
-        raise InvalidScenarioError("--lam", f"= {lam!r} must be an integer >= 1 or 'lemma1'")
-    for option, (param, takers) in _CLI_PARAMS.items():
-        value = getattr(args, option, None)
-        if value is None:
-            continue
-        using = [n for n in names if n in takers]
-        if not using:
-            raise InvalidScenarioError(f"--{option.replace('_', '-')}",
-                                       f"= {value!r} applies to {', '.join(takers)}, none of which is compared")
-        for name in using:
-            out.setdefault(name, {})[param] = value
-    return out
-
-
-def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
-    """The instance of ``aisched compare tenants``'s options (validated by :func:`generate`).
-
-    The instance is remembered for :func:`cli_figures` (the CLI protocol does not pass it).
-    """
-    from aisched.scenarios.tenants.generator import generate
-
-    inst = generate(
-        seed=args.seed, users=args.users, servers=args.servers, jobs=args.jobs, utility=args.utility,
-        trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
-        gpus_per_server=args.gpus_per_server, slots=args.slots, horizon=args.horizon,
-        window=getattr(args, "window", "every_tenant"),
-        **silent_generator_kwargs(args, "tenants"),
-    )
-    _CLI_INSTANCE[0] = inst
-    return inst
-
-
-def describe(inst: TenantInstance, args: argparse.Namespace) -> str:
-    """One line describing the generated scenario."""
-    return (
-        f"tenants scenario: {inst.num_users} users, {inst.num_servers} servers "
-        f"({inst.total_workers} workers, {inst.total_parameter_servers} PSs), {inst.num_jobs} jobs, "
-        f"{inst.num_slots} slots of {_hours(inst, args):g} h, {inst.utility} utility, trace {args.trace}"
-        f"{f' ({inst.workload})' if inst.workload.startswith('trace-') else ''}, seed {args.seed}"
-    )
-
-
 def _hours(inst: TenantInstance, args: argparse.Namespace) -> float:
     """The slot length in hours the options give (``auto`` resolved as :func:`generate` does)."""
     if args.slot_hours != "auto":
@@ -164,26 +77,211 @@ def _hours(inst: TenantInstance, args: argparse.Namespace) -> float:
     return 1.0 if inst.num_jobs > REDUCED_JOBS else REDUCED_SLOT_HOURS
 
 
-def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
-    """Revenue-fairness ratio ``alpha_u`` per user and algorithm (Fig. 7), as a bar chart."""
-    from aisched.online.tenants.metrics import fairness
-    from aisched.scenarios.tenants.figures import alpha_bars
-
-    inst = _CLI_INSTANCE[0]
-    if inst is None or not outcomes:
-        return []
-    alphas = {name: fairness(inst, outcome).per_user["alpha"].to_numpy()
-              for name, outcome in outcomes.items() if name != "offline"}
-    title = "tenants: revenue-fairness ratio alpha_u per tenant and scheduler (Fig. 7)"
-    return [alpha_bars(alphas, out / "tenants_alpha.png", title=title, dpi=100).name] if alphas else []
-
+# --- the `aisched compare tenants` protocol (see aisched.cli) ------------------------------------
 
 class TenantsCli(FamilyCli):
-    """``aisched compare tenants``: this module's functions as the :class:`~aisched.families.FamilyCli` protocol."""
+    """``aisched compare tenants``: the family's :class:`~aisched.families.FamilyCli` protocol."""
 
-    help, algorithms = CLI_HELP, CLI_ALGORITHMS
-    add_arguments = staticmethod(add_cli_arguments)
-    instance = staticmethod(instance_from_cli)
-    describe = staticmethod(describe)
-    figures = staticmethod(cli_figures)
-    params = staticmethod(cli_params)
+    help = "fair multi-tenant sharing of distributed ML jobs (Astraea)"
+    algorithms: tuple[str, ...] = ("astraea", "batchsche", "gandiva_fair", "hived")
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Add the options of :func:`generate` to ``parser`` (defaults: :data:`DEFAULT_SCENARIO`).
+
+        Parameters
+        ----------
+        parser
+            The ``aisched compare tenants`` parser.
+        """
+        d = DEFAULT_SCENARIO
+        parser.add_argument("--users", type=int, default=d["users"], help="tenants (default %(default)s)")
+        parser.add_argument("--servers", type=int, default=d["servers"], help="servers (default %(default)s)")
+        parser.add_argument("--jobs", type=int, default=d["jobs"], help="jobs (default %(default)s)")
+        parser.add_argument("--utility", choices=UTILITIES, default=d["utility"],
+                            help="the users' utility of completion time, Theorem 1's forms (default %(default)s)")
+        parser.add_argument("--trace", choices=TRACE_CHOICES, default=d["trace"],
+                            help="arrivals from a day or a week of the Philly trace, or drawn (default %(default)s)")
+        parser.add_argument("--slot-hours", type=_slot_hours, default=d["slot_hours"],
+                            help="hours per slot, or 'auto' (48 h at <= 15 jobs, else 1 h; the API's default too) "
+                                 "(default %(default)s)")
+        parser.add_argument("--window", choices=WINDOWS, default="every_tenant",
+                            help="how the trace gives arrivals and owners (default %(default)s: the shortest window "
+                                 "where every user has a job, else the documented draw; T8)")
+        parser.add_argument("--gpus-per-server", type=int, default=d["gpus_per_server"],
+                            help="workers (GPUs) per server (default %(default)s)")
+        parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
+        parser.add_argument("--horizon", choices=HORIZONS, default="finishable",
+                            help="rule of the automatic horizon (default %(default)s; docs/readings.md T2)")
+        parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
+        # algorithm options (docs/readings.md, tenants): passed to the algorithms that take them
+        parser.add_argument("--admission", choices=("real_revenue", "ideal"), default=None,
+                            help="Astraea's and BatchSche's admission (default real_revenue; T1)")
+        parser.add_argument("--clock", choices=("batch", "arrival"), default=None,
+                            help="Astraea's and BatchSche's utility clock (default batch)")
+        parser.add_argument("--lam", type=_lam, default=None,
+                            help="lambda of Astraea and BatchSche: an integer >= 1 or 'lemma1' (default 2)")
+        parser.add_argument("--theta-scale", type=float, default=None,
+                            help="Astraea's theta_w, theta_p as a share of their values (Fig. 11; default 1)")
+        parser.add_argument("--cluster", choices=("private", "quota"), default=None,
+                            help="BatchSche's cluster (default private; T3)")
+        parser.add_argument("--release", choices=("arrival", "batch"), default=None,
+                            help="when Gandiva_fair and HiveD may start a job (default arrival; T3)")
+
+    def params(self, args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
+        """Per-algorithm keyword parameters of the options given (the others keep the algorithms' defaults).
+
+        An option that none of ``names`` takes is an error naming it (raised before any work).
+
+        Parameters
+        ----------
+        args
+            The parsed options.
+        names
+            The compared algorithms.
+
+        Returns
+        -------
+        dict
+            ``{algorithm: {parameter: value}}`` for the options given.
+
+        Raises
+        ------
+        InvalidScenarioError
+            For a ``--theta-scale`` that is not a finite number > 0, a ``--lam`` < 1, or an option none of
+            ``names`` takes.
+        """
+        out: dict[str, dict[str, Any]] = {}
+        scale = getattr(args, "theta_scale", None)
+        if scale is not None and not (math.isfinite(scale) and scale > 0):
+            raise InvalidScenarioError("--theta-scale", f"= {scale!r} must be a finite number > 0")
+        lam = getattr(args, "lam", None)
+        if isinstance(lam, int) and lam < 1:
+            raise InvalidScenarioError("--lam", f"= {lam!r} must be an integer >= 1 or 'lemma1'")
+        for option, (param, takers) in _CLI_PARAMS.items():
+            value = getattr(args, option, None)
+            if value is None:
+                continue
+            using = [n for n in names if n in takers]
+            if not using:
+                raise InvalidScenarioError(f"--{option.replace('_', '-')}",
+                                           f"= {value!r} applies to {', '.join(takers)}, none of which is compared")
+            for name in using:
+                out.setdefault(name, {})[param] = value
+        return out
+
+    def instance(self, args: argparse.Namespace) -> TenantInstance:
+        """The instance of ``aisched compare tenants``'s options (validated by :func:`generate`).
+
+        The instance is remembered for :meth:`figures` (the CLI protocol does not pass it).
+
+        Parameters
+        ----------
+        args
+            The parsed options.
+
+        Returns
+        -------
+        TenantInstance
+            The generated instance.
+        """
+        from aisched.scenarios.tenants.generator import generate
+
+        inst = generate(
+            seed=args.seed, users=args.users, servers=args.servers, jobs=args.jobs, utility=args.utility,
+            trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
+            gpus_per_server=args.gpus_per_server, slots=args.slots, horizon=args.horizon,
+            window=getattr(args, "window", "every_tenant"),
+            **silent_generator_kwargs(args, "tenants"),
+        )
+        _CLI_INSTANCE[0] = inst
+        return inst
+
+    def describe(self, inst: TenantInstance, args: argparse.Namespace) -> str:
+        """One line describing the generated scenario.
+
+        Parameters
+        ----------
+        inst
+            The instance of :meth:`instance`.
+        args
+            The parsed options.
+
+        Returns
+        -------
+        str
+            The line.
+        """
+        return (
+            f"tenants scenario: {inst.num_users} users, {inst.num_servers} servers "
+            f"({inst.total_workers} workers, {inst.total_parameter_servers} PSs), {inst.num_jobs} jobs, "
+            f"{inst.num_slots} slots of {_hours(inst, args):g} h, {inst.utility} utility, trace {args.trace}"
+            f"{f' ({inst.workload})' if inst.workload.startswith('trace-') else ''}, seed {args.seed}"
+        )
+
+    def figures(self, outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
+        """Revenue-fairness ratio ``alpha_u`` per user and algorithm (Fig. 7), as a bar chart.
+
+        Parameters
+        ----------
+        outcomes
+            The compared algorithms' outcomes, by name.
+        table
+            The comparison table (unused).
+        out
+            The folder the figure is written to.
+
+        Returns
+        -------
+        list of str
+            The file names written (none without an instance of :meth:`instance` or outcomes).
+        """
+        from aisched.online.tenants.metrics import fairness
+        from aisched.scenarios.tenants.figures import alpha_bars
+
+        inst = _CLI_INSTANCE[0]
+        if inst is None or not outcomes:
+            return []
+        alphas = {name: fairness(inst, outcome).per_user["alpha"].to_numpy()
+                  for name, outcome in outcomes.items() if name != "offline"}
+        title = "tenants: revenue-fairness ratio alpha_u per tenant and scheduler (Fig. 7)"
+        return [alpha_bars(alphas, out / "tenants_alpha.png", title=title, dpi=100).name] if alphas else []
+
+
+CLI_HELP = TenantsCli.help
+CLI_ALGORITHMS: tuple[str, ...] = TenantsCli.algorithms
+
+
+# --- deprecated module-level aliases of TenantsCli's methods (kept for one release) -------------
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(f"{__name__}.{old} is deprecated; use TenantsCli().{new}", DeprecationWarning, stacklevel=3)
+
+
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    """Deprecated: use ``TenantsCli().add_arguments(parser)`` (:meth:`TenantsCli.add_arguments`)."""
+    _deprecated("add_cli_arguments", "add_arguments")
+    TenantsCli().add_arguments(parser)
+
+
+def cli_params(args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
+    """Deprecated: use ``TenantsCli().params(args, names)`` (:meth:`TenantsCli.params`)."""
+    _deprecated("cli_params", "params")
+    return TenantsCli().params(args, names)
+
+
+def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
+    """Deprecated: use ``TenantsCli().instance(args)`` (:meth:`TenantsCli.instance`)."""
+    _deprecated("instance_from_cli", "instance")
+    return TenantsCli().instance(args)
+
+
+def describe(inst: TenantInstance, args: argparse.Namespace) -> str:
+    """Deprecated: use ``TenantsCli().describe(inst, args)`` (:meth:`TenantsCli.describe`)."""
+    _deprecated("describe", "describe")
+    return TenantsCli().describe(inst, args)
+
+
+def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
+    """Deprecated: use ``TenantsCli().figures(outcomes, table, out)`` (:meth:`TenantsCli.figures`)."""
+    _deprecated("cli_figures", "figures")
+    return TenantsCli().figures(outcomes, table, out)

@@ -13,11 +13,11 @@ from aisched.scenarios.tenants.generator import generate
 from aisched.scenarios.tenants.metrics import gpu_utilisation
 
 if TYPE_CHECKING:
-    from aisched.experiments.stored import StoredScenario
+    from aisched.experiments.store.stored import StoredScenario
 
 __all__ = ["FIGURES", "LABELS", "alpha_bars", "alpha_figure", "revenue_cost_figure", "utilisation_figure"]
 
-#: Words with units for the tenants family's figure axes (:func:`aisched.experiments.figures.label`).
+#: Words with units for the tenants family's figure axes (:func:`aisched.figures.label`).
 LABELS = {
     "objective": "total revenue (money units)",
     "ratio": "ratio of total revenue to the offline optimum (or a bound on it)",
@@ -36,7 +36,7 @@ LABELS = {
 
 def alpha_bars(alphas: dict[str, np.ndarray], path: Path, *, title: str = "", dpi: int = 120) -> Path:
     """Grouped bars of each user's revenue-fairness ratio ``alpha_u`` per scheduler (Fig. 7)."""
-    from aisched.experiments.figures import legend_outside, save, series_style, style_axes, subplots
+    from aisched.figures import legend_outside, save, series_style, style_axes, subplots
 
     users = max(len(a) for a in alphas.values())
     fig, ax = subplots(width=max(6.4, 0.25 * users * len(alphas)), height=3.6)
@@ -67,7 +67,7 @@ def alpha_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Pat
 
 def revenue_cost_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 12: ideal revenue (``mu_j`` + cost) against resource cost of each job Astraea admitted."""
-    from aisched.experiments.figures import COLORS, legend_outside, save, style_axes, subplots
+    from aisched.figures import COLORS, legend_outside, save, style_axes, subplots
     from aisched.outcome import Outcome
 
     files = sorted((root / "outcomes").glob("p*-s*-astraea.nc"))
@@ -89,7 +89,7 @@ def revenue_cost_figure(root: Path, stored: StoredScenario, table: pd.DataFrame)
 
 def utilisation_figure(root: Path, stored: StoredScenario, table: pd.DataFrame) -> Path | None:
     """Fig. 13: GPU utilisation per slot of each scheduler (last point, first seed), makespan marked."""
-    from aisched.experiments.figures import legend_outside, save, series_style, style_axes, subplots
+    from aisched.figures import legend_outside, save, series_style, style_axes, subplots
     from aisched.outcome import Outcome
 
     files = sorted((root / "outcomes").glob("p*-s*-*.nc"))

@@ -75,8 +75,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.data import data_file
 from aisched.models.tenants import UTILITIES, TenantInstance
 from aisched.online.tenants.theta import attach_past_window
 from aisched.scenarios.tenants.defaults import (

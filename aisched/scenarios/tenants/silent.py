@@ -3,7 +3,7 @@
 :data:`SILENT_PARAMETERS` are the values section 5.1 never pins down (generator options of
 :mod:`~aisched.scenarios.tenants.workload_options`) and Astraea's own estimated price base;
 :data:`REGIME_TARGETS` are the relations among BatchSche, Gandiva_fair and HiveD that the
-paper's own figures and percentages imply. Calibration (:mod:`aisched.experiments.calibrate`) fits
+paper's own figures and percentages imply. Calibration (:mod:`aisched.experiments.studies.calibrate`) fits
 the first to the second and reads only the baselines' outcomes. ``docs/readings.md`` T-silent
 gives the quotes, the fit and the residuals.
 

@@ -11,7 +11,7 @@ from aisched.errors import InvalidScenarioError
 
 __all__ = ["TRACES", "every_tenant_window", "load_philly", "spread_owners"]
 
-#: Philly extracts by name (found by :func:`aisched.experiments.data.data_file`).
+#: Philly extracts by name (found by :func:`aisched.data.data_file`).
 TRACES = {"day": "philly_pollux_2017-10-09.csv", "week": "philly_pollux_week_2017-10-09_15.csv"}
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import aisched
 from aisched.bounds.genai.pricing import JobPricer, max_parents
 from aisched.errors import InvalidScenarioError
-from aisched.online.genai import comdos_exact
+from aisched.online.genai.comdos import exact as comdos_exact
 from aisched.solvers import solve
 
 

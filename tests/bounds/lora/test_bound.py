@@ -14,9 +14,10 @@ from lora_tiny import brute_force_optimum, random_tiny
 import aisched
 from aisched.bounds.lora import bound as lb
 from aisched.errors import InvalidScenarioError
-from aisched.online.lora import bound_pricing, bound_twoclass
-from aisched.online.lora.bound_pricing import BatchPricer
-from aisched.online.lora.bound_twoclass import TwoClassPricer
+from aisched.online.lora.bound import pricing as bound_pricing
+from aisched.online.lora.bound import twoclass as bound_twoclass
+from aisched.online.lora.bound.pricing import BatchPricer
+from aisched.online.lora.bound.twoclass import TwoClassPricer
 from aisched.solvers import solve
 
 
@@ -122,8 +123,9 @@ def test_compare_uses_the_certified_bound_where_no_optimum_is_proven() -> None:
 
 @pytest.mark.slow  # two pdFTSP and two bound compilations: about a minute on 2 busy cores
 def test_a_sweep_with_bound_true_labels_its_ratios_as_to_a_bound(tmp_path) -> None:
-    from aisched.experiments import report, sweep
-    from aisched.experiments.catalog import Scenario
+    from aisched.experiments.pages import report
+    from aisched.experiments.run import sweep
+    from aisched.experiments.spec.catalog import Scenario
 
     scenario = Scenario(
         name="lora/bound-mini", family="lora", title="ratio to the certified bound", x="nodes", values=(2, 4),

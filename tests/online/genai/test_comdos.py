@@ -123,7 +123,7 @@ def test_density_ratio_alpha_blocks_a_full_cell():
     """Property (ii) of (9): once a cell is full, its price makes every job's use of it unprofitable."""
     inst = one_task_instance()
     state = comdos.ComdosState(inst)
-    high, low = comdos._revenue_densities(inst)
+    high, low = comdos.algorithm._revenue_densities(inst)
     d = state.step(0)
     b_bar = d.profit / d.usage.sum()
     full = d.usage / inst.memory_capacity[:, None]

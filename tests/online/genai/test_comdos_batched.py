@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from aisched.online.genai import comdos
-from aisched.online.genai import comdos_batched as batched
-from aisched.online.genai import comdos_kernel as kernel
+from aisched.online.genai.comdos import batched, kernel
 from aisched.scenarios import genai
 
 

@@ -17,11 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aisched
-from aisched.experiments import catalog
+from aisched.experiments.spec import catalog
 from aisched.models.genai import verify_plan
 from aisched.online.genai import comdos
-from aisched.online.genai import comdos_batched as batched
-from aisched.online.genai import comdos_kernel as kernel
+from aisched.online.genai.comdos import batched, kernel
 from aisched.scenarios import genai
 from aisched.scenarios.genai import paper
 

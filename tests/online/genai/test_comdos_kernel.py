@@ -7,8 +7,8 @@ import pytest
 from genai_tiny import make_instance, random_tiny
 
 from aisched.online.genai import comdos
-from aisched.online.genai import comdos_kernel as kernel
-from aisched.online.genai import comdos_reference as ref
+from aisched.online.genai.comdos import kernel
+from aisched.online.genai.comdos import reference as ref
 from aisched.scenarios import genai
 
 O_PAD = 8  # fixed option padding for the tiny jobs: one compiled variant

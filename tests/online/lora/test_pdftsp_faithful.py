@@ -1,4 +1,4 @@
-"""Algorithm 2 as printed (line 13's running maxima, selection="faithful", :mod:`pdftsp_fronts`) against
+"""Algorithm 2 as printed (line 13's running maxima, selection="faithful", :mod:`pdftsp.fronts`) against
 its NumPy oracle."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from aisched.online.lora import pdftsp_fronts as pf
-from aisched.online.lora import pdftsp_kernel as pk
-from aisched.online.lora import pdftsp_reference as ref
+from aisched.online.lora.pdftsp import fronts as pf
+from aisched.online.lora.pdftsp import kernel as pk
+from aisched.online.lora.pdftsp import reference as ref
 from tests.online.lora.test_pdftsp_kernel import (
     MID,
     TINY,

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import aisched
-from aisched.online.lora import pdftsp
-from aisched.online.lora import pdftsp_fronts as fr
-from aisched.online.lora import pdftsp_reference as ref
+from aisched.online.lora.pdftsp import algorithm as pdftsp
+from aisched.online.lora.pdftsp import fronts as fr
+from aisched.online.lora.pdftsp import reference as ref
 from aisched.scenarios.lora import generate
 from tests.online.lora.test_pdftsp_kernel import MID, kernel_args, make_task, ref_args
 

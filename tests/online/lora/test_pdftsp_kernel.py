@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aisched.errors import InvalidInstanceError
-from aisched.online.lora import pdftsp_kernel as pk
-from aisched.online.lora import pdftsp_reference as ref
+from aisched.online.lora.pdftsp import kernel as pk
+from aisched.online.lora.pdftsp import reference as ref
 
 _COMMON = ("compute_price", "memory_price", "energy_price", "energy_use", "throughput",
            "throughput_units", "memory_need", "work_units", "start", "deadline", "fee", "valid",

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.online.lora import pdftsp
-from aisched.online.lora import pdftsp_reference as ref
-from aisched.online.lora import pdftsp_screen as scr
+from aisched.online.lora.pdftsp import reference as ref
+from aisched.online.lora.pdftsp import screen as scr
 from aisched.scenarios.lora import generate
 from tests.online.lora.test_pdftsp_kernel import TINY, make_task, ref_args
 
@@ -78,7 +78,7 @@ def test_screened_run_decides_as_the_unscreened_one(seed, selection):
 
 def test_screen_adds_no_compilation_to_the_run():
     """The screen is NumPy: a screened day compiles the DP kernel no more than a plain one."""
-    from aisched.online.lora import pdftsp_fronts as fr
+    from aisched.online.lora.pdftsp import fronts as fr
     inst = generate(seed=4, nodes=5, slots=20, arrival_rate=4.0, vendors=2, gpu_mix="mixed")
     aisched.run("pdftsp", inst)
     before = fr.cache_size()

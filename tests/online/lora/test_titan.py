@@ -17,7 +17,7 @@ from lora_tiny import random_tiny, task_schedules
 import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, build, extract_plan
-from aisched.online.lora.titan_model import node_classes, solve_slot
+from aisched.online.lora.titan.model import node_classes, solve_slot
 from aisched.scenarios.lora import generate
 from aisched.solvers import Status, solve
 

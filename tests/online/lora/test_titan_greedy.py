@@ -1,4 +1,4 @@
-"""Titan's stage-1 fallback (``aisched.online.lora.titan_greedy``).
+"""Titan's stage-1 fallback (``aisched.online.lora.titan.greedy``).
 
 When the count stage's MILP stops at its time limit with fewer tasks than the
 earliest-finish plan (shortest first, TitanSched's order), the slot commits that
@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aisched
-import aisched.online.lora.titan_model as titan_model
+import aisched.online.lora.titan.model as titan_model
 from aisched.models.lora import make_plan
-from aisched.online.lora.titan_greedy import greedy_rows
-from aisched.online.lora.titan_model import _Program, node_classes, solve_slot
+from aisched.online.lora.titan.greedy import greedy_rows
+from aisched.online.lora.titan.model import _Program, node_classes, solve_slot
 from aisched.scenarios.lora import generate
 from tests.online.lora.test_titan import _slot_inputs
 

@@ -1,7 +1,7 @@
 """Titan's JCT stage in the running form (``jct_form="running"``/``"running_work"``).
 
 The forms are the same optimisation problem (proof in
-:mod:`aisched.online.lora.titan_running`): solved to optimality they give the same
+:mod:`aisched.online.lora.titan.running`): solved to optimality they give the same
 count and the same least total JCT as the completion form and as a brute force of
 the slot's program; the count stage is built and solved the same way.
 """
@@ -14,8 +14,8 @@ from lora_tiny import random_tiny
 
 import aisched
 from aisched.errors import InvalidScenarioError
-from aisched.online.lora.titan_model import _Program, node_classes, solve_slot
-from aisched.online.lora.titan_running import running_rows, running_start
+from aisched.online.lora.titan.model import _Program, node_classes, solve_slot
+from aisched.online.lora.titan.running import running_rows, running_start
 from aisched.scenarios.lora import generate
 from tests.online.lora.test_titan import _brute, _one_slot_tiny, _slot_inputs
 

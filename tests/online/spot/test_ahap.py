@@ -10,7 +10,7 @@ def test_windows_past_the_tie_break_table_and_the_horizon_run_exactly(everywhere
     """Windows past TIE_BREAK's 16 rows wrap as the reference does (the fuzz found a raw JAX TypeError);
     a window past the hard deadline runs on the reference (the kernel's tables grow with the window)."""
     import aisched
-    from aisched.online.spot import window_kernel as wk
+    from aisched.online.spot.window import kernel as wk
     from aisched.scenarios import spot
 
     inst = spot.generate(seed=1)

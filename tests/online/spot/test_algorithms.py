@@ -12,7 +12,7 @@ import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance, progress
 from aisched.online.spot import noisy, perfect
-from aisched.online.spot import window_reference as wr
+from aisched.online.spot.window import reference as wr
 
 NAMES = ["ahap", "ahanp", "od_only", "msu", "up"]
 

@@ -12,7 +12,7 @@ import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance, plan_utility
 from aisched.online.spot import noisy
-from aisched.online.spot import window_reference as wr
+from aisched.online.spot.window import reference as wr
 
 
 def flat(work: float, deadline: int, nmax: int, price: float, avail: int, mu: float, nmin: int = 1) -> SpotInstance:

@@ -10,10 +10,10 @@ import aisched
 from aisched.errors import InvalidScenarioError
 from aisched.online.spot import noisy, paper_pool, perfect
 from aisched.online.spot import pool as pk
-from aisched.online.spot import window_batched as wb
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot import window_reference as wr
 from aisched.online.spot.selection import evaluate_pool
+from aisched.online.spot.window import batched as wb
+from aisched.online.spot.window import kernel as wk
+from aisched.online.spot.window import reference as wr
 
 KEYS = ("on_demand", "spot", "utility", "completion_time", "termination_slots", "windows_solved")
 
@@ -180,7 +180,7 @@ def test_sigma_floor_uses_every_cheap_spot_gpu():
     pytest.param((1, 3, 5), ("chc", "actual_state"), marks=pytest.mark.slow),
 ])
 def test_shared_forward_equals_one_dp_per_window(windows: tuple[int, ...], averagings: tuple[str, ...]):
-    """window_groups (one forward DP per job/slot/previous count) == one DP per distinct window, bit for bit
+    """window.groups (one forward DP per job/slot/previous count) == one DP per distinct window, bit for bit
     (the fast case compiles two window lengths under one averaging; the slow one, three under both)."""
     from aisched.online.spot.selection import _forecasts
 
@@ -200,7 +200,7 @@ def test_shared_forward_equals_one_dp_per_window(windows: tuple[int, ...], avera
 
 
 def test_plan_batches_respects_lanes_and_problems():
-    from aisched.online.spot import window_groups as wg
+    from aisched.online.spot.window import groups as wg
 
     sizes = np.array([1, wg.PROBLEMS + 3, 2] + [1] * (wg.LANES + 2))
     group = np.repeat(np.arange(len(sizes)), sizes)
@@ -216,8 +216,8 @@ def test_plan_batches_respects_lanes_and_problems():
 
 
 def test_threads_give_the_same_plans_and_no_recompiles(monkeypatch):
-    """window_groups.THREADS > 1 runs a slot's calls on worker threads (x64 set per thread): same results."""
-    from aisched.online.spot import window_groups as wg
+    """window.groups.THREADS > 1 runs a slot's calls on worker threads (x64 set per thread): same results."""
+    from aisched.online.spot.window import groups as wg
 
     jobs = aisched.scenarios.spot.workload(seed=5, jobs=6, deadline=10)
     pool = paper_pool(windows=(1, 3), sigmas=(0.3, 0.7))

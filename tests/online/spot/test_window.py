@@ -7,9 +7,9 @@ import pytest
 from spot_tiny import tiny
 
 from aisched.models.spot import solve_window_milp
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot import window_reference as wr
 from aisched.online.spot.predictors import noisy
+from aisched.online.spot.window import kernel as wk
+from aisched.online.spot.window import reference as wr
 
 
 def _milp(inst, price, avail, prev, z, rest):

@@ -15,9 +15,9 @@ from spot_tiny import tiny
 import aisched
 from aisched.models.spot import SpotInstance
 from aisched.online.spot import noisy, paper_pool, perfect
-from aisched.online.spot import window_kernel as wk
-from aisched.online.spot import window_reference as wr
 from aisched.online.spot.selection import evaluate_pool
+from aisched.online.spot.window import kernel as wk
+from aisched.online.spot.window import reference as wr
 
 
 def _on(inst: SpotInstance) -> SpotInstance:
@@ -106,7 +106,7 @@ def test_pool_runs_with_changeover_on_equal_to_single_runs():
 
 @pytest.mark.parametrize("averaging", ["chc", "actual_state"])
 def test_pool_shared_forward_over_splits_equals_one_dp_per_window(averaging):
-    """window_groups' passes over splits (one per job, slot and previous split) == one DP per window."""
+    """window.groups' passes over splits (one per job, slot and previous split) == one DP per window."""
     from aisched.online.spot import pool as pk
 
     jobs = [_on(tiny(s, slots=12, deadline=6, work=12.0, nmax=4, mu=0.8)) for s in range(3)]
@@ -144,7 +144,7 @@ def _kernel_instance(seed: int, mu: float, intercept: bool) -> SpotInstance:
 
 
 def _check_split_window(seed, mu, intercept, window, data):
-    """The jitted DP over splits (window_split) == the reference's enumeration: value and plan."""
+    """The jitted DP over splits (window.split) == the reference's enumeration: value and plan."""
     inst = _kernel_instance(seed, mu, intercept)
     q = wk.work_quantum(inst)
     pf, af = noisy(0.3, seed=seed).forecast(inst.spot_price, inst.spot_available, inst.deadline, 3)

@@ -1,4 +1,4 @@
-"""One step of the split DP (window_split) against a plain NumPy transcription of its transition, bit for bit.
+"""One step of the split DP (window.split) against a plain NumPy transcription of its transition, bit for bit.
 
 The step has two constructions: the quadrant one (any shifts) and, when "up"
 and "down" shift alike (``mu_1 = mu_2``), one "changed" branch from the best
@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aisched.online.spot.window_split import BIG, NEG, fold, split_step, split_top2, unfold
+from aisched.online.spot.window.split import BIG, NEG, fold, split_step, split_top2, unfold
 
 _step = jax.jit(lambda best, key, shifts, width: unfold(split_step(fold(best), key, shifts, width=width)),
                 static_argnames=("shifts", "width"))

@@ -15,8 +15,8 @@ from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance
 from aisched.online.tenants import astraea
 from aisched.online.tenants.astraea import job_spec
-from aisched.online.tenants.astraea_kernel import RoundState, best_schedule
-from aisched.online.tenants.astraea_reference import max_irev
+from aisched.online.tenants.astraea.kernel import RoundState, best_schedule
+from aisched.online.tenants.astraea.reference import max_irev
 
 
 def _random_round(seed: int):
@@ -189,7 +189,7 @@ def test_mincostd_keeps_only_servers_that_can_host_the_needed_ps():
     # 2 of them (1 remote -> 1 PS). Line 8's printed min{ceil((D_w - D_sw) b_w / b_p), C_sp - h_sp}
     # would also accept a server with no free worker and put 1 PS there for 3 remote workers,
     # breaking (3i); our reading rejects it (PS servers need ceil(3 * 1) = 3 PSs).
-    from aisched.online.tenants.astraea_reference import mincost_d
+    from aisched.online.tenants.astraea.reference import mincost_d
 
     inst, state = _example_round()
     spec = job_spec(inst, 2, 0)
@@ -204,7 +204,7 @@ def test_mincostd_keeps_only_servers_that_can_host_the_needed_ps():
 
 def test_centralised_cost_sums_per_slot_prices():
     # Algorithm 5 line 12 prints d (eta_w(t-) D_w + eta_p(t-)); (6a)/(10) sum the prices of every slot.
-    from aisched.online.tenants.astraea_reference import mincost_c
+    from aisched.online.tenants.astraea.reference import mincost_c
 
     inst, state = _example_round()
     state.commit(0, 0, 1, np.array([2, 0, 0, 0]), np.array([1, 0, 0, 0]))  # prices 1 in slot 0 only
@@ -287,7 +287,7 @@ def test_default_admission_never_admits_a_job_with_revenue_at_most_zero(seed, sp
 @pytest.mark.parametrize("seed", range(12))
 def test_value_bound_is_at_least_every_schedules_value(seed):
     """``value_bound`` bounds mu from above, so a bound <= 0 means no admission."""
-    from aisched.online.tenants.astraea_kernel import value_bound
+    from aisched.online.tenants.astraea.kernel import value_bound
 
     inst, state, rng = _random_round(seed)
     ratio = inst.worker_bandwidth / inst.ps_bandwidth

@@ -23,8 +23,8 @@ from tenants_tiny import worked_example
 
 from aisched.online.tenants import astraea
 from aisched.online.tenants.astraea import income_division, job_spec
-from aisched.online.tenants.astraea_kernel import RoundState, best_schedule
-from aisched.online.tenants.astraea_reference import mincost_c, mincost_d
+from aisched.online.tenants.astraea.kernel import RoundState, best_schedule
+from aisched.online.tenants.astraea.reference import mincost_c, mincost_d
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from aisched import _paths
 from aisched.cli import main
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import _paths
-from aisched.experiments.data import data_file
 from aisched.scenarios import genai
 
 
@@ -95,7 +95,7 @@ def test_term_weights_scale_revenue_and_weight_costs():
 
 
 def test_fig8_lists_the_five_tests_of_its_text():
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
 
     fig8 = catalog.get("genai/fig8-weights")
     assert fig8.x == "term_weights" and len(fig8.values) == 5
@@ -216,22 +216,23 @@ def test_compare_genai_cli_workload_builds_the_generators_instance() -> None:
     """``--workload`` reaches :func:`generate` (the paper figures run gpu_priced; the CLI default is generate()'s)."""
     import argparse
 
-    from aisched.scenarios.genai import cli as genai_cli
+    from aisched.scenarios.genai.cli import GenaiCli
     from aisched.scenarios.genai.defaults import DEFAULT_SCENARIO
     from aisched.scenarios.genai.generator import generate
 
     parser = argparse.ArgumentParser()
-    genai_cli.add_cli_arguments(parser)
+    genai_cli = GenaiCli()
+    genai_cli.add_arguments(parser)
     for workload in ("legacy", "gpu_priced"):
         args = parser.parse_args(["--jobs", "4", "--edges", "2", "--slots", "20", "--workload", workload])
         d = DEFAULT_SCENARIO
-        assert genai_cli.instance_from_cli(args) == generate(
+        assert genai_cli.instance(args) == generate(
             seed=d["seed"], jobs=4, edges=2, slots=20, capacity=d["capacity"], dag_source=d["dag_source"],
             arrival_rate=1.0, workload=workload)
     assert parser.parse_args([]).workload == "legacy"
-    legacy = genai_cli.instance_from_cli(parser.parse_args(["--jobs", "4", "--edges", "2", "--slots", "20"]))
-    priced = genai_cli.instance_from_cli(parser.parse_args(["--jobs", "4", "--edges", "2", "--slots", "20",
-                                                            "--workload", "gpu_priced"]))
+    legacy = genai_cli.instance(parser.parse_args(["--jobs", "4", "--edges", "2", "--slots", "20"]))
+    priced = genai_cli.instance(parser.parse_args(["--jobs", "4", "--edges", "2", "--slots", "20",
+                                                   "--workload", "gpu_priced"]))
     assert legacy != priced
 
 

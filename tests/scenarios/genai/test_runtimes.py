@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from aisched.experiments.data import data_file
+from aisched.data import data_file
 from aisched.scenarios import genai
 from aisched.scenarios.genai import runtimes
 from aisched.scenarios.genai.generator import MODEL_POOLS

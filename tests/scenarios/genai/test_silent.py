@@ -105,18 +105,18 @@ def test_heft_ma_random_tie_is_seeded_and_first_is_the_default() -> None:
         baselines.heft_ma(inst, tie="cheapest")
 
 
-def test_calibration_of_genai_runs_its_baselines_only(monkeypatch, tmp_path, forbid_algorithms) -> None:
+def test_calibration_of_genai_runs_its_baselines_only(swap_family, monkeypatch, tmp_path, forbid_algorithms) -> None:
     """A tiny genai calibration (2 settings, small points) never runs ComDOS and reads the declared targets."""
     import dataclasses
 
-    from aisched.experiments import calibrate as cal
+    from aisched.experiments.studies import calibrate as cal
 
     record = families.record("genai")
     tiny = {"edges": 2, "slots": 20, "arrival_rate": 1.0, "capacity": 8.0, "workload": "gpu_priced"}
     grids = {"revenue_scale": (0.6, 1.0), "candidate_shuffle": (0.0,), "transfer_scale": (1.0,), "runtime_scale": (1.0,)}
     params = tuple(dataclasses.replace(p, grid=grids[p.name]) for p in record.silent_parameters)
     targets = tuple(dataclasses.replace(t, at=tiny) for t in record.regime_targets[:2])
-    monkeypatch.setitem(families._RECORDS, "genai", dataclasses.replace(
+    swap_family(dataclasses.replace(
         record, silent_parameters=params, regime_targets=targets))
     forbid_algorithms("genai", "comdos")
     result = cal.calibrate("genai", tmp_path, seeds=1, executor="serial")

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from aisched import dag
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.data import data_file
 from aisched.scenarios import genai
 from aisched.scenarios.genai import generator
 from aisched.scenarios.genai.metrics import workload_premises

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.data import data_file
 from aisched.models.lora import LoraInstance
 from aisched.scenarios import lora as sc
 
@@ -401,7 +401,7 @@ def test_capacity_bound_scenarios_bind_compute_where_claimed(name: str, label: s
     """aisched.scenarios.lora.paper.CAPACITY_BOUND: at these reduced points EFT (which admits whatever fits)
     fills compute to capacity, on >= 5 % of node-slots: capacity binds, prices matter."""
     import aisched
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
 
     scenario = catalog.get(name).reduced()
     point = scenario.labels.index(label)
@@ -412,7 +412,7 @@ def test_capacity_bound_scenarios_bind_compute_where_claimed(name: str, label: s
 
 
 def test_every_capacity_claim_names_real_points() -> None:
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
     from aisched.scenarios.lora.paper import CAPACITY_BOUND
 
     assert CAPACITY_BOUND  # some lora scenarios are meant to be capacity-bound

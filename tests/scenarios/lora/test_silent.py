@@ -11,7 +11,7 @@ import pytest
 
 from aisched import families
 from aisched.errors import InvalidScenarioError
-from aisched.experiments import calibrate as cal
+from aisched.experiments.studies import calibrate as cal
 from aisched.scenarios.lora import generator
 from aisched.scenarios.lora.silent import REGIME_TARGETS, SILENT_PARAMETERS
 
@@ -73,7 +73,7 @@ def test_nested_vendors_keep_the_earlier_vendors_prices_and_delays() -> None:
 
 def test_fig5_runs_the_nested_market_and_keeps_the_redraw_as_a_named_variant() -> None:
     """Section 5.2's "more choices": Fig. 5's points are one market with more vendors in it (readings L10)."""
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
 
     nested, redraw = catalog.get("lora/fig5-vendors"), catalog.get("lora/fig5-vendors-redraw")
     for form in (nested, nested.reduced()):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from aisched.experiments._paths import DATA_DIR
-from aisched.experiments.stored import StoredScenario
+from aisched._paths import DATA_DIR
+from aisched.experiments.store.stored import StoredScenario
 from aisched.scenarios import spot
 from aisched.scenarios.spot import figures as spot_figures
 

@@ -202,7 +202,7 @@ def test_generate_size_guard_and_field_names():
 def test_fig10_claim_bound_is_computed_from_k_and_m():
     import math
 
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
     from aisched.online.spot import paper_pool
     from aisched.scenarios.spot.selection import PHASES
     fig10 = catalog.get("spot/fig10-phases")

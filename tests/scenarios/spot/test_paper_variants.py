@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aisched.experiments import catalog
+from aisched.experiments.spec import catalog
 
 FIGS = ("spot/fig5-deadline", "spot/fig6-bandwidth", "spot/fig7-availability", "spot/fig8-price")
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aisched
-from aisched.experiments.scenario import Claim
-from aisched.experiments.stored import StoredScenario
+from aisched.experiments.spec.scenario import Claim
+from aisched.experiments.store.stored import StoredScenario
 from aisched.models.tenants import TenantInstance
 from aisched.scenarios import tenants as tenants_sc
 from aisched.scenarios.tenants.breakdown import (

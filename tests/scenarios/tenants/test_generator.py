@@ -5,8 +5,8 @@ import pytest
 
 import aisched
 from aisched.cli import main
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.data import data_file
 from aisched.scenarios import tenants as sc
 
 DAY = data_file(sc.TRACES["day"], required=False)  # $AISCHED_DATA, the user cache, ../shared/data
@@ -211,9 +211,9 @@ def test_new_claim_kinds_on_a_hand_made_summary():
 
     import pandas as pd
 
-    from aisched.experiments import report
-    from aisched.experiments.scenario import Claim
-    from aisched.experiments.stored import StoredScenario
+    from aisched.experiments.pages import report
+    from aisched.experiments.spec.scenario import Claim
+    from aisched.experiments.store.stored import StoredScenario
 
     summary = pd.DataFrame({
         "point": [0, 0, 1, 1, 2, 2], "x": ["5", "5", "10", "10", "15", "15"], "algorithm": ["us", "them"] * 3,
@@ -243,7 +243,7 @@ def test_new_claim_kinds_on_a_hand_made_summary():
     ({"kind": "spread_at_most", "algorithm": "astraea"}, "claims[0].value"),
 ])
 def test_new_claim_kinds_are_validated(claim, field):
-    from aisched.experiments.scenario import Claim, Scenario
+    from aisched.experiments.spec.scenario import Claim, Scenario
 
     with pytest.raises(InvalidScenarioError) as err:
         Scenario(name="tenants/t", family="tenants", title="t", x="jobs", values=(200,), base={},
@@ -270,7 +270,7 @@ def test_cell_metrics_of_fig13_and_table2():
 def test_reduced_forms_bind_capacity_at_their_high_load_point():
     """At the last point of the reduced Fig. 4a / Fig. 13 every GPU is busy in some slot."""
     _need_data()
-    from aisched.experiments import catalog
+    from aisched.experiments.spec import catalog
 
     for name in ("tenants/fig4a-jobs-linear", "tenants/fig13-utilisation"):
         s = catalog.get(name).reduced()
@@ -283,8 +283,9 @@ def test_reduced_forms_bind_capacity_at_their_high_load_point():
 
 def test_utilisation_figure_of_a_reduced_sweep(tmp_path):
     _need_data()
-    from aisched.experiments import catalog, sweep
-    from aisched.experiments.stored import StoredScenario
+    from aisched.experiments.run import sweep
+    from aisched.experiments.spec import catalog
+    from aisched.experiments.store.stored import StoredScenario
 
     s = catalog.get("tenants/fig13-utilisation").reduced()
     sweep.sweep(s, tmp_path, executor="serial", progress=False)

@@ -9,9 +9,9 @@ import pytest
 
 import aisched
 from aisched import families
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.calibrate import _groups
-from aisched.experiments.data import data_file
+from aisched.experiments.studies.calibrate import _groups
 from aisched.scenarios import tenants as sc
 from aisched.scenarios.tenants import silent
 from aisched.scenarios.tenants.workload_options import past_window, trace_widths

@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 
 import aisched
+from aisched.data import data_file
 from aisched.errors import InvalidScenarioError, ModelTooLargeError
-from aisched.experiments.data import data_file
 from aisched.scenarios import tenants as sc
+from aisched.scenarios.tenants.cli import TenantsCli
 from aisched.scenarios.tenants.metrics import sharing
 
 
@@ -93,7 +94,7 @@ def test_workload_survives_the_dataset_round_trip():
 
 def _cli_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    sc.add_cli_arguments(parser)
+    TenantsCli().add_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -102,12 +103,12 @@ def test_api_and_cli_agree_on_the_default_slot_length(jobs):
     """Both default to slot_hours='auto' (48 h at <= 15 jobs, 1 h above)."""
     args = _cli_args(["--users", "2", "--servers", "4", "--jobs", str(jobs), "--trace", "synthetic"])
     assert args.slot_hours == "auto" == sc.DEFAULT_SCENARIO["slot_hours"]
-    cli = sc.instance_from_cli(args)
+    cli = TenantsCli().instance(args)
     api = sc.generate(seed=0, users=2, servers=4, jobs=jobs, trace=None)
     assert cli == api
     hours = 48.0 if jobs <= sc.REDUCED_JOBS else 1.0
     assert api == sc.generate(seed=0, users=2, servers=4, jobs=jobs, trace=None, slot_hours=hours)
-    assert f"slots of {hours:g} h" in sc.describe(cli, args)
+    assert f"slots of {hours:g} h" in TenantsCli().describe(cli, args)
 
 
 def test_small_instance_is_small_and_solves_offline():

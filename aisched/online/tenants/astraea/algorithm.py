@@ -15,7 +15,7 @@
   posted cost, divided among the resource owners by (2) (line 6).
   A job must finish inside its round (Algorithm 4, line 4), so rounds start
   empty. Rounds are cut at the horizon ``num_slots``.
-- Algorithm 3 with 4-5 (A_maxIrev): :mod:`aisched.online.tenants.astraea_kernel`.
+- Algorithm 3 with 4-5 (A_maxIrev): :mod:`aisched.online.tenants.astraea.kernel`.
   A job is admitted iff its best ``mu`` (7) is > 0 (strategy-proof admission)
   and (``admission="real_revenue"``, default) its revenue under (3),
   ``f(t+ - r) - c_w - c_p``, is > 0; ``admission="ideal"``: ``mu > 0`` alone.
@@ -65,7 +65,7 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan, usage
-from aisched.online.tenants.astraea_kernel import JobSpec, RoundState, Schedule, best_schedule, value_bound
+from aisched.online.tenants.astraea.kernel import JobSpec, RoundState, Schedule, best_schedule, value_bound
 from aisched.online.tenants.theta import ThetaEstimate, estimation_jobs
 from aisched.outcome import Outcome
 from aisched.registry import register
@@ -155,7 +155,7 @@ class AstraeaParams:
         alone, ``mu`` counted with ``clock`` (the earlier rule).
     bound_first
         Reject a job without running Algorithm 3 when
-        :func:`~aisched.online.tenants.astraea_kernel.value_bound` proves that
+        :func:`~aisched.online.tenants.astraea.kernel.value_bound` proves that
         no schedule passes the admission (default True; a speed-up with the
         same decisions, False runs the kernel on every job).
     """

@@ -5,7 +5,7 @@ task ``i``:
 
 1. Algorithm 2 picks a schedule ``l_i`` and vendor from the current dual
    prices ``lambda^(i-1)`` (``compute_price``) and ``phi^(i-1)``
-   (``memory_price``), see :mod:`aisched.online.lora.pdftsp_kernel`, and returns
+   (``memory_price``), see :mod:`aisched.online.lora.pdftsp.kernel`, and returns
    ``F(il)`` of (10).
 2. If ``F(il) > 0`` the prices of the schedule's cells are raised by (7) and
    (8); *then* the resource check runs, and the task is admitted only if every
@@ -54,10 +54,9 @@ import xarray as xr
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
-from aisched.online.lora import pdftsp_fronts as fronts
-from aisched.online.lora import pdftsp_kernel as kernel
-from aisched.online.lora import pdftsp_screen as screening
-from aisched.online.lora.pdftsp_params import (  # noqa: F401  (re-exported)
+from aisched.online.lora.pdftsp import fronts, kernel
+from aisched.online.lora.pdftsp import screen as screening
+from aisched.online.lora.pdftsp.params import (  # noqa: F401  (re-exported)
     MAX_WORK_UNITS,
     BetaUnit,
     Parameters,
@@ -101,14 +100,14 @@ class PdftspParams:
         Scale factors of the dual updates (7) and (8).
     selection
         ``"faithful"``: Algorithm 2 as printed, line 13's running maxima
-        (:mod:`~aisched.online.lora.pdftsp_fronts`); ``"cell_prices"``: the DP
+        (:mod:`~aisched.online.lora.pdftsp.fronts`); ``"cell_prices"``: the DP
         scores each cell at its own duals; ``"exact"``: the schedule that
         maximises (10) itself.
     payment
         ``"corrected"`` (default) or ``"paper"`` (exactly (14)).
     screen
         Reject without DP (13) a task whose F (10) cannot be positive under any
-        option (:mod:`~aisched.online.lora.pdftsp_screen`; exact: the same
+        option (:mod:`~aisched.online.lora.pdftsp.screen`; exact: the same
         decisions, prices and payments). Such a task's recorded F is then an
         upper bound, flagged ``Decision.surplus_is_bound``.
     """
@@ -409,7 +408,7 @@ def run(
         and the curves). 0 (default): no audit.
     screen
         ``True``: reject without DP (13) the tasks whose F (10) is provably <= 0
-        under every option (:mod:`~aisched.online.lora.pdftsp_screen`); the same
+        under every option (:mod:`~aisched.online.lora.pdftsp.screen`); the same
         decisions, prices and payments as ``False`` (the default, which records
         every task's F exactly). A screened task's ``plan["surplus"]`` is then an
         upper bound on its F, marked by ``plan["surplus_is_bound"]``;

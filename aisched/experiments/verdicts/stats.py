@@ -10,7 +10,7 @@ alone:
   95 % interval of their mean is Student's t with ``n - 1`` degrees of freedom
   (:func:`paired_interval`; other levels: :func:`t_quantile`, and the
   sequential level that survives looks at 3, 6, 12, 20 seeds:
-  :mod:`aisched.experiments.sequential`). The direction is decided only where the
+  :mod:`aisched.experiments.verdicts.sequential`). The direction is decided only where the
   interval excludes zero; else the verdict is **inconclusive at n seeds**
   (one seed gives no interval at all). Exact ties (every ``d_s = 0``) are
   ties, not noise.

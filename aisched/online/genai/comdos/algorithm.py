@@ -2,10 +2,10 @@
 
 Jobs are handled one by one in order of arrival (ties by index). For job ``i``:
 
-1. Algorithm 2 (:mod:`aisched.online.genai.comdos_kernel`, jit-compiled and
+1. Algorithm 2 (:mod:`aisched.online.genai.comdos.kernel`, jit-compiled and
    vectorised over the schedule options ``H``) returns the option of largest
    DP profit ``P``; its schedule ``l_i`` is read back by
-   :func:`aisched.online.genai.comdos_reference.backtrack` and scored exactly by (8)::
+   :func:`aisched.online.genai.comdos.reference.backtrack` and scored exactly by (8)::
 
        mu_i = b_il - sum_{k,t} r_kt(il) lambda_kt,
        b_il = b_i - w_f Cost^p_i - w_p Cost^c_i - w_h Cost^m_i   (the schedule's profit)
@@ -57,9 +57,10 @@ from aisched import dag
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
 from aisched.models.genai.program import check_gpus
-from aisched.online.genai import comdos_batched, comdos_exact
-from aisched.online.genai import comdos_kernel as kernel
-from aisched.online.genai.comdos_reference import backtrack, r_child
+from aisched.online.genai.comdos import batched as comdos_batched
+from aisched.online.genai.comdos import exact as comdos_exact
+from aisched.online.genai.comdos import kernel
+from aisched.online.genai.comdos.reference import backtrack, r_child
 from aisched.outcome import Outcome
 from aisched.registry import register
 
@@ -308,7 +309,7 @@ class ComdosState:
         return self._finish(i, order, best_p, best_o, n_opt, best_table)
 
     def _decide_exact(self, i: int, job: kernel.JobData, order: list[int], n_opt: int) -> Decision:
-        """``selection="exact"``: the schedule maximising (8) (:mod:`aisched.online.genai.comdos_exact`)."""
+        """``selection="exact"``: the schedule maximising (8) (:mod:`aisched.online.genai.comdos.exact`)."""
         room = self._room() if self.room_aware else None
         profit, by_pos = comdos_exact.select(job, self.price, room)
         sched = None
@@ -406,13 +407,13 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     option_eval
         How Algorithm 2 evaluates a job with more than ``chunk`` options:
         ``"shared"`` (default; each task once per distinct fixing of its
-        fan-out ancestors, :mod:`aisched.online.genai.comdos_batched`) or
+        fan-out ancestors, :mod:`aisched.online.genai.comdos.batched`) or
         ``"chunks"`` (every option's full DP, ``chunk`` at a time). Both give
         the same ``P`` bit for bit, hence the same decisions.
     selection
         ``"algorithm2"`` (default, the paper's DP over options ``H``) or
         ``"exact"`` (beside the paper: the schedule maximising (8) over edges,
-        models and starts, :mod:`aisched.online.genai.comdos_exact`;
+        models and starts, :mod:`aisched.online.genai.comdos.exact`;
         ``docs/readings.md`` genai A8).
     room_aware
         Beside the paper: the DP skips starts whose run meets a cell without

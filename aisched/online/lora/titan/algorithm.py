@@ -45,12 +45,12 @@ Slot by slot:
 1. draw a vendor uniformly at random for every task arriving in the slot (one
    draw per task, in task order, from ``numpy.random.default_rng(seed)``);
 2. solve the slot's program on the capacity the committed tasks leave
-   (:func:`aisched.online.lora.titan_model.solve_slot`: nodes with identical data
+   (:func:`aisched.online.lora.titan.model.solve_slot`: nodes with identical data
    aggregated into classes, then packed back onto nodes, exact when the packing
    succeeds; ``formulation="nodes"`` solves the node program itself); when the
    count stage stops at its limit with fewer tasks than the earliest-finish plan
    of the slot's tasks in TitanSched's shortest-first order, that plan is
-   committed instead (:mod:`aisched.online.lora.titan_greedy`; status
+   committed instead (:mod:`aisched.online.lora.titan.greedy`; status
    ``heuristic``; ``info["slots_count_fallback"]`` counts those slots);
 3. commit the scheduled tasks (no payments).
 
@@ -74,7 +74,7 @@ import numpy as np
 
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan, node_usage
-from aisched.online.lora.titan_model import (
+from aisched.online.lora.titan.model import (
     BUDGETS,
     COUNT_FALLBACKS,
     FORMULATIONS,
@@ -169,13 +169,13 @@ def run(
         How the JCT stage writes each task's last slot: ``"completion"``
         (default, ``C_i >= t sum_c y_ict``), ``"running"`` (still-running
         indicators ``z_it``) or ``"running_work"`` (with work rows).
-        The same problem, proved in :mod:`aisched.online.lora.titan_running`;
+        The same problem, proved in :mod:`aisched.online.lora.titan.running`;
         a tie between optimal plans may be broken differently.
     count_fallback
         ``"greedy"`` (default): when a slot's count stage stops at its
         limit with fewer tasks than the earliest-finish plan in TitanSched's
         shortest-first order, commit that plan
-        (:mod:`~aisched.online.lora.titan_greedy`); ``"none"``: keep the stopped
+        (:mod:`~aisched.online.lora.titan.greedy`); ``"none"``: keep the stopped
         solve's answer (before 2026-11-27; it scheduled none of the 2,317 tasks of
         a Helios slot). Slots whose count stage is proved are the same either way.
     mip_gap
@@ -197,7 +197,7 @@ def run(
         slot's time divided by the number of tasks in the slot (as the paper's
         Fig. 13 averages it). ``info``: per-slot ``slot_status``,
         ``slot_seconds``, ``slot_bound``, ``slot_rounds``, ``slot_gap`` (see
-        :class:`~aisched.online.lora.titan_model.SlotResult`), the counts and
+        :class:`~aisched.online.lora.titan.model.SlotResult`), the counts and
         ``total_jct`` (slots, scheduled tasks).
     """
     _check(objective, formulation, slot_time_limit, mip_gap, threads, repair_rounds, solver, slot_budget, jct_form,
