@@ -32,7 +32,7 @@ from aisched.core.parameters import Parameter
 
 __all__ = ["Algorithm", "Diagnostic", "Family", "FamilyCli", "FamilyHooks", "FamilyRecord", "FamilyTables", "FigureFn",
            "Objective", "Parameter", "RegimeTarget", "ScenarioKind", "SilentParameter", "cli", "get", "hooks",
-           "metric_directions", "metric_families", "names", "record", "register", "unregister"]
+           "metric_directions", "metric_families", "names", "record", "register", "resolve", "unregister"]
 
 #: The family object's earlier name (a family "record"); the same class.
 FamilyRecord = Family
@@ -41,6 +41,7 @@ register = _registry.register
 unregister = _registry.unregister
 names = _registry.names
 get = _registry.get
+resolve = _registry.resolve
 
 
 def record(name: str) -> Family:

@@ -98,3 +98,21 @@ def test_every_built_in_algorithm_declares_what_the_old_reflection_read() -> Non
             keywords = [p for p in list(inspect.signature(fn).parameters)[1:]]
             assert [p.name for p in registry.algorithm(family, name).parameters] == keywords, (family, name)
         assert runner.offline_options(family) == set(list(inspect.signature(registry.lookup_offline(family)).parameters)[1:])
+
+
+def test_resolve_takes_the_object_or_its_name(toy) -> None:
+    assert families.resolve(NAME) is toy and families.resolve(toy) is toy
+    stranger = dataclasses.replace(toy, item="widget")  # a copy never registered
+    with pytest.raises(InvalidScenarioError, match=r"^family: 'toy_core_family' is not the family registered"):
+        families.resolve(stranger)
+    with pytest.raises(InvalidScenarioError, match=r"^family: 'nobody' is not a registered family"):
+        families.resolve("nobody")
+
+
+def test_calibrate_takes_the_family_object(tmp_path) -> None:
+    from aisched.experiments.studies.calibrate import calibrate
+
+    lora = families.get("lora")
+    with pytest.raises(InvalidScenarioError, match=r"^seeds: = 0 must be an integer >= 1"):
+        calibrate(lora, tmp_path, seeds=0)  # refused before any work, the object read like its name
+    assert list(tmp_path.iterdir()) == []

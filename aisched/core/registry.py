@@ -34,7 +34,7 @@ from aisched.core.family import Algorithm, Family, FamilyTables
 from aisched.core.parameters import Parameter
 from aisched.errors import AischedWarning, InvalidScenarioError, UnknownAlgorithmError
 
-__all__ = ["BUILTIN_PREFIX", "ENTRY_POINT_GROUP", "algorithm", "default_names", "get", "has_plugins", "load",
+__all__ = ["BUILTIN_PREFIX", "ENTRY_POINT_GROUP", "algorithm", "default_names", "get", "has_plugins", "load", "resolve",
            "load_on_first_use", "load_plugin", "lookup", "lookup_bound", "lookup_offline", "names",
            "algorithm_names", "plugins", "register", "register_algorithm", "register_bound", "register_offline",
            "tables", "unregister"]
@@ -100,6 +100,24 @@ def get(name: str) -> Family:
             "family", f"{name!r} is not a registered family (registered: {', '.join(names()) or 'none'}; "
             "`import aisched` registers the built-in ones)")
     return _FAMILIES[name]
+
+
+def resolve(family: Family | str) -> Family:
+    """The family object of ``family`` (a registered :class:`Family`, or its name): what the machinery's
+    entry points call once, then pass the object on.
+
+    Raises
+    ------
+    InvalidScenarioError
+        (field ``family``) a name no package registered, or an object that is not the one registered
+        under its name.
+    """
+    if isinstance(family, Family):
+        if _FAMILIES.get(family.name) is not family:
+            raise InvalidScenarioError("family", f"{family.name!r} is not the family registered under that name "
+                                       "(register it first: aisched.families.register)")
+        return family
+    return get(family)
 
 
 def tables(name: str) -> FamilyTables:

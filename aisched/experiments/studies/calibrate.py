@@ -296,7 +296,7 @@ def with_grid(record: Family, grid: Mapping[str, Sequence[float | None]]) -> Fam
     return replace(record, silent_parameters=tuple(params))
 
 
-def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, executor: str = "process",
+def calibrate(family: Family | str, out: str | os.PathLike[str], *, seeds: int = 3, executor: str = "process",
               workers: int | None = None, progress: bool = False,
               grid: Mapping[str, Sequence[float | None]] | None = None,
               reading: Mapping[str, Any] | None = None) -> Calibration:
@@ -305,7 +305,8 @@ def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, execu
     Parameters
     ----------
     family
-        A registered family with silent parameters and regime targets.
+        A registered family (its :class:`~aisched.core.family.Family` object or its name) with silent
+        parameters and regime targets.
     out
         Results root: the sweeps go to ``out/<family>/calibrate-*`` (resumed when there) and the
         result to ``out/<family>/calibration.json``.
@@ -330,7 +331,8 @@ def calibrate(family: str, out: str | os.PathLike[str], *, seeds: int = 3, execu
         The family declares no silent parameter or no regime target, ``seeds`` < 1, a bad ``grid``, or
         a ``reading`` option a baseline does not take or that is out of its range (``reading[name]``).
     """
-    declared = families.record(family)
+    declared = families.resolve(family)
+    family = declared.name
     record = declared if not grid else with_grid(declared, grid)
     override = None if not grid else {k: list(v) for k, v in grid.items()}
     if not record.silent_parameters or not record.regime_targets:

@@ -219,7 +219,7 @@ def _derive(scenario: Scenario, record: Family, setting: Setting, seeds: int,
     return derived, key
 
 
-def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, full: bool = False,
+def sensitivity(family: Family | str, out: str | os.PathLike[str], *, seeds: int = 3, full: bool = False,
                 names: Sequence[str] | None = None, executor: str = "process", workers: int | None = None,
                 progress: bool = False, points: str = "all",
                 reading: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -228,7 +228,7 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
     Parameters
     ----------
     family
-        A registered family with silent parameters.
+        A registered family (its :class:`~aisched.core.family.Family` object or its name) with silent parameters.
     out
         Results root: sweeps in ``out/<family>/silent-*`` (resumed when there); the fit is read from
         ``out/<family>/calibration.json`` when present; the result goes to ``out/<family>/sensitivity.json``
@@ -264,7 +264,8 @@ def sensitivity(family: str, out: str | os.PathLike[str], *, seeds: int = 3, ful
         corrupt ``calibration.json``, or a ``reading`` option an algorithm (or the offline solve) does
         not take, out of its range, or a silent parameter too (``reading[name]``).
     """
-    record = families.record(family)
+    record = families.resolve(family)
+    family = record.name
     if not record.silent_parameters:
         raise InvalidScenarioError("family", f"{family!r} declares no silent parameters")
     if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
