@@ -24,7 +24,7 @@ from typing import Any, Literal, Union
 
 from aisched.errors import InvalidScenarioError
 
-__all__ = ["NO_DEFAULT", "Parameter", "describe", "fits", "parameters_from_signature"]
+__all__ = ["NO_DEFAULT", "Parameter", "describe", "fits", "one_of", "parameters_from_signature"]
 
 #: The default of a parameter that has none (a required keyword).
 NO_DEFAULT = inspect.Parameter.empty
@@ -161,3 +161,30 @@ def fits(value: Any, hint: Any) -> bool:
             return all(hasattr(value, n) for n in wanted)
         return isinstance(value, hint)
     return True
+
+
+def one_of(field: str, value: Any, choices: tuple[Any, ...] | Any) -> Any:
+    """``value`` if it is one of ``choices`` (a tuple, or a ``Literal[...]`` type), else a refusal naming ``field``.
+
+    The one "one of" check of every run function called directly (``aisched.run`` and
+    :func:`aisched.core.runner.check_params` check ``Literal`` parameters before any work already).
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``"<field>: = 'x' is not one of 'a', 'b'"``.
+    """
+    allowed = typing.get_args(choices) if typing.get_origin(choices) is Literal else tuple(choices)
+    if not any(_same(value, c) for c in allowed):
+        raise InvalidScenarioError(field, f"= {value!r} is not one of {', '.join(map(repr, allowed))}")
+    return value
+
+
+def _same(value: Any, choice: Any) -> bool:
+    """``value == choice`` for a value of the choice's type (a numpy string counts as a string)."""
+    if not isinstance(value, type(choice)):
+        return False
+    try:
+        return bool(value == choice)
+    except (TypeError, ValueError):  # an array or an object without a plain equality
+        return False

@@ -42,9 +42,9 @@ def test_selection_cell_reports_a_consistent_run() -> None:
 
 
 def test_selection_cell_bad_input() -> None:
-    with pytest.raises(InvalidScenarioError, match="^pool: 'nope'"):
+    with pytest.raises(InvalidScenarioError, match="^pool: = 'nope' is not one of 'paper', 'ahap'"):
         selection_cell(seed=0, pool="nope", jobs=2)
-    with pytest.raises(InvalidScenarioError, match="^noise: 'loud'"):
+    with pytest.raises(InvalidScenarioError, match="^noise: = 'loud' is not one of 'fixed-uniform'"):
         selection_cell(seed=0, pool="ahap-w1", jobs=2, noise="loud")
     with pytest.raises(InvalidScenarioError, match="^jobs: = 5, but phases 'fig10-small' cover 48"):
         selection_cell(seed=0, pool="ahap-w1", jobs=5, phases="fig10-small")

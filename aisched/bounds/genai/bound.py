@@ -55,6 +55,7 @@ import xarray as xr
 from scipy.sparse import csr_matrix
 
 from aisched.bounds.genai.pricing import Column, JobPricer, max_parents
+from aisched.core.parameters import one_of
 from aisched.errors import InfeasiblePlanError, InvalidScenarioError
 from aisched.models.genai import GenaiInstance
 from aisched.models.genai.plan import empty_plan, make_plan, verify_plan
@@ -108,8 +109,7 @@ def _check(time_limit: float | None, max_iterations: int, tolerance: float, max_
     if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) or not (
             math.isfinite(tolerance) and tolerance >= 0):
         raise InvalidScenarioError("tolerance", f"= {tolerance!r} must be a finite number >= 0")
-    if primal not in ("auto", "milp", "greedy", "none"):
-        raise InvalidScenarioError("primal", f"= {primal!r}, use one of 'auto', 'milp', 'greedy', 'none'")
+    one_of("primal", primal, Primal)
     K, T = instance.num_edges, instance.num_slots
     if prices is None:
         return np.zeros((K, T))

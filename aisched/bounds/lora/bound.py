@@ -54,6 +54,7 @@ import xarray as xr
 from scipy.sparse import vstack
 
 from aisched.bounds.lora.primal import Column, columns_of_plan, greedy, restricted_milp, usage
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance
 from aisched.models.lora.plan import make_plan
@@ -265,11 +266,9 @@ def bound(instance: LoraInstance, *, method: Method = "colgen", pricing: Pricing
         ``memory_price`` over (node, slot); ``info``: iterations, columns, LP
         value, Lagrangian bound, exact_units, classes, seconds per phase, primal.
     """
-    for name, value, allowed in (("method", method, ("colgen", "subgradient")), ("pricing", pricing, ("jax", "dp", "numpy")),
-                                 ("primal", primal, ("auto", "milp", "greedy", "none")),
+    for name, value, allowed in (("method", method, Method), ("pricing", pricing, Pricing), ("primal", primal, Primal),
                                  ("symmetry", symmetry, (True, False))):
-        if value not in allowed or type(value) is not type(allowed[0]):
-            raise InvalidScenarioError(name, f"= {value!r}, use one of {', '.join(map(repr, allowed))}")
+        one_of(name, value, allowed)
     if isinstance(smoothing, bool) or not isinstance(smoothing, (int, float)) or not 0 <= smoothing < 1:
         raise InvalidScenarioError("smoothing", f"= {smoothing!r}, use a number in [0, 1)")
     if incumbent is not None and not isinstance(incumbent, Outcome):

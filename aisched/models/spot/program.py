@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models._offline import solve_with
 from aisched.models.spot.instance import SpotInstance
@@ -216,8 +217,7 @@ def build(instance: SpotInstance, formulation: str = "big_m") -> pyo.ConcreteMod
             raise InvalidScenarioError("formulation", "'flow' splits counts cost-optimally; it does not model "
                                        "changeover='on' (use 'big_m')")
         return build_flow(instance)
-    if formulation != "big_m":
-        raise InvalidScenarioError("formulation", f"= {formulation!r} is not 'flow' or 'big_m'")
+    one_of("formulation", formulation, ("flow", "big_m"))
     m = pyo.ConcreteModel(name="spot_problem5")
     m.instance = instance
     _common(m, instance.spot_price, instance.spot_available, _params(instance))

@@ -71,7 +71,7 @@ from typing import Literal
 import numpy as np
 
 from aisched import dag
-from aisched.errors import InvalidScenarioError
+from aisched.core.parameters import one_of
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
 from aisched.models.genai.program import check_gpus
 from aisched.outcome import Outcome
@@ -199,14 +199,10 @@ def _run(inst: GenaiInstance, name: str, *, model_rule: ModelRule, edge_rule: Ed
          seed: int | None = None, admission: Admission = "task", on_full: OnFull = "decline",
          communication: Communication = "none", tie: Tie = "first", gpus: int | None = None) -> Outcome:
     check_gpus(gpus)
-    if tie not in TIES:
-        raise InvalidScenarioError("tie", f"= {tie!r}, use one of {TIES}")
-    if admission not in ADMISSIONS:
-        raise InvalidScenarioError("admission", f"= {admission!r}, use one of {ADMISSIONS}")
-    if communication not in COMMUNICATIONS:
-        raise InvalidScenarioError("communication", f"= {communication!r}, use one of {COMMUNICATIONS}")
-    if on_full not in ON_FULL:
-        raise InvalidScenarioError("on_full", f"= {on_full!r}, use one of {ON_FULL}")
+    one_of("tie", tie, TIES)
+    one_of("admission", admission, ADMISSIONS)
+    one_of("communication", communication, COMMUNICATIONS)
+    one_of("on_full", on_full, ON_FULL)
     started = time.perf_counter()
     rng = np.random.default_rng(seed)
     shape = (inst.num_jobs, inst.max_tasks)

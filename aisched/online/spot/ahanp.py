@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
 from aisched.online.spot.ahap import finish_plan, outcome
@@ -34,10 +35,8 @@ def run(inst: SpotInstance, *, threshold: float = 0.6, engine: str = "kernel",
     """
     if not (np.isfinite(threshold) and threshold > 0):
         raise InvalidScenarioError("threshold", f"= {threshold} must be > 0")
-    if engine not in ("kernel", "reference"):
-        raise InvalidScenarioError("engine", f"= {engine!r} is not 'kernel' or 'reference'")
-    if first_slot not in ("behind", "on_schedule"):
-        raise InvalidScenarioError("first_slot", f"= {first_slot!r} is not 'behind' or 'on_schedule'")
+    one_of("engine", engine, ("kernel", "reference"))
+    one_of("first_slot", first_slot, wr.FirstSlot)
     started, compiled = time.perf_counter(), wk.compile_seconds()
     if engine == "kernel":
         zeros = np.zeros((inst.deadline, 6))

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance, make_plan, progress, verify_plan
 from aisched.online.spot.predictors import Predictor, perfect
@@ -100,10 +101,8 @@ def run(inst: SpotInstance, *, window: int = 3, commitment: int = 2, threshold: 
         :func:`~aisched.online.spot.window.reference.deadline_guard`).
     """
     check_policy(window, commitment, threshold)
-    if engine not in ("kernel", "reference"):
-        raise InvalidScenarioError("engine", f"= {engine!r} is not 'kernel' or 'reference'")
-    if sigma_rule not in ("every_slot", "ahead_only"):
-        raise InvalidScenarioError("sigma_rule", f"= {sigma_rule!r} is not 'every_slot' or 'ahead_only'")
+    one_of("engine", engine, ("kernel", "reference"))
+    one_of("sigma_rule", sigma_rule, wr.SigmaRule)
     wr.check_averaging(averaging)
     started, compiled = time.perf_counter(), wk.compile_seconds()
     pred = perfect() if predictor is None else predictor

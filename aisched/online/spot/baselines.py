@@ -70,6 +70,7 @@ from typing import Literal
 
 import numpy as np
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
 from aisched.online.spot.ahap import finish_plan, outcome
@@ -174,8 +175,7 @@ def up(inst: SpotInstance, *,
     InvalidScenarioError
         ``variant`` is not one of :data:`UP_VARIANTS`.
     """
-    if not isinstance(variant, str) or variant not in UP_VARIANTS:
-        raise InvalidScenarioError("variant", f"= {variant!r} is not one of {', '.join(map(repr, UP_VARIANTS))}")
+    one_of("variant", variant, UP_VARIANTS)
     if gpus is not None and not (isinstance(gpus, (int, np.integer)) and not isinstance(gpus, bool)
                                  and inst.min_gpus <= gpus <= inst.max_gpus):
         raise InvalidScenarioError("gpus", f"= {gpus!r} must be an integer in [{inst.min_gpus}, {inst.max_gpus}]")
@@ -245,8 +245,7 @@ def reference_decision(*, slot: int, deadline: int, total: float, done: float, o
         outside ``0..deadline-1``, ``total <= 0``, ``done`` outside
         ``[0, total]`` or ``overhead`` outside ``[0, 1)`` (or not finite).
     """
-    if previous not in (IDLE, SPOT, ON_DEMAND):
-        raise InvalidScenarioError("previous", f"= {previous!r} is not 'idle', 'spot' or 'on_demand'")
+    one_of("previous", previous, (IDLE, SPOT, ON_DEMAND))
     checks = (("deadline", deadline, deadline >= 1, ">= 1"),
               ("slot", slot, 0 <= slot < deadline, f"in 0..{deadline - 1}"),
               ("total", total, math.isfinite(total) and total > 0, "finite and > 0"),

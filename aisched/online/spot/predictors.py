@@ -29,6 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 
 __all__ = ["Predictor", "perfect", "noisy", "constant", "arima", "truth_table"]
@@ -105,10 +106,8 @@ def noisy(error: float, kind: str = "fixed", dist: str = "uniform", seed: int = 
     """
     if not (np.isfinite(error) and error >= 0):
         raise InvalidScenarioError("error", f"= {error} must be a finite number >= 0")
-    if kind not in ("fixed", "magnitude"):
-        raise InvalidScenarioError("kind", f"= {kind!r} is not 'fixed' or 'magnitude'")
-    if dist not in ("uniform", "heavy"):
-        raise InvalidScenarioError("dist", f"= {dist!r} is not 'uniform' or 'heavy'")
+    one_of("kind", kind, ("fixed", "magnitude"))
+    one_of("dist", dist, ("uniform", "heavy"))
     return _Noisy(float(error), kind, dist, int(seed))
 
 

@@ -34,6 +34,7 @@ import jax.numpy as jnp
 import numpy as np
 import xarray as xr
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
 from aisched.online.spot import pool as pk
@@ -131,13 +132,10 @@ def evaluate_pool(jobs: Sequence[SpotInstance], pool: Sequence[Policy],
     (AHANP), ``averaging`` and ``deadline_guard`` (AHAP): the readings and the
     option of :mod:`~aisched.online.spot.window.reference`.
     """
-    if sigma_rule not in ("every_slot", "ahead_only"):
-        raise InvalidScenarioError("sigma_rule", f"= {sigma_rule!r} is not 'every_slot' or 'ahead_only'")
-    if first_slot not in ("behind", "on_schedule"):
-        raise InvalidScenarioError("first_slot", f"= {first_slot!r} is not 'behind' or 'on_schedule'")
+    one_of("sigma_rule", sigma_rule, wr.SigmaRule)
+    one_of("first_slot", first_slot, wr.FirstSlot)
     wr.check_averaging(averaging)
-    if engine not in ("batched", "vmap"):
-        raise InvalidScenarioError("engine", f"= {engine!r} is not 'batched' or 'vmap'")
+    one_of("engine", engine, ("batched", "vmap"))
     if not jobs:
         raise InvalidScenarioError("jobs", "is empty")
     if not pool:
@@ -365,8 +363,7 @@ def select(jobs: Sequence[SpotInstance], pool: Sequence[Policy] | None = None,
         raise InvalidScenarioError("pool", "is empty (Algorithm 2 needs at least one policy)")
     if not jobs:
         raise InvalidScenarioError("jobs", "is empty")
-    if choice not in ("sample", "greedy"):
-        raise InvalidScenarioError("choice", f"= {choice!r} is not 'sample' or 'greedy'")
+    one_of("choice", choice, ("sample", "greedy"))
     if phases is not None:
         counts = [int(n) for n, _ in phases]
         if sum(counts) != len(jobs) or min(counts) < 1:

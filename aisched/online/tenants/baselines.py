@@ -61,6 +61,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan
 from aisched.online.tenants.astraea.algorithm import Admission, Clock, make_params, outcome_of, simulate
@@ -173,8 +174,7 @@ def run_batchsche(
         As in :func:`aisched.online.tenants.astraea.run`.
     """
     started = time.perf_counter()
-    if cluster not in ("private", "quota"):
-        raise InvalidScenarioError("cluster", f"= {cluster!r}, use 'private' or 'quota'")
+    one_of("cluster", cluster, Cluster)
     if cluster == "quota":
         params = make_params(instance, lam, theta_w, theta_p, clock, False, admission=admission)
         res, info = simulate(instance, params)
@@ -203,8 +203,7 @@ def release_times(instance: TenantInstance, release: Release, lam: int = 2) -> n
     Astraea batch collecting ``j`` (``2^(l-1) <= r_j < 2^l``, Algorithm 1 line
     4), capped at ``T`` (never schedulable then).
     """
-    if release not in ("arrival", "batch"):
-        raise InvalidScenarioError("release", f"= {release!r}, use 'arrival' or 'batch'")
+    one_of("release", release, Release)
     if isinstance(lam, bool) or not isinstance(lam, (int, np.integer)) or lam < 1:
         raise InvalidScenarioError("lam", f"= {lam!r} must be an integer >= 1")
     if release == "arrival":
@@ -337,8 +336,7 @@ def greedy(
         ``admission`` not one of the names above, before any work (``release``,
         ``lam``: :func:`release_times`).
     """
-    if admission not in GREEDY_ADMISSIONS:
-        raise InvalidScenarioError("admission", f"= {admission!r}, use one of {list(GREEDY_ADMISSIONS)}")
+    one_of("admission", admission, GREEDY_ADMISSIONS)
     utility_test = admission == "utility"
     started = time.perf_counter()
     J, S, T = instance.num_jobs, instance.num_servers, instance.num_slots

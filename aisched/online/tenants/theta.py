@@ -31,6 +31,7 @@ from __future__ import annotations
 import weakref
 from typing import Literal
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance
 
@@ -83,8 +84,7 @@ def estimation_jobs(instance: TenantInstance, rule: str = "past_window") -> tupl
     InvalidScenarioError
         ``rule`` is not one of :data:`THETA_ESTIMATES`.
     """
-    if rule not in THETA_ESTIMATES:
-        raise InvalidScenarioError("theta_estimate", f"= {rule!r}, use one of {', '.join(THETA_ESTIMATES)}")
+    one_of("theta_estimate", rule, THETA_ESTIMATES)
     if rule == "all_jobs":
         return instance, rule
     past = past_window(instance)

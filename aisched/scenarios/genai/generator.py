@@ -69,6 +69,7 @@ from typing import Any, Literal
 import numpy as np
 
 from aisched import dag
+from aisched.core.parameters import one_of
 from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance
@@ -315,14 +316,10 @@ def generate(seed: int = DEFAULT_SCENARIO["seed"], edges: int = DEFAULT_SCENARIO
         raise InvalidScenarioError("edges", f"= {edges!r} x slots = {int(edges) * int(slots)} (edge, slot) cells, "
                                    f"more than the limit MAX_EDGE_SLOTS = {MAX_EDGE_SLOTS} (raise "
                                    "aisched.scenarios.genai.generator.MAX_EDGE_SLOTS if you mean it)")
-    if deadline_rule not in DEADLINE_RULES:
-        raise InvalidScenarioError("deadline_rule", f"= {deadline_rule!r}, use one of {DEADLINE_RULES}")
-    if workload not in WORKLOADS:
-        raise InvalidScenarioError("workload", f"= {workload!r}, use one of {WORKLOADS}")
-    if revenue_rule not in REVENUE_RULES:
-        raise InvalidScenarioError("revenue_rule", f"= {revenue_rule!r}, use one of {REVENUE_RULES}")
-    if dag_source not in ("taskbench", "hugginggpt", "generator"):
-        raise InvalidScenarioError("dag_source", f"= {dag_source!r}, use 'taskbench', 'hugginggpt' or 'generator'")
+    one_of("deadline_rule", deadline_rule, DEADLINE_RULES)
+    one_of("workload", workload, WORKLOADS)
+    one_of("revenue_rule", revenue_rule, REVENUE_RULES)
+    one_of("dag_source", dag_source, ("taskbench", "hugginggpt", "generator"))
     if isinstance(capacity, str):
         if capacity not in (*CAPACITY_GB, "hetero"):
             raise InvalidScenarioError("capacity", f"= {capacity!r}, use homo-S, homo-M, homo-L, hetero or GB")

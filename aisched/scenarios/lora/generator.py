@@ -98,6 +98,7 @@ from typing import Any
 import numpy as np
 
 from aisched import _paths
+from aisched.core.parameters import one_of
 from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora.instance import LoraInstance
@@ -256,12 +257,9 @@ def _validate(
     if vendors > MAX_VENDORS:  # a size guard: (task, vendor) arrays
         raise _fail("vendors", vendors, f"is more than the limit MAX_VENDORS = {MAX_VENDORS} "
                     "(the paper uses a handful; raise aisched.scenarios.lora.generator.MAX_VENDORS if you mean it)")
-    if gpu_mix not in GPU_MIXES:
-        raise _fail("gpu_mix", gpu_mix, "must be one of 'a100', 'a40', 'mixed'")
-    if not isinstance(deadline, str) or deadline not in DEADLINE_METHODS:
-        raise _fail("deadline", deadline, f"must be one of {sorted(DEADLINE_METHODS)}")
-    if not isinstance(base_model, str) or base_model not in BASE_MODELS:
-        raise _fail("base_model", base_model, f"must be one of {sorted(BASE_MODELS)}")
+    one_of("gpu_mix", gpu_mix, GPU_MIXES)
+    one_of("deadline", deadline, tuple(DEADLINE_METHODS))
+    one_of("base_model", base_model, tuple(BASE_MODELS))
     if not _is_int(work_unit) or work_unit < 1:
         raise _fail("work_unit", work_unit, "must be an integer >= 1")
     slowest = BASE_MODELS[base_model].a100_samples_per_s * A40_A100_RATIO * SLOT_SECONDS

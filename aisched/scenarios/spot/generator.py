@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from aisched.core.parameters import one_of
 from aisched.data import DATASETS, data_file
 from aisched.errors import InvalidScenarioError
 from aisched.models.spot import SpotInstance
@@ -191,10 +192,8 @@ def generate(seed: int = DEFAULT_SCENARIO["seed"], deadline: int = DEFAULT_SCENA
     InvalidScenarioError
         For an unknown market, a bad bandwidth, market level, or a trace too short.
     """
-    if market not in MARKETS:
-        raise InvalidScenarioError("market", f"= {market!r} is not one of {MARKETS}")
-    if changeover not in CHANGEOVERS:
-        raise InvalidScenarioError("changeover", f"= {changeover!r} is not 'off' or 'on'")
+    one_of("market", market, MARKETS)
+    one_of("changeover", changeover, CHANGEOVERS)
     if mean_price is not None and not (isinstance(mean_price, (int, float, np.integer, np.floating))
                                        and np.isfinite(mean_price) and 0 < mean_price <= 1.5):
         raise InvalidScenarioError("mean_price", f"= {mean_price} must be in (0, 1.5]")

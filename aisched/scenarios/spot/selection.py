@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.scenarios.spot.generator import NOISE_SETTINGS, predictor, workload
 
@@ -58,8 +59,7 @@ def pool_members(name: str) -> list[Any]:
     """The policies of the named pool (sizes: paper 112, ahap 105, ahap-v1 35, ahap-sigma0.9 15, ahap-w1 7)."""
     from aisched.online.spot import paper_pool
 
-    if name not in POOLS:
-        raise InvalidScenarioError("pool", f"{name!r} is not one of {list(POOLS)}")
+    one_of("pool", name, tuple(POOLS))
     return [p for p in paper_pool() if POOLS[name](p)]
 
 
@@ -104,10 +104,9 @@ def selection_cell(
     from aisched.online.spot import select
 
     members = pool_members(pool)
-    if noise not in NOISE_SETTINGS:
-        raise InvalidScenarioError("noise", f"{noise!r} is not one of {list(NOISE_SETTINGS)}")
-    if phases is not None and phases not in PHASES:
-        raise InvalidScenarioError("phases", f"{phases!r} is not one of {list(PHASES)}")
+    one_of("noise", noise, NOISE_SETTINGS)
+    if phases is not None:
+        one_of("phases", phases, tuple(PHASES))
     plan = PHASES[phases] if phases is not None else None
     total = sum(n for n, _, _ in plan) if plan else 1000
     if jobs is not None and jobs != total and plan:

@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 
 __all__ = ["load_market_csv", "load_spot_trace", "load_gcp_ratios", "SLOT_SECONDS", "Resample"]
@@ -85,8 +86,7 @@ def load_spot_trace(path: str | Path, resample: Resample = "by_time") -> np.ndar
     ``round(1800 / gap)`` ticks (for 195-s ticks, 9 ticks = 29.25-minute
     slots, so time runs 2.5 % fast).
     """
-    if resample not in ("by_time", "by_ticks"):
-        raise InvalidScenarioError("resample", f"= {resample!r} is not 'by_time' or 'by_ticks'")
+    one_of("resample", resample, Resample)
     path = Path(path)
     if not path.is_file():
         raise InvalidScenarioError("trace", f"{path}: no such file")

@@ -75,6 +75,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from aisched.core.parameters import one_of
 from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import UTILITIES, TenantInstance
@@ -228,17 +229,14 @@ def generate(
             raise InvalidScenarioError(name, f"= {value!r} is more than the limit MAX_SIZE[{name!r}] = "
                                        f"{MAX_SIZE[name]} (raise aisched.scenarios.tenants.MAX_SIZE[{name!r}] "
                                        "if you mean it)")
-    if horizon not in HORIZONS:
-        raise InvalidScenarioError("horizon", f"= {horizon!r}, use one of {', '.join(HORIZONS)}")
-    if window not in WINDOWS:
-        raise InvalidScenarioError("window", f"= {window!r}, use one of {', '.join(WINDOWS)}")
+    one_of("horizon", horizon, HORIZONS)
+    one_of("window", window, WINDOWS)
     if slot_hours == "auto":
         slot_hours = 1.0 if jobs > REDUCED_JOBS else REDUCED_SLOT_HOURS
     _check("slot_hours", slot_hours, 1e-9, integer=False)
     if slots is not None:
         _check("slots", slots, 1)
-    if utility not in UTILITIES:
-        raise InvalidScenarioError("utility", f"= {utility!r}, use 'linear' or 'convex'")
+    one_of("utility", utility, UTILITIES)
     check_options(width_from_trace, duration_scale, demand_shares, trace is not None)
     rng = np.random.default_rng(seed) if rng is None else rng
     U, S, J, h = int(users), int(servers), int(jobs), float(slot_hours)

@@ -187,7 +187,7 @@ def test_greedy_admission_is_validated():
         aisched.run("hived", inst, admission="maybe")
     from aisched.online.tenants.baselines import run_gandiva_fair
 
-    with pytest.raises(InvalidScenarioError, match=r"^admission: = 'maybe', use one of \['none', 'utility'\]"):
+    with pytest.raises(InvalidScenarioError, match="^admission: = 'maybe' is not one of 'none', 'utility'$"):
         run_gandiva_fair(inst, admission="maybe")  # called directly, past the API's check
 
 

@@ -54,6 +54,7 @@ import numpy as np
 import xarray as xr
 
 from aisched import dag
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.genai import GenaiInstance, job_profit, make_plan, verify_plan
 from aisched.models.genai.program import check_gpus
@@ -139,8 +140,7 @@ def default_alpha(instance: GenaiInstance, reading: AlphaReading = "density_rati
 
     Returns 1.0 for an instance without jobs or without positive revenue.
     """
-    if reading not in ALPHA_READINGS:
-        raise InvalidScenarioError("alpha_reading", f"= {reading!r}, use one of {ALPHA_READINGS}")
+    one_of("alpha_reading", reading, ALPHA_READINGS)
     if instance.num_jobs == 0:
         return 1.0
     if reading == "full_cell":
@@ -245,14 +245,11 @@ class ComdosState:
         self.instance = instance
         check_gpus(gpus)
         self.gpus = None if gpus is None else int(gpus)
-        if option_eval not in OPTION_EVALS:
-            raise InvalidScenarioError("option_eval", f"= {option_eval!r}, use one of {OPTION_EVALS}")
+        one_of("option_eval", option_eval, OPTION_EVALS)
         self.option_eval = option_eval
-        if selection not in SELECTIONS:
-            raise InvalidScenarioError("selection", f"= {selection!r}, use one of {SELECTIONS}")
+        one_of("selection", selection, SELECTIONS)
         self.selection = selection
-        if alpha_reading not in ALPHA_READINGS:
-            raise InvalidScenarioError("alpha_reading", f"= {alpha_reading!r}, use one of {ALPHA_READINGS}")
+        one_of("alpha_reading", alpha_reading, ALPHA_READINGS)
         self.alpha_reading = alpha_reading
         self.alpha = default_alpha(instance, alpha_reading) if alpha is None else float(alpha)
         if not math.isfinite(self.alpha) or self.alpha < 0:

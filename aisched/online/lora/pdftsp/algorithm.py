@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
 from aisched.online.lora.pdftsp import fronts, kernel
@@ -123,10 +124,8 @@ class PdftspParams:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise InvalidScenarioError(name, f"= {value!r} must be a finite number >= 0")
-        if self.selection not in _SELECTIONS:
-            raise InvalidScenarioError("selection", f"= {self.selection!r}, use one of {_SELECTIONS}")
-        if self.payment not in ("corrected", "paper"):
-            raise InvalidScenarioError("payment", f"= {self.payment!r}, use 'corrected' or 'paper'")
+        one_of("selection", self.selection, _SELECTIONS)
+        one_of("payment", self.payment, Payment)
         if not isinstance(self.screen, (bool, np.bool_)):
             raise InvalidScenarioError("screen", f"= {self.screen!r} must be True or False")
 

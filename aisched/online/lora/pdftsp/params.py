@@ -10,7 +10,7 @@ from typing import Literal
 
 import numpy as np
 
-from aisched.errors import InvalidScenarioError
+from aisched.core.parameters import one_of
 from aisched.models.lora import LoraInstance
 
 __all__ = ["MAX_WORK_UNITS", "BetaUnit", "Parameters", "default_alpha_beta",
@@ -72,10 +72,8 @@ def lemma2_alpha_beta(
         ``source`` is ``"declared"``, ``"from_bids"``, or
         ``"from_bids (not declared)"`` when the instance lacks a needed bound.
     """
-    if beta_unit not in ("gb_slot", "gb"):
-        raise InvalidScenarioError("beta_unit", f"= {beta_unit!r}, use 'gb_slot' or 'gb'")
-    if parameters not in ("declared", "from_bids"):
-        raise InvalidScenarioError("parameters", f"= {parameters!r}, use 'declared' or 'from_bids'")
+    one_of("beta_unit", beta_unit, BetaUnit)
+    one_of("parameters", parameters, Parameters)
     beta_name = "max_value_per_gb_slot" if beta_unit == "gb_slot" else "max_value_per_gb"
     declared = (instance.max_value_per_sample, getattr(instance, beta_name))
     if parameters == "declared" and None not in declared:

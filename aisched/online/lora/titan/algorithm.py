@@ -72,6 +72,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan, node_usage
 from aisched.online.lora.titan.model import (
@@ -95,16 +96,11 @@ _STATUSES = ("optimal", "gap", "heuristic", "empty", "failed")
 def _check(objective: str, formulation: str, slot_time_limit: float | None, mip_gap: float | None,
            threads: int | None, repair_rounds: int, solver: str, slot_budget: str = "limit",
            jct_form: str = "completion", count_fallback: str = "greedy") -> None:
-    if count_fallback not in COUNT_FALLBACKS:
-        raise InvalidScenarioError("count_fallback", f"= {count_fallback!r} is not one of {COUNT_FALLBACKS}")
-    if jct_form not in JCT_FORMS:
-        raise InvalidScenarioError("jct_form", f"= {jct_form!r} is not one of {JCT_FORMS}")
-    if slot_budget not in BUDGETS:
-        raise InvalidScenarioError("slot_budget", f"= {slot_budget!r} is not one of {BUDGETS}")
-    if objective not in OBJECTIVES:
-        raise InvalidScenarioError("objective", f"= {objective!r} is not one of {OBJECTIVES}")
-    if formulation not in FORMULATIONS:
-        raise InvalidScenarioError("formulation", f"= {formulation!r} is not one of {FORMULATIONS}")
+    one_of("count_fallback", count_fallback, COUNT_FALLBACKS)
+    one_of("jct_form", jct_form, JCT_FORMS)
+    one_of("slot_budget", slot_budget, BUDGETS)
+    one_of("objective", objective, OBJECTIVES)
+    one_of("formulation", formulation, FORMULATIONS)
     if slot_time_limit is not None and not (
         isinstance(slot_time_limit, (int, float)) and math.isfinite(slot_time_limit) and slot_time_limit > 0
     ):

@@ -70,7 +70,7 @@ from typing import Literal
 
 import numpy as np
 
-from aisched.errors import InvalidScenarioError
+from aisched.core.parameters import one_of
 from aisched.models.spot import SpotInstance
 
 __all__ = ["TIE_BREAK", "TOL", "slot_costs", "solve_window", "window_splits", "window_terms", "ahap_reference",
@@ -237,9 +237,8 @@ def sigma_floor(inst: SpotInstance, t: int, spot: int, threshold: float) -> int:
 
 
 def check_averaging(averaging: str) -> None:
-    """Raise :class:`InvalidScenarioError` unless ``averaging`` is ``"chc"`` or ``"actual_state"``."""
-    if averaging not in ("chc", "actual_state"):
-        raise InvalidScenarioError("averaging", f"= {averaging!r} is not 'chc' or 'actual_state'")
+    """Raise :class:`~aisched.errors.InvalidScenarioError` unless ``averaging`` is ``"chc"`` or ``"actual_state"``."""
+    one_of("averaging", averaging, Averaging)
 
 
 def _executed(inst: SpotInstance, t: int, o: int, s: int, threshold: float,

@@ -63,6 +63,7 @@ from typing import Any, Literal
 import numpy as np
 import xarray as xr
 
+from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan, usage
 from aisched.online.tenants.astraea.kernel import JobSpec, RoundState, Schedule, best_schedule, value_bound
@@ -175,10 +176,8 @@ class AstraeaParams:
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 1:
                 raise InvalidScenarioError(name, f"= {v!r} must be a finite number > 1")
-        if self.clock not in ("batch", "arrival"):
-            raise InvalidScenarioError("clock", f"= {self.clock!r}, use 'batch' or 'arrival'")
-        if self.admission not in ("real_revenue", "ideal"):
-            raise InvalidScenarioError("admission", f"= {self.admission!r}, use 'real_revenue' or 'ideal'")
+        one_of("clock", self.clock, Clock)
+        one_of("admission", self.admission, Admission)
 
 
 def job_spec(instance: TenantInstance, job: int, offset: int, durations: np.ndarray | None = None) -> JobSpec:
