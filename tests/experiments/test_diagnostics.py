@@ -13,12 +13,13 @@ import aisched  # noqa: F401  (registers the families)
 from aisched import families
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.pages import regime as regime_page
+from aisched.experiments.pages.diagnostics import diagnostics_lines
 from aisched.experiments.pages.report import REDUCED_LABEL, verdict_text
 from aisched.experiments.spec.catalog import Claim, Scenario
 from aisched.experiments.store.stored import StoredScenario
 from aisched.experiments.verdicts import regime
 from aisched.experiments.verdicts.checks import check_claims, summarise
-from aisched.experiments.verdicts.diagnostics import diagnostics_lines, idle, idle_points
+from aisched.experiments.verdicts.diagnostics import idle, idle_points
 
 
 def _rows(x: str, algorithm: str, objectives: list[float], **columns: list[float]) -> list[dict]:

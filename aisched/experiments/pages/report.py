@@ -38,6 +38,7 @@ import pandas as pd
 from aisched import families
 from aisched._files import atomic_write_text, folder_holder, holder_text, remove_stale_temps
 from aisched.errors import InvalidScenarioError
+from aisched.experiments.pages.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.pages.regime import regime_lines
 from aisched.experiments.run.auto_seeds import levels
 from aisched.experiments.run.sweep import load_table
@@ -51,7 +52,6 @@ from aisched.experiments.verdicts.checks import (
     summarise,
     variant_checks,
 )
-from aisched.experiments.verdicts.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.verdicts.stats import counts_text, new_counts
 from aisched.provenance import provenance, provenance_text
 

@@ -30,6 +30,7 @@ from typing import Any
 from aisched import families as family_records
 from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
+from aisched.experiments.pages.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.pages.fidelity import fidelity_lines
 from aisched.experiments.pages.page_figures import scenario_svg
 from aisched.experiments.pages.regime import regime_figure, regime_lines, regime_summary
@@ -55,7 +56,6 @@ from aisched.experiments.spec.readings import ReadingIndex, slug
 from aisched.experiments.spec.scenario import METRICS
 from aisched.experiments.store.stored import StoredScenario
 from aisched.experiments.studies.calibrate import is_calibration_sweep
-from aisched.experiments.verdicts.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.verdicts.regime import proposed_runs, regime_points
 from aisched.experiments.verdicts.sequential import holm
 from aisched.experiments.verdicts.stats import counts_text, new_counts

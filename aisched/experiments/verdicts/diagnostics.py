@@ -5,12 +5,9 @@ binds, ComDOS's where memory is scarce, Astraea's where jobs share other
 tenants' resources and pay, AHAP's where spot GPUs are used. Each family
 registers the cell columns that say so (:class:`aisched.families.Diagnostic`)
 and its proposed algorithm; every sweep cell records them. This module turns
-them into the report's lines:
+them into verdicts (their Markdown is :mod:`aisched.experiments.pages.diagnostics`):
 
-- :func:`diagnostics_lines`: a table beside each figure's, per point the mean over
-  seeds of each diagnostic for every algorithm of the scenario that has them (the
-  proposed algorithm first), and which points were idle;
-- :func:`notes_lines`: the family's own lines after them (``FamilyHooks.notes``);
+- :func:`idle`, :func:`idle_points`: the points where the proposed algorithm's mechanism never acted;
 - :func:`aisched.experiments.verdicts.checks.mark_idle`: a claim about the proposed algorithm whose points include an
   idle one gets the mark in its verdict ("mechanism idle at 50: ..."), so a
   verdict there reads as what it is. The mark never changes the verdict.
@@ -28,7 +25,7 @@ from aisched.families import Diagnostic
 if TYPE_CHECKING:
     from aisched.experiments.store.stored import StoredScenario
 
-__all__ = ["diagnostics_lines", "idle", "idle_points", "notes_lines"]
+__all__ = ["idle", "idle_points"]
 
 
 def idle(stored: StoredScenario, table: pd.DataFrame) -> dict[str, str]:
@@ -61,41 +58,3 @@ def idle_points(algorithm: str, diagnostics: tuple[Diagnostic, ...], table: pd.D
             parts = [f"{d.label} {d.text(float(v.max()))}" for d, v in values.items()]
             out[str(x)] = ", ".join(parts) + f" (largest over {len(at)} seed(s))"
     return out
-
-
-def diagnostics_lines(stored: StoredScenario, table: pd.DataFrame) -> list[str]:
-    """Markdown: the mechanism diagnostics per point (mean over seeds), the idle points marked."""
-    if stored.family not in families.names():
-        return []
-    family, hooks = families.record(stored.family), families.hooks(stored.family)
-    shown = [d for d in hooks.diagnostics if d.column in table.columns and table[d.column].notna().any()]
-    if not shown:
-        return []
-    algorithms = [a for a in stored.algorithms if a in set(table["algorithm"])]
-    if family.proposed in algorithms:
-        algorithms.remove(family.proposed)
-        algorithms.insert(0, family.proposed)
-    idle_at = idle(stored, table)
-    header = f"| {stored.x} | algorithm | " + " | ".join(d.label for d in shown) + " |"
-    lines = ["Mechanism diagnostics (mean over seeds; "
-             + (f"**idle** marks a point where {family.proposed}'s mechanism never acted):" if family.proposed
-                else "no proposed algorithm registered):"), "",
-             header, "|---" * (len(shown) + 2) + "|"]
-    xs = table["x"].astype(str)
-    for x in stored.labels:
-        for name in algorithms:
-            rows = table[(xs == str(x)) & (table["algorithm"] == name)]
-            if rows.empty:
-                continue
-            mark = " **idle**" if name == family.proposed and str(x) in idle_at else ""
-            cells = [d.text(float(rows[d.column].astype(float).mean())) for d in shown]
-            lines.append(f"| {x} | {name}{mark} | " + " | ".join(cells) + " |")
-    return [*lines, ""]
-
-
-def notes_lines(stored: StoredScenario, table: pd.DataFrame) -> list[str]:
-    """Markdown: the family's own lines about a figure (``FamilyHooks.notes``), empty when it has none."""
-    if stored.family not in families.names() or table.empty:
-        return []
-    notes = families.hooks(stored.family).notes
-    return list(notes(stored, table)) if notes is not None else []
