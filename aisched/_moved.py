@@ -8,6 +8,11 @@ A module that moved leaves a two-line file at its old place::
 Importing the old name warns once and binds the old name in :data:`sys.modules` to the new
 module itself (not a copy), so ``from old import name``, attribute reads and a test's
 ``monkeypatch.setattr(old_module, ...)`` all reach the one module that the code uses.
+
+Where a module's functions went to two places (its rendering to ``experiments/pages``, the rest
+to a lower room), ``also`` names where each of the others went: the old name is then a thin view
+of the new module that also answers those names (reads and writes of any other name reach the new
+module itself).
 """
 
 from __future__ import annotations
@@ -15,12 +20,38 @@ from __future__ import annotations
 import importlib
 import sys
 import warnings
+from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
-__all__ = ["moved"]
+__all__ = ["moved", "old_submodules"]
 
 
-def moved(old: str, new: str, *, stacklevel: int = 3) -> ModuleType:
+class _View(ModuleType):
+    """An old module name over its new module, answering the names that went elsewhere too."""
+
+    def __init__(self, name: str, module: ModuleType, also: Mapping[str, str]) -> None:
+        super().__init__(name, module.__doc__)
+        object.__setattr__(self, "_module", module)
+        object.__setattr__(self, "_also", dict(also))
+
+    def __getattr__(self, name: str) -> Any:
+        also = object.__getattribute__(self, "_also")
+        if name in also:
+            return getattr(importlib.import_module(also[name]), name)
+        return getattr(object.__getattribute__(self, "_module"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(object.__getattribute__(self, "_module"), name, value)
+
+    def __delattr__(self, name: str) -> None:
+        delattr(object.__getattribute__(self, "_module"), name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(dir(object.__getattribute__(self, "_module"))) | set(object.__getattribute__(self, "_also")))
+
+
+def moved(old: str, new: str, *, also: Mapping[str, str] | None = None, stacklevel: int = 3) -> ModuleType:
     """Make ``old`` an alias of module ``new``, with a :class:`DeprecationWarning` naming both.
 
     Parameters
@@ -29,19 +60,41 @@ def moved(old: str, new: str, *, stacklevel: int = 3) -> ModuleType:
         The old module's ``__name__`` (the caller passes its own).
     new
         The dotted name of the module's new place.
+    also
+        ``{name: module}``: names of the old module that went to another module than ``new``.
     stacklevel
         Where the warning points (3: the ``import`` statement that named the old path).
 
     Returns
     -------
     ModuleType
-        The new module, now also ``sys.modules[old]`` and the old name's attribute on its parent package.
+        The new module (or, with ``also``, its view), now also ``sys.modules[old]`` and the old name's
+        attribute on its parent package.
     """
     warnings.warn(f"{old} moved to {new}; import it from there ({old} goes in the next release)",
                   DeprecationWarning, stacklevel=stacklevel)
-    module = importlib.import_module(new)
+    module: ModuleType = importlib.import_module(new)
+    if also:
+        module = _View(old, module, also)
     sys.modules[old] = module
     parent, _, leaf = old.rpartition(".")
     if parent in sys.modules:
         setattr(sys.modules[parent], leaf, module)
     return module
+
+
+def old_submodules(package: str, names: list[str]) -> Any:
+    """A package ``__getattr__`` answering its moved submodules' old names (``package.pdftsp_kernel``).
+
+    Reading one imports the old module path, which warns (:func:`moved`) and gives the new module;
+    the package's ``__init__`` then need not import the old paths itself (which would warn on every
+    import of the package).
+    """
+    wanted = set(names)
+
+    def __getattr__(name: str) -> Any:
+        if name in wanted:
+            return importlib.import_module(f"{package}.{name}")
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__

@@ -13,3 +13,8 @@ from aisched.online.genai import baselines
 from aisched.online.genai import metrics
 
 __all__ = ["baselines", "comdos", "metrics"]
+
+from aisched._moved import old_submodules as _old_submodules  # noqa: E402
+
+#: The old names of modules that moved into sub-packages (one release, with a DeprecationWarning).
+__getattr__ = _old_submodules(__name__, ['comdos_batched', 'comdos_exact', 'comdos_kernel', 'comdos_reference'])

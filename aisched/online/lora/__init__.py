@@ -26,3 +26,8 @@ from aisched.registry import register as _register
 _register("lora", "titan_welfare", ready=False)(titan.run_welfare)
 
 __all__ = ["audit", "greedy", "metrics", "pdftsp", "titan"]
+
+from aisched._moved import old_submodules as _old_submodules  # noqa: E402
+
+#: The old names of modules that moved into sub-packages (one release, with a DeprecationWarning).
+__getattr__ = _old_submodules(__name__, ['pdftsp_fronts', 'pdftsp_kernel', 'pdftsp_params', 'pdftsp_reference', 'pdftsp_screen', 'titan_greedy', 'titan_model', 'titan_running', 'titan_sized', 'bound_pricing', 'bound_twoclass'])

@@ -32,3 +32,8 @@ __all__ = [
     "selection",
     "window",
 ]
+
+from aisched._moved import old_submodules as _old_submodules  # noqa: E402
+
+#: The old names of modules that moved into sub-packages (one release, with a DeprecationWarning).
+__getattr__ = _old_submodules(__name__, ['window_batched', 'window_core', 'window_groups', 'window_kernel', 'window_reference', 'window_split'])

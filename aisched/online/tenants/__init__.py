@@ -15,3 +15,8 @@ from aisched.online.tenants import metrics
 from aisched.online.tenants.metrics import fairness, performance_ratio
 
 __all__ = ["astraea", "baselines", "fairness", "metrics", "performance_ratio"]
+
+from aisched._moved import old_submodules as _old_submodules  # noqa: E402
+
+#: The old names of modules that moved into sub-packages (one release, with a DeprecationWarning).
+__getattr__ = _old_submodules(__name__, ['astraea_kernel', 'astraea_reference'])
