@@ -116,3 +116,15 @@ def test_calibrate_takes_the_family_object(tmp_path) -> None:
     with pytest.raises(InvalidScenarioError, match=r"^seeds: = 0 must be an integer >= 1"):
         calibrate(lora, tmp_path, seeds=0)  # refused before any work, the object read like its name
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_replaced_family_keeps_its_place(toy) -> None:
+    second = families.register(Family(name=NAME + "_2", objective=families.Objective("value"), proposed="x",
+                                       hooks=lambda: FamilyHooks(generate=lambda *, seed=0: seed)))
+    try:
+        before = families.names()
+        families.register(dataclasses.replace(toy, order=float("inf")))  # now unordered, like the second
+        after = families.names()
+        assert after.index(NAME) < after.index(second.name) and before.index(NAME) == 0
+    finally:
+        families.unregister(second.name)
