@@ -10,9 +10,9 @@ module itself (not a copy), so ``from old import name``, attribute reads and a t
 ``monkeypatch.setattr(old_module, ...)`` all reach the one module that the code uses.
 
 Where a module's functions went to two places (its rendering to ``experiments/pages``, the rest
-to a lower room), ``also`` names where each of the others went: the old name is then a thin view
-of the new module that also answers those names (reads and writes of any other name reach the new
-module itself).
+to a lower room), ``also`` names where each of the others went: once the old path is imported, the
+new module answers those names too (a :pep:`562` ``__getattr__``, importing them on first read),
+so the old path still gives every name it had, and the new module imports none of them.
 """
 
 from __future__ import annotations
@@ -27,28 +27,18 @@ from typing import Any
 __all__ = ["moved", "old_submodules"]
 
 
-class _View(ModuleType):
-    """An old module name over its new module, answering the names that went elsewhere too."""
+def _answer_also(module: ModuleType, also: Mapping[str, str]) -> None:
+    """Let ``module`` answer the names in ``also`` (:pep:`562` ``__getattr__``), from their new modules."""
+    earlier = module.__dict__.get("__getattr__")
 
-    def __init__(self, name: str, module: ModuleType, also: Mapping[str, str]) -> None:
-        super().__init__(name, module.__doc__)
-        object.__setattr__(self, "_module", module)
-        object.__setattr__(self, "_also", dict(also))
-
-    def __getattr__(self, name: str) -> Any:
-        also = object.__getattribute__(self, "_also")
+    def __getattr__(name: str) -> Any:
         if name in also:
             return getattr(importlib.import_module(also[name]), name)
-        return getattr(object.__getattribute__(self, "_module"), name)
+        if earlier is not None:
+            return earlier(name)
+        raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        setattr(object.__getattribute__(self, "_module"), name, value)
-
-    def __delattr__(self, name: str) -> None:
-        delattr(object.__getattribute__(self, "_module"), name)
-
-    def __dir__(self) -> list[str]:
-        return sorted(set(dir(object.__getattribute__(self, "_module"))) | set(object.__getattribute__(self, "_also")))
+    module.__dict__["__getattr__"] = __getattr__
 
 
 def moved(old: str, new: str, *, also: Mapping[str, str] | None = None, stacklevel: int = 3) -> ModuleType:
@@ -68,14 +58,13 @@ def moved(old: str, new: str, *, also: Mapping[str, str] | None = None, stacklev
     Returns
     -------
     ModuleType
-        The new module (or, with ``also``, its view), now also ``sys.modules[old]`` and the old name's
-        attribute on its parent package.
+        The new module, now also ``sys.modules[old]`` and the old name's attribute on its parent package.
     """
     warnings.warn(f"{old} moved to {new}; import it from there ({old} goes in the next release)",
                   DeprecationWarning, stacklevel=stacklevel)
-    module: ModuleType = importlib.import_module(new)
-    if also:
-        module = _View(old, module, also)
+    module = importlib.import_module(new)
+    if also:  # read through the old path only: the new module itself imports none of them
+        _answer_also(module, dict(also))
     sys.modules[old] = module
     parent, _, leaf = old.rpartition(".")
     if parent in sys.modules:
