@@ -9,14 +9,16 @@ A family's :class:`~aisched.core.family.FamilyCli` (its ``scenarios/<family>/cli
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from aisched import families
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 
-__all__ = ["family_cli", "out_dir", "silent_argument", "silent_generator_kwargs", "silent_settings"]
+__all__ = ["deprecated_alias", "family_cli", "out_dir", "silent_argument", "silent_generator_kwargs", "silent_settings"]
 
 
 def family_cli(family: str) -> FamilyCli | None:
@@ -86,3 +88,22 @@ def silent_settings(family: str, items: Sequence[str] | None) -> dict[str, float
 def silent_generator_kwargs(args: argparse.Namespace, family: str) -> dict[str, float]:
     """The generator's keyword arguments among ``args.silent`` (an algorithm's go to its options)."""
     return {k: v for k, v in silent_settings(family, getattr(args, "silent", None)).items() if "." not in k}
+
+
+def deprecated_alias(module: str, cli: type[FamilyCli], old: str, new: str) -> Callable[..., Any]:
+    """A module-level function ``old`` of a family's ``cli`` module that warns and calls ``cli().new``.
+
+    The family CLI modules' old functions (``add_cli_arguments``, ``instance_from_cli``, ...) are the
+    methods of their :class:`~aisched.core.family.FamilyCli` class now; each old name stays for one
+    release as ``add_cli_arguments = deprecated_alias(__name__, LoraCli, "add_cli_arguments",
+    "add_arguments")``: a :class:`DeprecationWarning` that points at the caller, then the method.
+    """
+
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warnings.warn(f"{module}.{old} is deprecated; use {cli.__name__}().{new}", DeprecationWarning, stacklevel=2)
+        return getattr(cli(), new)(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old
+    alias.__module__ = module
+    alias.__doc__ = f"Deprecated: use ``{cli.__name__}().{new}`` (:meth:`{cli.__name__}.{new}`)."
+    return alias

@@ -8,11 +8,11 @@ they warn); the constants ``CLI_*`` equal its class attributes.
 from __future__ import annotations
 
 import argparse
-import warnings
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aisched.cli_support import silent_generator_kwargs
+from aisched.cli_support import deprecated_alias, silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.genai.defaults import (
@@ -208,35 +208,9 @@ CLI_ALGORITHMS: tuple[str, ...] = GenaiCli.algorithms
 
 # --- deprecated module-level aliases of GenaiCli's methods (kept for one release) ---------------
 
-def _deprecated(old: str, new: str) -> None:
-    warnings.warn(f"{__name__}.{old} is deprecated; use GenaiCli().{new}", DeprecationWarning, stacklevel=3)
-
-
-def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """Deprecated: use ``GenaiCli().add_arguments(parser)`` (:meth:`GenaiCli.add_arguments`)."""
-    _deprecated("add_cli_arguments", "add_arguments")
-    GenaiCli().add_arguments(parser)
-
-
-def cli_params(args: argparse.Namespace, names: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Deprecated: use ``GenaiCli().params(args, names)`` (:meth:`GenaiCli.params`)."""
-    _deprecated("cli_params", "params")
-    return GenaiCli().params(args, names)
-
-
-def instance_from_cli(args: argparse.Namespace) -> GenaiInstance:
-    """Deprecated: use ``GenaiCli().instance(args)`` (:meth:`GenaiCli.instance`)."""
-    _deprecated("instance_from_cli", "instance")
-    return GenaiCli().instance(args)
-
-
-def describe(inst: GenaiInstance, args: argparse.Namespace) -> str:
-    """Deprecated: use ``GenaiCli().describe(inst, args)`` (:meth:`GenaiCli.describe`)."""
-    _deprecated("describe", "describe")
-    return GenaiCli().describe(inst, args)
-
-
-def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
-    """Deprecated: use ``GenaiCli().figures(outcomes, table, out)`` (:meth:`GenaiCli.figures`)."""
-    _deprecated("cli_figures", "figures")
-    return GenaiCli().figures(outcomes, table, out)
+_alias = functools.partial(deprecated_alias, __name__, GenaiCli)
+add_cli_arguments = _alias("add_cli_arguments", "add_arguments")
+cli_params = _alias("cli_params", "params")
+instance_from_cli = _alias("instance_from_cli", "instance")
+describe = _alias("describe", "describe")
+cli_figures = _alias("cli_figures", "figures")

@@ -8,11 +8,11 @@ the constants ``CLI_*`` equal its class attributes.
 from __future__ import annotations
 
 import argparse
-import warnings
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aisched.cli_support import silent_generator_kwargs
+from aisched.cli_support import deprecated_alias, silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.lora.defaults import (
@@ -199,29 +199,8 @@ CLI_TIME_LIMIT = LoraCli.time_limit
 
 # --- deprecated module-level aliases of LoraCli's methods (kept for one release) ------------------
 
-def _deprecated(old: str, new: str) -> None:
-    warnings.warn(f"{__name__}.{old} is deprecated; use LoraCli().{new}", DeprecationWarning, stacklevel=3)
-
-
-def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """Deprecated: use ``LoraCli().add_arguments(parser)`` (:meth:`LoraCli.add_arguments`)."""
-    _deprecated("add_cli_arguments", "add_arguments")
-    LoraCli().add_arguments(parser)
-
-
-def instance_from_cli(args: argparse.Namespace) -> LoraInstance:
-    """Deprecated: use ``LoraCli().instance(args)`` (:meth:`LoraCli.instance`)."""
-    _deprecated("instance_from_cli", "instance")
-    return LoraCli().instance(args)
-
-
-def describe(inst: LoraInstance, args: argparse.Namespace) -> str:
-    """Deprecated: use ``LoraCli().describe(inst, args)`` (:meth:`LoraCli.describe`)."""
-    _deprecated("describe", "describe")
-    return LoraCli().describe(inst, args)
-
-
-def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
-    """Deprecated: use ``LoraCli().figures(outcomes, table, out)`` (:meth:`LoraCli.figures`)."""
-    _deprecated("cli_figures", "figures")
-    return LoraCli().figures(outcomes, table, out)
+_alias = functools.partial(deprecated_alias, __name__, LoraCli)
+add_cli_arguments = _alias("add_cli_arguments", "add_arguments")
+instance_from_cli = _alias("instance_from_cli", "instance")
+describe = _alias("describe", "describe")
+cli_figures = _alias("cli_figures", "figures")

@@ -11,12 +11,12 @@ one release; they warn); the constants ``CLI_*`` equal its class attributes.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aisched.cli_support import silent_generator_kwargs
+from aisched.cli_support import deprecated_alias, silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.spot.defaults import CHANGEOVERS, DEFAULT_SCENARIO, MARKETS, MAX_SLOTS, NOISE_SETTINGS
@@ -212,35 +212,9 @@ CLI_ALGORITHMS: tuple[str, ...] = SpotCli.algorithms
 
 # --- deprecated module-level aliases of SpotCli's methods (kept for one release) ----------------
 
-def _deprecated(old: str, new: str) -> None:
-    warnings.warn(f"{__name__}.{old} is deprecated; use SpotCli().{new}", DeprecationWarning, stacklevel=3)
-
-
-def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """Deprecated: use ``SpotCli().add_arguments(parser)`` (:meth:`SpotCli.add_arguments`)."""
-    _deprecated("add_cli_arguments", "add_arguments")
-    SpotCli().add_arguments(parser)
-
-
-def instance_from_cli(args: argparse.Namespace) -> SpotInstance:
-    """Deprecated: use ``SpotCli().instance(args)`` (:meth:`SpotCli.instance`)."""
-    _deprecated("instance_from_cli", "instance")
-    return SpotCli().instance(args)
-
-
-def describe(inst: SpotInstance, args: argparse.Namespace) -> str:
-    """Deprecated: use ``SpotCli().describe(inst, args)`` (:meth:`SpotCli.describe`)."""
-    _deprecated("describe", "describe")
-    return SpotCli().describe(inst, args)
-
-
-def add_select_arguments(parser: argparse.ArgumentParser) -> None:
-    """Deprecated: use ``SpotCli().add_select_arguments(parser)`` (:meth:`SpotCli.add_select_arguments`)."""
-    _deprecated("add_select_arguments", "add_select_arguments")
-    SpotCli().add_select_arguments(parser)
-
-
-def run_select(args: argparse.Namespace) -> int:
-    """Deprecated: use ``SpotCli().run_select(args)`` (:meth:`SpotCli.run_select`)."""
-    _deprecated("run_select", "run_select")
-    return SpotCli().run_select(args)
+_alias = functools.partial(deprecated_alias, __name__, SpotCli)
+add_cli_arguments = _alias("add_cli_arguments", "add_arguments")
+instance_from_cli = _alias("instance_from_cli", "instance")
+describe = _alias("describe", "describe")
+add_select_arguments = _alias("add_select_arguments", "add_select_arguments")
+run_select = _alias("run_select", "run_select")

@@ -8,12 +8,12 @@ they warn); the constants ``CLI_*`` equal its class attributes.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aisched.cli_support import silent_generator_kwargs
+from aisched.cli_support import deprecated_alias, silent_generator_kwargs
 from aisched.errors import InvalidScenarioError
 from aisched.families import FamilyCli
 from aisched.scenarios.tenants.defaults import (
@@ -253,35 +253,9 @@ CLI_ALGORITHMS: tuple[str, ...] = TenantsCli.algorithms
 
 # --- deprecated module-level aliases of TenantsCli's methods (kept for one release) -------------
 
-def _deprecated(old: str, new: str) -> None:
-    warnings.warn(f"{__name__}.{old} is deprecated; use TenantsCli().{new}", DeprecationWarning, stacklevel=3)
-
-
-def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """Deprecated: use ``TenantsCli().add_arguments(parser)`` (:meth:`TenantsCli.add_arguments`)."""
-    _deprecated("add_cli_arguments", "add_arguments")
-    TenantsCli().add_arguments(parser)
-
-
-def cli_params(args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
-    """Deprecated: use ``TenantsCli().params(args, names)`` (:meth:`TenantsCli.params`)."""
-    _deprecated("cli_params", "params")
-    return TenantsCli().params(args, names)
-
-
-def instance_from_cli(args: argparse.Namespace) -> TenantInstance:
-    """Deprecated: use ``TenantsCli().instance(args)`` (:meth:`TenantsCli.instance`)."""
-    _deprecated("instance_from_cli", "instance")
-    return TenantsCli().instance(args)
-
-
-def describe(inst: TenantInstance, args: argparse.Namespace) -> str:
-    """Deprecated: use ``TenantsCli().describe(inst, args)`` (:meth:`TenantsCli.describe`)."""
-    _deprecated("describe", "describe")
-    return TenantsCli().describe(inst, args)
-
-
-def cli_figures(outcomes: dict[str, Any], table: pd.DataFrame, out: Path) -> list[str]:
-    """Deprecated: use ``TenantsCli().figures(outcomes, table, out)`` (:meth:`TenantsCli.figures`)."""
-    _deprecated("cli_figures", "figures")
-    return TenantsCli().figures(outcomes, table, out)
+_alias = functools.partial(deprecated_alias, __name__, TenantsCli)
+add_cli_arguments = _alias("add_cli_arguments", "add_arguments")
+cli_params = _alias("cli_params", "params")
+instance_from_cli = _alias("instance_from_cli", "instance")
+describe = _alias("describe", "describe")
+cli_figures = _alias("cli_figures", "figures")

@@ -36,4 +36,4 @@ from aisched.online.genai.comdos.algorithm import (  # noqa: F401  (re-exported:
     run,
 )
 
-__all__ = ["ALPHA_READINGS", "AlphaReading", "FULL_CELL_ALPHA", "FULL_CELL_OPTIONS", "SELECTIONS", "Selection", "default_alpha", "job_data", "ComdosState", "Decision", "run"]
+__all__ = list(algorithm.__all__)  # the algorithm module's public names, not a second list

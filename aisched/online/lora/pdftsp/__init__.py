@@ -41,16 +41,4 @@ from aisched.online.lora.pdftsp.algorithm import (  # noqa: F401  (re-exported: 
     work_unit_of,
 )
 
-__all__ = [
-    "PdftspParams",
-    "PdftspState",
-    "Decision",
-    "default_alpha_beta",
-    "slot_consistent_alpha_beta",
-    "lemma2_alpha_beta",
-    "work_unit_of",
-    "run",
-    "audit",
-    "audit_bids",
-    "individual_rationality",
-]
+__all__ = list(algorithm.__all__)  # the algorithm module's public names, not a second list

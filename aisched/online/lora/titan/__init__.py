@@ -19,7 +19,7 @@ This package re-exports the public names of :mod:`~aisched.online.lora.titan.alg
 """
 
 from aisched.online.lora.titan import algorithm, greedy, model, running, sized  # noqa: F401
-from aisched.online.lora.titan.algorithm import run, run_welfare
+from aisched.online.lora.titan.algorithm import run, run_welfare  # noqa: F401  (re-exported)
 from aisched.online.lora.titan.model import (  # noqa: F401  (re-exported: the loop's options)
     BUDGETS,
     COUNT_FALLBACKS,
@@ -29,4 +29,4 @@ from aisched.online.lora.titan.model import (  # noqa: F401  (re-exported: the l
     SlotResult,
 )
 
-__all__ = ["run", "run_welfare"]
+__all__ = list(algorithm.__all__)  # the algorithm module's public names, not a second list

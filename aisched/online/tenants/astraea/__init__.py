@@ -34,16 +34,4 @@ from aisched.online.tenants.astraea.algorithm import (  # noqa: F401  (re-export
     simulate,
 )
 
-__all__ = [
-    "AstraeaParams",
-    "BOUND_MARGIN",
-    "make_params",
-    "default_thetas",
-    "lemma1_lambda",
-    "job_spec",
-    "schedule_batch",
-    "simulate",
-    "run",
-    "income_division",
-    "real_revenue",
-]
+__all__ = list(algorithm.__all__)  # the algorithm module's public names, not a second list
