@@ -165,13 +165,19 @@ def _parser() -> argparse.ArgumentParser:
     cal = sub.add_parser("calibrate", help="fit a family's silent parameters to its paper's baseline-only "
                                            "relations (runs the baselines only)")
     cal.add_argument("family", choices=[f for f in families.names() if families.record(f).regime_targets])
-    cal.add_argument("--seeds", type=int, default=3, help="seeds per setting of the silent grid (default %(default)s)")
+    cal.add_argument("--seeds", type=int, default=5,
+                     help="seeds per setting of the silent grid, for the fit and again for the refit (seeds 1000+ and "
+                          "2000+, none a figure uses; default %(default)s)")
+    cal.add_argument("--confirm-seeds", type=int, default=10,
+                     help="held-out seeds (3000+) that confirm the default and the fit; to twice as many where a "
+                          "relation is still undecided (default %(default)s)")
     cal.add_argument("--out", type=Path, default=Path("results"),
                      help="results root: sweeps in OUT/FAMILY/calibrate-*, resumed (default %(default)s)")
     cal.add_argument("--grid", action="append", default=[], metavar="NAME=V1,V2,...", type=_grid_item,
                      help="try these values of one silent parameter instead of its declared grid (repeatable; "
                           "'own' for the generator's own default; the default is always tried), e.g. "
-                          "--grid min_batch_share=0.31,0.32,0.33")
+                          "--grid min_batch_share=0.31,0.32,0.33; the record goes to its own file, "
+                          "OUT/FAMILY/calibration-grid-DIGEST.json)")
     cal.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE", type=_reading_item,
                      help="an option every baseline runs with, held fixed, not fitted (repeatable; a reading of the "
                           "paper, e.g. genai --reading gpus=4: an edge's 4 GPUs, docs/readings.md A2c); the sweeps "
@@ -417,9 +423,10 @@ def _calibrate(args: argparse.Namespace) -> int:
     out_dir("--out", args.out)
     executor = _executor_of(args)
     result = calibrate(args.family, args.out, seeds=args.seeds, executor=executor, workers=args.workers,
-                       progress=not args.no_progress, grid=grid or None, reading=reading or None)
+                       progress=not args.no_progress, grid=grid or None, reading=reading or None,
+                       confirm_seeds=args.confirm_seeds, max_confirm_seeds=2 * args.confirm_seeds)
     print(result.text())
-    print(f"wrote {result_path(args.out, args.family, reading)}")
+    print(f"wrote {result_path(args.out, args.family, reading, grid or None)}")
     return 0
 
 

@@ -78,6 +78,15 @@ class SilentParameter:
         The generator settings of the scenarios it means something in (``{"market": "vast"}``: the
         downscaling of the Vast.ai trace means nothing on a synthetic market); empty: every
         scenario. The sensitivity sweep (:mod:`aisched.experiments.studies.sensitivity`) varies it only there.
+    stated
+        ``(low, high)``: the values the paper's text itself states (tenants' ``duration_scale`` = 1 is
+        section 5.1's m_j in [0.001, 0.05] h as written). Such a value binds: calibration's declared grid
+        keeps only the grid values inside it; a user's grid that leaves it (``--grid``) is a named
+        reading with its own record, and the headline rule never takes its fit
+        (:mod:`aisched.experiments.verdicts.headline`). ``None``: the paper states nothing.
+    evidence
+        ``(low, high)``: the values our own measured data support (lora's batch share from the measured
+        LoRA throughput); the default must lie inside. ``None``: no measurement of ours bears on it.
     """
 
     name: str
@@ -90,10 +99,20 @@ class SilentParameter:
     grid: tuple[float | None, ...] = ()
     algorithm: str | None = None
     scope: Mapping[str, Any] = field(default_factory=dict)
+    stated: tuple[float, float] | None = None
+    evidence: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scope", MappingProxyType(dict(self.scope)))
         where = f"silent parameter {self.name!r}"
+        for label, span in (("stated", self.stated), ("evidence", self.evidence)):
+            if span is not None and not (len(span) == 2 and self.low <= span[0] <= span[1] <= self.high):
+                raise InvalidScenarioError(f"{where}.{label}", f"{span!r} is not an interval inside "
+                                           f"[{self.low!r}, {self.high!r}]")
+        if self.evidence is not None and self.default is not None and not (
+                self.evidence[0] <= self.default <= self.evidence[1]):
+            raise InvalidScenarioError(f"{where}.default", f"{self.default!r} lies outside our measured evidence "
+                                       f"{self.evidence!r}")
         if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low <= self.high):
             raise InvalidScenarioError(where, f"range [{self.low!r}, {self.high!r}] is not a finite interval")
         if self.default is not None and not self.low <= self.default <= self.high:
@@ -109,6 +128,11 @@ class SilentParameter:
     def values(self) -> tuple[float | None, ...]:
         """What calibration tries: :attr:`grid`, or ``low``, ``default``, ``high``."""
         return self.grid or tuple(dict.fromkeys((self.low, self.default, self.high)))
+
+    def keeps_stated(self, value: float | None) -> bool:
+        """Whether ``value`` lies inside the range the paper states (always, where it states none;
+        ``None``, the own default, counts as inside)."""
+        return self.stated is None or value is None or self.stated[0] <= value <= self.stated[1]
 
 
 @dataclass(frozen=True)

@@ -294,6 +294,10 @@ class Family:
         regime target may name them either.
     silent_parameters, regime_targets
         Calibration's data: what the paper leaves unstated, and its baselines' relations.
+    shared_code
+        Per baseline that runs the paper's own algorithm's code (tenants' BatchSche runs Astraea's
+        Algorithms 1-5 per tenant), what it shares and on which words of the paper: the fidelity
+        section prints it next to the targets that divide by that baseline.
     modules
         The modules whose import registers its algorithms, offline solve and bound (imported on the
         first look-up of the family's algorithms; empty: they register when their own module is imported).
@@ -313,12 +317,14 @@ class Family:
     also_proposed: tuple[str, ...] = ()
     silent_parameters: tuple[SilentParameter, ...] = ()
     regime_targets: tuple[RegimeTarget, ...] = ()
+    shared_code: Mapping[str, str] = field(default_factory=dict)
     modules: tuple[str, ...] = ()
     order: float = float("inf")
     tables: FamilyTables = field(default_factory=FamilyTables, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metric_columns", MappingProxyType(dict(self.metric_columns)))
+        object.__setattr__(self, "shared_code", MappingProxyType(dict(self.shared_code)))
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise InvalidScenarioError("name", f"a family's name must be an identifier, got {self.name!r}")
         own = {self.proposed, *self.also_proposed}

@@ -66,30 +66,52 @@ def small_spot(swap_family, monkeypatch, forbid_algorithms):
     return record
 
 
-def test_calibration_runs_baselines_only_fits_and_resumes(small_spot, tmp_path) -> None:
-    result = cal.calibrate("spot", tmp_path, seeds=1, executor="serial")
+def test_calibration_fits_refits_and_confirms_on_seeds_no_figure_uses_and_resumes(small_spot, tmp_path) -> None:
+    result = cal.calibrate("spot", tmp_path, seeds=2, executor="serial", confirm_seeds=3, max_confirm_seeds=3)
     assert result.baselines == ("msu", "od_only", "up")
     assert len(result.grid) == 2 * 2 * 1 * 2 and result.default == {
         "value": 120.0, "mean_available": None, "mean_price": None, "up.gpus": None}
     assert result.grid[0]["setting"] == result.default
     best = min(row["score"] for row in result.grid)
     assert [row["setting"] for row in result.grid if row["score"] == best][0] == result.fit
-    for fit in result.targets:  # ours at the default and at the fit, read back from the grid
-        assert fit.default == result.grid[0]["measured"][fit.target.name]
-        assert min(abs(fit.target.residual(r["measured"][fit.target.name])) for r in result.grid) == pytest.approx(
-            abs(fit.target.residual(fit.closest)))
+    for k, fit in enumerate(result.targets):  # ours at the default and at the fit, read back from the grid
+        assert fit.default.to_json() == result.grid[0]["estimates"][k]
+        assert fit.default.seeds == 2 and fit.default.low <= fit.default.estimate <= fit.default.high
+        assert min(abs(r["estimates"][k]["z"]) for r in result.grid) == pytest.approx(abs(fit.closest.z))
     tables = list(tmp_path.glob("spot/calibrate-*/table.csv"))
-    assert tables and all(set(aisched.experiments.run.sweep.load_table(p.parent)["algorithm"]) <= {"msu", "od_only", "up"}
-                          for p in tables)
+    assert tables
+    for p in tables:
+        table = aisched.experiments.run.sweep.load_table(p.parent)
+        assert set(table["algorithm"]) <= {"msu", "od_only", "up"}
+        seeds = set(table["seed"])  # the fit's, the refit's and the held-out seeds: none of the figures' 0-19
+        assert seeds <= {1000, 1001, 2000, 2001, 3000, 3001, 3002} and {1000, 1001, 2000, 2001} <= seeds
+    assert result.stability["first_seed"] == 2000 and result.stability["seeds"] == 2
+    assert result.confirmation["seeds"] == 3 and len(result.confirmation["fit"]) == 2
+    assert all(row["seeds"] == 3 for row in result.confirmation["default"])
     written = json.loads((tmp_path / "spot" / "calibration.json").read_text())
-    assert written["fit"] == result.fit and len(written["targets"]) == 2
-    assert written["aisched"] and written["written"].startswith("20")  # where it came from
+    assert written["schema"] == cal.RECORD_SCHEMA and written["fit"] == result.fit and len(written["targets"]) == 2
+    made = written["provenance"]
+    assert made["commit"] and made["date"].startswith("20") and made["grid"]["value"] == [96.0, 120.0]
+    assert made["points"] == [dict(t.at) for t in small_spot.regime_targets[:1]]
+    assert written["seeds"]["confirmation"] == {"first_seed": 3000, "seeds": 3}
+    assert written["headline"]["regime"] in ("default", "fit") and len(written["headline"]["conditions"]) == 4
     text = result.text()
     assert "MSU / OD-Only at deadline 10" in text and "0.963" in text and "runs the baselines only" in text
-    again = cal.calibrate("spot", tmp_path, seeds=1, executor="serial")  # every cell kept from the first run
-    assert again.fit == result.fit
+    assert "held-out seeds x3" in text and "heads the page" in text
+    again = cal.calibrate("spot", tmp_path, seeds=2, executor="serial", confirm_seeds=3, max_confirm_seeds=3)
+    assert again.fit == result.fit  # every cell kept from the first run
     runs = [json.loads(p.read_text())["cells_run"] for p in tmp_path.glob("spot/calibrate-*/sweep.json")]
     assert runs and set(runs) == {0}
+
+
+def test_calibration_refuses_to_run_the_papers_own_algorithm_even_under_python_O(small_spot, tmp_path) -> None:
+    """The guard is a refusal, not an assert: a target whose baseline is (now) the proposed algorithm stops
+    the calibration before any cell runs."""
+    record = families.record("spot")
+    object.__setattr__(record, "proposed", "msu")  # the swapped copy; the original comes back after the test
+    with pytest.raises(InvalidScenarioError, match=r"the paper's own algorithm \[?'msu'"):
+        cal.calibrate("spot", tmp_path, seeds=1, executor="serial")
+    assert not list(tmp_path.glob("spot/calibrate-*/cells/*"))
 
 
 @pytest.fixture
@@ -116,12 +138,12 @@ def test_the_command_line_offers_families_with_targets_only(capsys, lora_without
     assert "invalid choice: 'lora'" in capsys.readouterr().err
 
 
-def test_the_page_shows_regime_fidelity_and_leaves_calibration_sweeps_out(small_spot, tmp_path) -> None:
+def test_the_page_shows_regime_fidelity_with_intervals_and_the_headline(small_spot, tmp_path) -> None:
     from aisched.experiments.pages import report, reproduction
     from aisched.experiments.run import sweep
     from aisched.experiments.spec import catalog
 
-    cal.calibrate("spot", tmp_path, seeds=1, executor="serial")
+    result = cal.calibrate("spot", tmp_path, seeds=2, executor="serial", confirm_seeds=2, max_confirm_seeds=2)
     scenario = catalog.get("spot/fig5-deadline").reduced()
     scenario = dataclasses.replace(scenario, algorithms=("od_only", "msu", "up"), claims=(), offline=False,
                                    variants={}, figures=())
@@ -130,51 +152,47 @@ def test_the_page_shows_regime_fidelity_and_leaves_calibration_sweeps_out(small_
     assert "spot/fig5-deadline" in text and "calibrate-" not in text
     page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
     assert "## Regime fidelity" in page and "calibrate-" not in page
-    fidelity = page.split("## Regime fidelity", 1)[1]
-    assert "| MSU / OD-Only at deadline 10 | 0.963 |" in fidelity and "| UP / OD-Only at deadline 10 | 1.117 |" in fidelity
+    section = page.split("## Regime fidelity", 1)[1]
+    assert "| MSU / OD-Only at deadline 10 | 0.963 | ±0.050 |" in section
+    assert f"**Headline regime: the {result.headline.regime}.**" in section
+    for line in cal.misfit_lines(result.to_json()):  # the CLI's sentences, word for word
+        assert line in section and line in result.text()
     (tmp_path / "spot" / "calibration.json").unlink()
     page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
-    assert "Not calibrated under this folder: `aisched calibrate spot" in page
+    assert "Not calibrated under this folder, so the default heads the page: `aisched calibrate spot" in page
 
 
-def test_an_ordering_relation_reads_in_words_not_nan(tmp_path) -> None:
-    """tenants' 'BatchSche < X' targets have no paper number: the table says the order and how many pairs miss it."""
-    import json
-    import re
-
-    setting = {"duration_scale": 1.0}
-    record = {"family": "tenants", "seeds": 3, "default": setting, "fit": {"duration_scale": 0.1},
-              "fit_meets_all": False, "baselines": ["gandiva_fair", "batchsche", "hived"],
-              "targets": [{"name": "BatchSche < HiveD at 25 servers", "paper": float("nan"), "default": 1.0,
-                           "fit": 0.0, "met_at_default": False, "met_at_fit": True, "closest": 0.0,
-                           "closest_setting": setting, "meetable": True},
-                          {"name": "HiveD / BatchSche, Fig. 4a", "paper": 1.17, "default": 0.959, "fit": 1.091,
-                           "met_at_default": False, "met_at_fit": False, "closest": 1.181,
-                           "closest_setting": setting, "meetable": True}]}
-    (tmp_path / "tenants").mkdir()
-    (tmp_path / "tenants" / "calibration.json").write_text(json.dumps(record))
-    text = "\n".join(fidelity.fidelity_lines(tmp_path, ["tenants"]))
-    assert not re.search(r"\bnan\b", text)
-    assert "| BatchSche < HiveD at 25 servers | in this order | 1 pair out of order | | in this order | | yes |" in text
-    assert "| HiveD / BatchSche, Fig. 4a | 1.170 | 0.959 | -0.211 | 1.091 | -0.079 | no |" in text
-    assert "- BatchSche < HiveD at 25 servers: in this order at duration_scale = 1" in text
+def test_an_old_or_corrupt_calibration_record_is_refused_naming_the_file(tmp_path) -> None:
+    (tmp_path / "spot").mkdir()
+    path = tmp_path / "spot" / "calibration.json"
+    path.write_text(json.dumps({"family": "spot", "fit": {}, "default": {}, "targets": []}))
+    with pytest.raises(InvalidScenarioError, match=r"calibration.json is a calibration record of another layout "
+                                                   r"\(schema 1, this aisched reads 2\)"):
+        fidelity.fidelity_lines(tmp_path, ["spot"])
+    path.write_text("{")
+    with pytest.raises(InvalidScenarioError, match="calibration.json is not a calibration record"):
+        fidelity.fidelity_lines(tmp_path, ["spot"])
 
 
-def test_a_users_finer_grid_runs_beside_the_declared_one(small_spot, tmp_path) -> None:
-    declared = cal.calibrate("spot", tmp_path, seeds=1, executor="serial")
+def test_a_users_finer_grid_runs_beside_the_declared_one_into_its_own_record(small_spot, tmp_path) -> None:
+    declared = cal.calibrate("spot", tmp_path, seeds=1, executor="serial", confirm_seeds=1, max_confirm_seeds=1)
     folders = set(tmp_path.glob("spot/calibrate-*"))
-    finer = cal.calibrate("spot", tmp_path, seeds=1, executor="serial", grid={"value": (110.0, 96.0)})
+    finer = cal.calibrate("spot", tmp_path, seeds=1, executor="serial", grid={"value": (110.0, 96.0)},
+                          confirm_seeds=1, max_confirm_seeds=1)
     assert [row["setting"]["value"] for row in finer.grid][:1] == [120.0]  # the default first, always tried
     assert sorted({row["setting"]["value"] for row in finer.grid}) == [96.0, 110.0, 120.0]
     assert len(finer.grid) == 3 * 2 * 1 * 2 and finer.grid_override == {"value": [110.0, 96.0]}
     assert folders < set(tmp_path.glob("spot/calibrate-*"))  # the changed axis: its own folders, no clash
-    shared = {json.dumps(r["setting"], sort_keys=True): r["measured"] for r in declared.grid}
-    for row in finer.grid:  # the settings both grids hold measure the same (the same cells, seeds and sizes)
+    shared = {json.dumps(r["setting"], sort_keys=True): r["estimates"] for r in declared.grid}
+    for row in finer.grid:  # the settings both grids hold measure the same (the same seeds and sizes)
         key = json.dumps(row["setting"], sort_keys=True)
         if key in shared:
-            assert row["measured"] == pytest.approx(shared[key], nan_ok=True)
-    written = json.loads((tmp_path / "spot" / "calibration.json").read_text())
-    assert written["grid_override"] == {"value": [110.0, 96.0]}
+            assert [e["estimate"] for e in row["estimates"]] == pytest.approx(
+                [e["estimate"] for e in shared[key]], nan_ok=True)
+    (own,) = tmp_path.glob("spot/calibration-grid-*.json")  # --grid never overwrites calibration.json
+    assert json.loads(own.read_text())["grid_override"] == {"value": [110.0, 96.0]}
+    assert json.loads((tmp_path / "spot" / "calibration.json").read_text())["grid_override"] is None
+    assert own == cal.result_path(tmp_path, "spot", grid={"value": (110.0, 96.0)})
 
 
 def test_a_bad_grid_is_refused_naming_the_parameter_and_value(capsys) -> None:

@@ -203,3 +203,36 @@ def test_the_cli_runs_one_scenario_at_the_claims_points(swap_family, tmp_path, m
     assert cli.main(["sensitivity", "spot", "--scenario", "spot/fig99", "--out", str(tmp_path / "x")]) == 2
     assert "--scenario[0]: = 'spot/fig99' is not a named scenario of spot" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()  # refused before any work
+
+
+def test_the_page_refuses_a_sensitivity_record_of_another_fit_and_says_not_calibrated(tmp_path) -> None:
+    """A sensitivity record keeps the calibration whose fit it ran; the page refuses to combine it with another
+    (a refit, another grid, a removed calibration), naming both files; with no calibration it says so."""
+    from aisched.experiments.pages import sensitivity as pages
+    from aisched.experiments.studies import calibrate as cal
+    from aisched.experiments.studies.sensitivity import calibration_identity
+
+    (tmp_path / "spot").mkdir()
+    claim = {"text": "c", "verdicts": {"default": {"status": "holds"}}, "sensitivity": "s", "category": "depends"}
+    record = {"family": "spot", "seeds": 3, "full": False, "points": "all", "fit": None, "reading": None,
+              "design": [{"label": "default", "setting": {}}], "calibration": None,
+              "scenarios": {"spot/x": {"claims": [claim]}}}
+    path = tmp_path / "spot" / "sensitivity.json"
+    path.write_text(json.dumps(record))
+    assert "| not calibrated |" in "\n".join(pages.summary_lines(tmp_path, ["spot"]))
+    calibration = {"schema": cal.RECORD_SCHEMA, "family": "spot", "default": {"value": 120.0},
+                   "fit": {"value": 96.0}, "provenance": {"grid": {"value": [96.0, 120.0]}, "date": "d", "commit": "c"}}
+    cpath = tmp_path / "spot" / "calibration.json"
+    cpath.write_text(json.dumps(calibration))
+    with pytest.raises(InvalidScenarioError, match=r"sensitivity.json does not match .*calibration.json \(it ran "
+                                                   r"before the family was calibrated\)"):
+        pages.page_entries(tmp_path, ["spot"])
+    path.write_text(json.dumps({**record, "fit": calibration["fit"],
+                                "calibration": calibration_identity(cpath, calibration)}))
+    assert pages.page_entries(tmp_path, ["spot"])[("spot/x", "c")]["default"] == "holds"
+    cpath.write_text(json.dumps({**calibration, "fit": {"value": 110.0}}))  # refit since
+    with pytest.raises(InvalidScenarioError, match=r"another calibration: another fit, grid or run"):
+        pages.page_entries(tmp_path, ["spot"])
+    cpath.unlink()
+    with pytest.raises(InvalidScenarioError, match=r"a calibration that is no longer there"):
+        pages.page_entries(tmp_path, ["spot"])

@@ -1,75 +1,115 @@
 """The calibration rendered: per family, the paper's baseline relations against ours (Markdown).
 
-Read from ``<results root>/<family>/calibration.json``, written by
-:func:`aisched.experiments.studies.calibrate.calibrate`; the reproduction page shows these lines.
+Read from ``<results root>/<family>/calibration.json`` (the declared grid under the paper's program as
+printed), written by :func:`aisched.experiments.studies.calibrate.calibrate`; records under a reading
+or a user's grid (``calibration-*.json``) are listed beside it, never read instead. Every number comes
+with its 90 % interval over seeds; the headline rule's decision
+(:func:`aisched.experiments.verdicts.headline.headline`) and the sentences under it
+(:func:`~aisched.experiments.verdicts.headline.misfit_lines`) are the CLI's own.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import os
 from pathlib import Path
+from typing import Any
 
 from aisched import families
-from aisched.errors import InvalidScenarioError
-from aisched.experiments.studies.calibrate import _value
+from aisched.experiments.studies.calibrate import (
+    SEED_SETS,
+    _value,
+    estimate_text,
+    read_record,
+    result_path,
+)
+from aisched.experiments.verdicts.headline import headline, misfit_lines, setting_text
 
-__all__ = ["fidelity_lines"]
+__all__ = ["fidelity_lines", "headline_of"]
 
 
-def _order(pairs_out_of_order: float) -> str:
-    """An ordering target's value in words: ``in this order`` or how many pairs are out of it."""
-    if math.isnan(pairs_out_of_order):
-        return "not measured"
-    n = int(round(pairs_out_of_order))
-    return "in this order" if n == 0 else f"{n} pair{'s' if n != 1 else ''} out of order"
+def headline_of(top: str | os.PathLike[str], family: str) -> dict[str, Any] | None:
+    """The headline rule's decision for ``family`` under ``top`` (its JSON), or None: not calibrated."""
+    record = read_record(result_path(top, family))
+    return None if record is None else headline(record).to_json()
+
+
+def _beside(top: Path, family: str) -> list[str]:
+    """The other calibration records of ``family`` (a reading, a user's grid): named, with their fit."""
+    lines = []
+    for path in sorted((top / family).glob("calibration-*.json")):
+        record = read_record(path)
+        if record is None:
+            continue
+        what = []
+        if record.get("reading"):
+            what.append("reading " + ", ".join(f"{k}={v}" for k, v in sorted(record["reading"].items())))
+        if record.get("grid_override"):
+            what.append("a user's grid (" + "; ".join(f"{k} = {', '.join(_value(v) for v in vs)}"
+                                                     for k, vs in record["grid_override"].items()) + ")")
+        outside = (record.get("stated") or {}).get("outside") or []
+        held = (record.get("confirmation") or {}).get("fit") or []
+        met = sum(1 for r in held if r["status"] == "met")
+        lines.append(f"- `{path.name}` ({', '.join(what) or 'another record'}), beside, not the headline: fit "
+                     f"{setting_text(record['fit'])}; on held-out seeds it meets {met} of {len(held)} relations"
+                     + (f"; leaves the paper's stated values ({'; '.join(outside)})" if outside else "") + ".")
+    return lines
 
 
 def fidelity_lines(top: str | os.PathLike[str], family_names: list[str]) -> list[str]:
-    """Markdown: per family, the paper's baseline relations against ours at the default and at the fit.
+    """Markdown: per family, the paper's baseline relations against ours, and which regime heads the page.
 
     Read from ``top/<family>/calibration.json`` (:func:`calibrate`); a family that declares regime targets
-    but was not calibrated under ``top`` says so, with the command.
+    but has no record under ``top`` reads "not calibrated", with the command.
+
+    Raises
+    ------
+    InvalidScenarioError
+        A record that is not a calibration record of this aisched's layout (naming the file).
     """
     lines: list[str] = []
+    top = Path(top)
     for family in family_names:
         if family not in families.names() or not families.record(family).regime_targets:
             continue
-        path = Path(top) / family / "calibration.json"
+        record_of = families.record(family)
+        path = result_path(top, family)
         lines += [f"### {family}: regime fidelity", ""]
-        if not path.is_file():
-            lines += [f"Not calibrated under this folder: `aisched calibrate {family} --out <this folder>` "
-                      f"fits its {len(families.record(family).silent_parameters)} silent parameters to its "
-                      f"{len(families.record(family).regime_targets)} regime targets.", ""]
+        data = read_record(path)
+        if data is None:
+            lines += [f"Not calibrated under this folder, so the default heads the page: `aisched calibrate "
+                      f"{family} --out <this folder>` fits its {len(record_of.silent_parameters)} silent "
+                      f"parameters to its {len(record_of.regime_targets)} regime targets.", ""]
             continue
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            targets, fit, default = data["targets"], data["fit"], data["default"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise InvalidScenarioError("calibration", f"{path} is not a calibration record ({exc})") from None
-        changed = [f"{k} = {_value(v)} (default {_value(default.get(k))})" for k, v in fit.items() if v != default.get(k)]
-        lines += [f"The paper's relations among its baselines against ours ({data.get('seeds', '?')} seeds a setting, "
-                  f"baselines only: {', '.join(data.get('baselines', []))}). Fit: "
-                  + ("; ".join(changed) if changed else "the default itself") + ".", "",
-                  "| relation | paper | ours at the default | residual | ours at the fit | residual | met at the fit |",
-                  "|---|---|---|---|---|---|---|"]
-        orderings = {t["name"] for t in targets if math.isnan(t["paper"])}  # an ordering has no paper number
-        for t in targets:
-            if t["name"] in orderings:  # ours: how many pairs are out of the paper's order (0 meets it)
-                lines.append(f"| {t['name']} | in this order | {_order(t['default'])} | | {_order(t['fit'])} | | "
-                             f"{'yes' if t['met_at_fit'] else 'no'} |")
-                continue
-            lines.append(f"| {t['name']} | {t['paper']:.3f} | {t['default']:.3f} | {t['default'] - t['paper']:+.3f} | "
-                         f"{t['fit']:.3f} | {t['fit'] - t['paper']:+.3f} | {'yes' if t['met_at_fit'] else 'no'} |")
+        conf = data.get("confirmation") or {}
+        seeds = data.get("seeds") or {}
+        fit_seeds = (seeds.get("fit") or {}).get("seeds", "?")
+        changed = [f"{k} = {_value(v)} (default {_value(data['default'].get(k))})"
+                   for k, v in data["fit"].items() if v != data["default"].get(k)]
+        decision = headline(data)
+        lines += [f"**Headline regime: the {decision.regime}.** {decision.reason[0].upper()}{decision.reason[1:]}.",
+                  "", f"The paper's relations among its baselines against ours (baselines only: "
+                  f"{', '.join(data.get('baselines', []))}), each with its 90 % paired bootstrap interval over seeds "
+                  f"and read as met (ours inside the band around the paper's value), missed (the whole interval "
+                  f"outside) or undecided. Fitted on {fit_seeds} seeds a setting (seeds {SEED_SETS['fit']}+), refit "
+                  f"on seeds {SEED_SETS['stability']}+, confirmed on {conf.get('seeds', '?')} held-out seeds "
+                  f"({SEED_SETS['confirmation']}+); no figure uses these seeds. Fit: "
+                  + ("; ".join(changed) if changed else "the default itself") + ".", ""]
+        shared = {a: why for a, why in record_of.shared_code.items() if a in data.get("baselines", [])}
+        lines += [f"Note: {a} {why}." for a, why in shared.items()] + ([""] if shared else [])
+        lines += ["| relation | paper | band | default, held out | fit, fitting seeds | fit, held out |",
+                  "|---|---|---|---|---|---|"]
+        held = {r["name"]: r for r in conf.get("fit") or ()}
+        held_default = {r["name"]: r for r in conf.get("default") or ()}
+        for t in data["targets"]:
+            ordering = t.get("kind") == "ordering"
+            paper = "in this order" if ordering else f"{t['paper']:.3f}"
+            band = "every gap > 0" if ordering else f"±{t['tolerance']:.3f}"
+            lines.append(f"| {t['name']} | {paper} | {band} | {estimate_text(held_default.get(t['name']))} | "
+                         f"{estimate_text(t['fit'])} | {estimate_text(held.get(t['name']))} |")
+        lines += ["", *misfit_lines(data), ""]
+        lines += [f"- ({c.key}) {c.label}: {'yes' if c.holds else 'no'}, {c.detail}" for c in decision.conditions]
         lines.append("")
-        if data.get("fit_meets_all"):
-            lines.append("The fit meets every relation (within 0.05, or 15 % where that is tighter).")
-        else:
-            lines.append("The fit does not meet every relation, so the scenarios keep the default; "
-                         "the closest each comes on its own:")
-            lines += [f"- {t['name']}: {_order(t['closest']) if t['name'] in orderings else format(t['closest'], '.3f')} at "
-                      + ", ".join(f"{k} = {_value(v)}" for k, v in t["closest_setting"].items())
-                      + ("" if t["meetable"] else " (no setting in the range meets it)") for t in targets]
-        lines.append("")
+        beside = _beside(top, family)
+        if beside:
+            lines += ["Other calibrations under this folder:", *beside, ""]
     return lines

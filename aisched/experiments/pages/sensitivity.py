@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.studies.calibrate import reading_label
-from aisched.experiments.studies.sensitivity import record_name
+from aisched.experiments.studies.calibrate import read_record, reading_label, result_path
+from aisched.experiments.studies.sensitivity import calibration_identity, record_name
 
 __all__ = ["page_entries", "summary_lines"]
 
@@ -39,8 +39,28 @@ def _records(top: Path, family: str) -> list[dict[str, Any]]:
             flags = ("--full " if full else "") + ("--points claims " if points == "claims" else "")
             raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); "
                                        f"rerun `aisched sensitivity {family} {flags}--out {top}`") from None
+        _same_calibration(top, family, path, data)
         found.append(data)
     return found
+
+
+def _same_calibration(top: Path, family: str, path: Path, data: Mapping[str, Any]) -> None:
+    """Refuse a sensitivity record whose fit is not the calibration the page shows (another fit or grid,
+    a calibration made since, or one removed), naming both files."""
+    calibration_path = result_path(top, family, data.get("reading"))
+    now = calibration_identity(calibration_path, read_record(calibration_path))
+    then = data.get("calibration")
+    if now == then:
+        return
+    if then is None:
+        why = "it ran before the family was calibrated"
+    elif now is None:
+        why = "it ran the fit of a calibration that is no longer there"
+    else:
+        why = "it ran the fit of another calibration: another fit, grid or run"
+    raise InvalidScenarioError("sensitivity", f"{path} does not match {calibration_path} ({why}): the page does "
+                               f"not combine records of different fits; rerun `aisched sensitivity {family} --out "
+                               f"{top}` (with the same options) after the calibration")
 
 
 def _reading_records(top: Path, family: str) -> list[dict[str, Any]]:
@@ -54,6 +74,7 @@ def _reading_records(top: Path, family: str) -> list[dict[str, Any]]:
             raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); rerun "
                                        f"`aisched sensitivity {family} --reading ... --out {top}`") from None
         if data.get("reading"):
+            _same_calibration(top, family, path, data)
             found.append(data)
     rank = {mode: i for i, mode in enumerate(_MODES)}
     return sorted(found, key=lambda d: (rank.get((bool(d.get("full")), d.get("points", "all")), 0),
@@ -120,7 +141,8 @@ def summary_lines(top: str | os.PathLike[str], family_names: Sequence[str]) -> l
         same = {k: sum(c["category"] == f"{k} everywhere" for c in claims) for k in VERDICTS}
         depends = sum(c["category"] == "depends" for c in claims)
         counts = "/".join(str(default[k]) for k in VERDICTS)
-        fit_counts = "/".join(str(fit[k]) for k in VERDICTS) if has_fit else "the fit is the default"
+        fit_counts = ("/".join(str(fit[k]) for k in VERDICTS) if has_fit else
+                      "not calibrated" if data.get("calibration") is None else "the fit is the default")
         same_text = ", ".join(f"{n} {k}" for k, n in same.items() if n) or "none"
         rows.append(f"| {family} | {len(claims)} | {len(data['design'])} | {_swept_at(data)} | {counts} | "
                     f"{fit_counts} | {same_text} | {depends} |")

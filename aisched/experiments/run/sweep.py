@@ -94,9 +94,10 @@ class Cell:
         return f"p{self.point:03d}-s{self.seed:03d}-{self.algorithm}"
 
 
-def cells(scenario: Scenario, seeds: int | None = None, points: Iterable[int] | None = None) -> list[Cell]:
-    """The cells of a scenario in run order (point, seed, offline first, then the algorithms);
-    ``points``: only these points' (indices; :mod:`aisched.experiments.run.auto_seeds` adds seeds there)."""
+def cells(scenario: Scenario, seeds: int | None = None, points: Iterable[int] | None = None,
+          first_seed: int = 0) -> list[Cell]:
+    """The cells of a scenario in run order (point, seed, offline first, then the algorithms); ``points``: only
+    these points' (:mod:`~aisched.experiments.run.auto_seeds` adds seeds there); seeds from ``first_seed`` on."""
     n_seeds = scenario.seeds if seeds is None else seeds
     if not isinstance(n_seeds, int) or isinstance(n_seeds, bool) or n_seeds < 1:
         raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
@@ -106,7 +107,7 @@ def cells(scenario: Scenario, seeds: int | None = None, points: Iterable[int] | 
     for p in chosen:
         bound = scenario.bound and (scenario.values[p] in scenario.bound_at if scenario.bound_at else p in referenced)
         algos = ["offline"] * (scenario.offline and p in referenced) + ["bound"] * bound + scenario.runs
-        for seed in range(n_seeds):
+        for seed in range(first_seed, first_seed + n_seeds):
             for name in algos:
                 out.append(Cell(
                     scenario=scenario.name, family=scenario.family, point=p, x=scenario.labels[p], seed=seed,
@@ -432,6 +433,7 @@ def sweep(
     bar: Any | None = None,
     wait: bool = False,
     points: Iterable[int] | None = None,
+    first_seed: int = 0,
 ) -> pd.DataFrame:
     """Run every cell of ``scenario`` not yet done and return the tidy table.
 
@@ -467,8 +469,8 @@ def sweep(
         instead of showing one of this sweep's own.
     wait
         Wait for another sweep holding the folder to end, instead of refusing.
-    points
-        Run ``seeds`` seeds only at these points (indices; the others keep what they have).
+    points, first_seed
+        Run ``seeds`` seeds only at these points (indices), from seed ``first_seed`` (default 0: the figures').
 
     Raises
     ------
@@ -486,7 +488,7 @@ def sweep(
         The table (:data:`TABLE_COLUMNS`), also written to ``table.csv``.
     """
     refuse_in_a_worker()
-    todo_all = cells(scenario, seeds, points)
+    todo_all = cells(scenario, seeds, points, first_seed)
     root = folder(out, scenario)
     if runner is not None:
         executor = runner.executor

@@ -58,6 +58,7 @@ from aisched.experiments.studies.calibrate import (
     Setting,
     check_reading,
     parameter_key,
+    read_record,
     reading_label,
     result_path,
     settings,
@@ -274,12 +275,14 @@ def sensitivity(family: Family | str, out: str | os.PathLike[str], *, seeds: int
         raise InvalidScenarioError("points", f"= {points!r} must be one of {', '.join(POINTS)}")
     reading = dict(reading or {})
     scenarios = _scenarios(family, full, names, points, reading)
-    fit = _read_fit(result_path(out, family, reading))
+    calibration = read_record(result_path(out, family, reading))
+    fit = None if calibration is None else calibration["fit"]
     runs = design(record, fit)
     mode = _mode(full, points)
     started = time.perf_counter()
     result: dict[str, Any] = {"family": family, "seeds": seeds, "full": full, "points": points, "fit": fit,
-                              "reading": reading or None,
+                              "reading": reading or None, "calibration": calibration_identity(
+                                  result_path(out, family, reading), calibration),
                               "design": [{"label": label, "setting": s} for label, s in runs], "scenarios": {}}
     runner = sweeps.open_runner(executor, workers)
     try:
@@ -319,16 +322,15 @@ def _finite(value: Any) -> float | None:
     return value if value == value and abs(value) != float("inf") else None
 
 
-def _read_fit(path: Path) -> Setting | None:
-    if not path.is_file():
+def calibration_identity(path: Path, calibration: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What a sensitivity record keeps of the calibration whose fit it ran: the file, the fit, the grid and
+    when and where it was made (the page refuses a sensitivity record whose calibration is not the one it
+    shows). None: the family was not calibrated under the folder."""
+    if calibration is None:
         return None
-    try:
-        fit = json.loads(path.read_text(encoding="utf-8"))["fit"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InvalidScenarioError("calibration", f"{path} is not a calibration record ({exc})") from None
-    if not isinstance(fit, dict):
-        raise InvalidScenarioError("calibration", f"{path}: 'fit' is not a table of silent parameters")
-    return fit
+    made = calibration.get("provenance") or {}
+    return {"file": path.name, "fit": calibration["fit"], "grid": made.get("grid"), "date": made.get("date"),
+            "commit": made.get("commit")}
 
 
 def category(verdicts: Mapping[str, Mapping[str, Any]]) -> str:

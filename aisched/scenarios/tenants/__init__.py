@@ -84,13 +84,13 @@ PAPER_SCENARIOS: tuple[str, ...] = (
     "fig13-utilisation", "regime-servers", "table2-users-alpha-variance", "table2-users-revenue-per-job",
 )
 
-from aisched.scenarios.tenants.silent import REGIME_TARGETS, SILENT_PARAMETERS  # noqa: E402  (light data)
+from aisched.scenarios.tenants.silent import REGIME_TARGETS, SHARED_CODE, SILENT_PARAMETERS  # noqa: E402
 
 families.register(families.Family(
     name="tenants", objective=families.Objective("total revenue"), proposed="astraea", hooks=_hooks, cli=_cli,
     item="job", paper_scenarios=PAPER_SCENARIOS, prices=True,
     metric_columns={"alpha_variance": False, "min_surplus": True, "gpu_util_peak": True, "makespan": False,
                     "revenue_per_job": True},
-    silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS,
+    silent_parameters=SILENT_PARAMETERS, regime_targets=REGIME_TARGETS, shared_code=SHARED_CODE,
     modules=('aisched.models.tenants', 'aisched.online.tenants', 'aisched.bounds.tenants'), order=4,
 ))
