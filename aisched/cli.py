@@ -191,6 +191,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="results root: sweeps in OUT/FAMILY/silent-*, resumed; the fit read from "
                           "OUT/FAMILY/calibration.json (default %(default)s)")
     sen.add_argument("--full", action="store_true", help="the scenarios at the paper's sizes (default: reduced)")
+    sen.add_argument("--regimes", action="store_true",
+                     help="only the default and the fit (the page's two regimes, at the same sizes and seeds), into "
+                          "OUT/FAMILY/sensitivity[-full]-regimes.json; with --full --seeds N as the figures' run, the "
+                          "page's headline regime reads it")
     sen.add_argument("--scenario", action="append", default=None, metavar="NAME", dest="scenarios",
                      help="only this named scenario (repeatable; default: every scenario of the family with "
                           "claims), e.g. lora/fig4-scale")
@@ -449,12 +453,13 @@ def _sensitivity(args: argparse.Namespace) -> int:
     executor = _executor_of(args)
     result = sensitivity(args.family, args.out, seeds=args.seeds, full=args.full, executor=executor,
                          workers=args.workers, progress=not args.no_progress, points=args.points,
-                         names=args.scenarios, reading=reading or None)
+                         names=args.scenarios, reading=reading or None, regimes=args.regimes)
     for name, entry in result["scenarios"].items():
         print(name + "".join(f" ({k} not varied: {why})" for k, why in entry["skipped"].items()))
         print("\n".join(f"  - {c['text']}: {c['sensitivity']}" for c in entry["claims"]))
     print("\n".join(summary_lines(args.out, [args.family])[4:]))
-    print(f"wrote {args.out / args.family / record_name(args.full, args.points, reading)} ({result['wall_s']:.0f} s)")
+    name = record_name(args.full, args.points, reading, args.regimes)
+    print(f"wrote {args.out / args.family / name} ({result['wall_s']:.0f} s)")
     return 0
 
 

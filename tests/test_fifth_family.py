@@ -99,7 +99,7 @@ def test_a_sweep_the_report_and_the_reproduction_page(tmp_path) -> None:
     written = reproduction.write(tmp_path / "r", tmp_path / "page.md", readings=None, figures=False)
     page = written.read_text()
     # the summary: one claim, it holds (an "at most" claim on means: no paired test, so none in Holm's count)
-    assert f"| {FAMILY} | 1 | 1 | 0 of 0 | 0 | 0 | 0 | 0 |" in page
+    assert f"| {FAMILY} | default | 1 | 1 | 0 of 0 | 0 | 0 | 0 | 0 |" in page
     glance = page.split(f"## {FAMILY}: claims at a glance", 1)[1].split("## Per figure", 1)[0]
     row = next(line for line in glance.splitlines() if line.startswith("| [fig1-capacity]"))
     assert row.startswith(f"| [fig1-capacity](#{FAMILY}fig1-capacity) | the threshold rule reaches at most the "

@@ -32,15 +32,17 @@ def test_regenerate_pages_parses_and_runs_only_commands_the_cli_accepts() -> Non
     script = TOOLS / "regenerate_pages.sh"
     assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
     commands = _commands(script)
-    assert [c[0] for c in commands] == ["reproduce", "reproduce", "calibrate", "sensitivity", "sensitivity", "report",
-                                        "report"]
+    assert [c[0] for c in commands] == ["reproduce", "reproduce", "calibrate", "sensitivity", "sensitivity",
+                                        "sensitivity", "report", "report"]
     parser = cli._parser()
     for words in commands:
         args = parser.parse_args(words)  # an unknown option or choice exits 2 here
         assert args.command == words[0]
     auto = parser.parse_args(commands[1])  # seeds added where a claim is undecided, on the same root
     assert auto.seeds == "auto" and auto.max_seeds == 20 and str(auto.out) == commands[0][commands[0].index("--out") + 1]
-    full = parser.parse_args(commands[4])
+    regimes = parser.parse_args(commands[4])  # where the fit heads a page: both regimes at the figures' sizes, seeds
+    assert regimes.full and regimes.regimes and regimes.seeds == 3 and regimes.points == "all"
+    full = parser.parse_args(commands[5])
     assert full.full and full.points == "claims"
-    page = parser.parse_args(commands[5])
+    page = parser.parse_args(commands[6])
     assert page.family == ["genai"] and page.reproduction == Path("docs/reproduction-genai.md")

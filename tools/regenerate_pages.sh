@@ -6,7 +6,9 @@
 #      then, per family in AUTO_SEEDS, `aisched reproduce FAMILY --seeds auto --max-seeds MAX_SEEDS`
 #      on the same root: seeds added (to 6, 12, 20) only where a claim is still undecided;
 #   2. per family with regime targets, `aisched calibrate`: the silent parameters fitted to the paper's
-#      baseline-only relations (the pages' "Regime fidelity");
+#      baseline-only relations on seeds no figure uses, refit and confirmed on held-out seeds (the pages'
+#      "Regime fidelity"); where the headline rule picks the fit, `aisched sensitivity FAMILY --full --regimes
+#      --seeds SEEDS`: the default and the fit at the figures' sizes and seeds (the page counts the fit's);
 #   3. per family with silent parameters, `aisched sensitivity` at the reduced sizes, and, where
 #      SENSITIVITY_FULL names the family, `--full --points claims` (the paper's sizes at the claims'
 #      points, which the reduced forms lack);
@@ -44,6 +46,10 @@ done
 for family in "${families[@]}"; do
     "$aisched" calibrate "$family" --out "$root" --no-progress
     "$aisched" sensitivity "$family" --out "$root" --no-progress
+    regime=$("$python" -c 'import sys; from aisched.experiments.pages.fidelity import headline_of; h = headline_of(sys.argv[1], sys.argv[2]); print(h["regime"] if h else "default")' "$root" "$family")
+    if [ "$regime" = fit ]; then
+        "$aisched" sensitivity "$family" --out "$root" --full --regimes --seeds "$seeds" --no-progress
+    fi
 done
 for family in $full; do
     "$aisched" sensitivity "$family" --out "$root" --full --points claims --no-progress

@@ -173,7 +173,7 @@ def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(t
     assert sum(line.startswith("- genai/fig5-edges: ") and "(at edges=" in line
                for line in page.splitlines()) == len(claims) - 1
     assert "| genai | 3 | 10 | 10.0 | 90 | 1.0, 2.0 | yes |" in page
-    assert f"| genai | {listed} | 0 | 0 of 0 | 1 | 0 | 0 | {listed - 1} |" in page  # the summary on top, per family
+    assert f"| genai | default | {listed} | 0 | 0 of 0 | 1 | 0 | 0 | {listed - 1} |" in page  # the summary on top, per family
     assert "- genai's regime map: not in this run." in page
     assert "![genai/fig5-edges](figures/genai-fig5-edges.svg)" in page  # its picture, beside the page
     assert (tmp_path / "figures" / "genai-fig5-edges.svg").stat().st_size < 60_000

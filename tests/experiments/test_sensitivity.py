@@ -99,7 +99,7 @@ def test_sensitivity_runs_the_claims_at_each_setting_and_the_page_shows_it(swap_
     sweeps.sweep(catalog.get(name).reduced(), tmp_path, seeds=1, executor="serial", progress=False, outcomes=False)
     page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
     assert "## Sensitivity to the silent parameters" in page
-    assert "| at the fit | across the silent range |" in page
+    assert "| verdict (the figures' run, at the default) | headroom | readings | at the fit | across the silent range |" in page
     assert "### spot/silent" not in page and page.count("### spot/fig5-deadline\n") == 1  # no section of its own
     first = entry["claims"][0]
     assert f"across the silent range (reduced sizes, 1 seeds; `spot/silent-*`): {first['sensitivity']}" in page
@@ -236,3 +236,45 @@ def test_the_page_refuses_a_sensitivity_record_of_another_fit_and_says_not_calib
     cpath.unlink()
     with pytest.raises(InvalidScenarioError, match=r"a calibration that is no longer there"):
         pages.page_entries(tmp_path, ["spot"])
+
+
+def test_where_the_fit_heads_the_page_the_summary_counts_the_fit_from_the_regimes_run(tmp_path) -> None:
+    """The headline rule decides from the calibration record; the regimes run (the default and the fit at the same
+    sizes and seeds) gives the fit's verdicts, which the summary then counts and the glance table labels."""
+    from aisched.experiments.pages.headline import regimes_of
+    from aisched.experiments.pages.reproduction import _summary
+    from aisched.experiments.studies import calibrate as cal
+    from aisched.experiments.studies.sensitivity import calibration_identity, record_name
+
+    (tmp_path / "spot").mkdir()
+    met = [{"name": "r", "status": "met"}]
+    calibration = {"schema": cal.RECORD_SCHEMA, "family": "spot", "default": {"value": 120.0}, "fit": {"value": 140.0},
+                   "fit_estimates": met, "stated": {"outside": []},
+                   "confirmation": {"seeds": 10, "fit": met, "default": [], "score_default": 100.0, "score_fit": 5.0},
+                   "stability": {"first_seed": 2000, "fit": {"value": 140.0}, "same_or_neighbour": True},
+                   "provenance": {"grid": {"value": [120.0, 140.0]}, "date": "d", "commit": "c"}}
+    cpath = tmp_path / "spot" / "calibration.json"
+    cpath.write_text(json.dumps(calibration))
+    heads = regimes_of(tmp_path, "spot")
+    assert heads.headline == "fit" and not heads.fit_heads and "no regimes run is under this folder" in heads.line()
+
+    def claim(text, default, at_fit):
+        return {"text": text, "verdicts": {"default": {"status": default}, "fit": {"status": at_fit}},
+                "sensitivity": "s", "category": "depends"}
+
+    record = {"family": "spot", "seeds": 3, "full": True, "points": "all", "fit": calibration["fit"],
+              "regimes": True, "reading": None, "calibration": calibration_identity(cpath, calibration),
+              "design": [{"label": "default", "setting": {}}, {"label": "fit", "setting": {}}],
+              "scenarios": {"spot/x": {"claims": [claim("a", "holds", "fails"), claim("b", "fails", "fails")]}}}
+    (tmp_path / "spot" / record_name(True, "all", regimes=True)).write_text(json.dumps(record))
+    heads = regimes_of(tmp_path, "spot")
+    assert heads.fit_heads and heads.size == "full sizes, 3 seeds"
+    assert heads.verdicts[("spot/x", "a")] == {"default": "holds", "fit": "fails"}
+    counts = {"holds": 1, "fails": 1, "inconclusive": 0, "untestable": 0, "not checked": 0}  # the default's
+    lines = _summary({"spot": counts}, {}, {}, {"spot": {"a": 0.01, "b": float("nan")}}, {"spot": heads})
+    assert "| spot | fit | 2 | 0 | not computed at the fit | 2 | 0 | 0 | 0 |" in lines
+    assert any(line.startswith("- spot: the fit heads the page ((a) 1 target(s) met") for line in lines)
+    calibration["stated"] = {"outside": ["value = 140 (stated: [120, 120])"]}  # the rule now keeps the default
+    cpath.write_text(json.dumps(calibration))
+    heads = regimes_of(tmp_path, "spot")
+    assert heads.headline == "default" and not heads.fit_heads and "(c) not keeps the paper's stated" in heads.reason

@@ -32,6 +32,7 @@ from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.pages.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.pages.fidelity import fidelity_lines
+from aisched.experiments.pages.headline import Regimes, regimes_of
 from aisched.experiments.pages.page_figures import scenario_svg
 from aisched.experiments.pages.regime import regime_figure, regime_lines, regime_summary
 from aisched.experiments.pages.report import (
@@ -171,18 +172,30 @@ PAIRED_KINDS = ("improvement", "better_than", "best")
 
 
 def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]],
-             findings: dict[str, list[str]], p_values: dict[str, dict[str, float]] | None = None) -> list[str]:
-    """The section on top: per family the five verdict counts (and how many hold after Holm's
-    family-wise correction) and what its regime map found."""
+             findings: dict[str, list[str]], p_values: dict[str, dict[str, float]] | None = None,
+             headlines: dict[str, Regimes] | None = None) -> list[str]:
+    """The section on top: per family the five verdict counts of its headline regime (and how many hold
+    after Holm's family-wise correction), which regime heads the page and why, and what its regime map found."""
+    headlines = headlines or {}
     lines = ["## Summary", "",
-             "| family | claims | hold | hold after Holm | fail | inconclusive at the seeds run | "
-             "untestable on our workload | not checked |", "|---|---|---|---|---|---|---|---|"]
+             "| family | headline regime | claims | hold | hold after Holm | fail | inconclusive at the seeds run | "
+             "untestable on our workload | not checked |", "|---|---|---|---|---|---|---|---|---|"]
     for family, c in by_family.items():
         ps = (p_values or {}).get(family, {})
         kept = sum(holm(ps).values()) if ps else 0
         tested = sum(1 for p in ps.values() if p == p)  # holding comparisons (a p-value; nan: not holding)
-        lines.append(f"| {family} | {sum(c.values())} | {c['holds']} | {kept} of {tested} | {c['fails']} | "
+        heads = headlines.get(family)
+        holm_text = f"{kept} of {tested}"
+        if heads is not None and heads.fit_heads:
+            c, holm_text = heads.counts(tuple(c)), "not computed at the fit"
+        regime = "fit" if heads is not None and heads.fit_heads else "default"
+        lines.append(f"| {family} | {regime} | {sum(c.values())} | {c['holds']} | {holm_text} | {c['fails']} | "
                      f"{c['inconclusive']} | {c['untestable']} | {c['not checked']} |")
+    if headlines:
+        lines += ["", "Which regime heads each page (the headline rule, `aisched.experiments.verdicts.headline`: the "
+                  "fit heads only where it is confirmed on held-out seeds, stable on a second seed set, keeps the "
+                  "paper's stated values and scores at least 10x closer than the default on the held-out seeds):", "",
+                  *(h.line() for h in headlines.values())]
     lines += ["", "A comparison claim (A improves over B, A is better than B, A is the best) holds where its paired "
               "95 % t interval (per point, over the seeds run) excludes 0 in the claim's direction. \"Hold after "
               "Holm\": how many of the holding comparisons still hold when all the family's comparison claims are "
@@ -227,30 +240,40 @@ def _value_text(check: ClaimCheck, value: float | None) -> str:
 
 
 def _glance_row(stored: StoredScenario, check: ClaimCheck, why: str,
-                silent: dict[str, Any] | None = None, swept: bool = False) -> str:
+                silent: dict[str, Any] | None = None, swept: bool = False,
+                at_fit: dict[str, str] | None = None) -> str:
     """One row of a family's claims table: figure (linked), claim, paper, ours, verdict, headroom, readings;
-    for a family with a sensitivity record (``swept``), the verdict at the fit and across the silent range."""
+    for a family with a sensitivity record (``swept``), the verdict at the fit (from the regimes run,
+    ``at_fit``, where there is one: like with like) and across the silent range."""
     figure = f"[{stored.name.split('/', 1)[1]}](#{slug(stored.name)})"
     headroom = _short(check.headroom.split(": ", 1)[-1], 50) if check.headroom else ""
     ours = _value_text(check, check.measured) if check.claim.value is not None else ""  # same unit as the paper's
     extra = ""
     silent = silent if silent and silent.get("sensitivity") is not None else None  # one swept under a reading only
-    if swept:
-        extra = (f" {(silent['fit'] or 'the default') if silent else 'not swept'} | "
+    if swept and at_fit is not None:
+        extra = (f" {at_fit['fit']} | {_short(silent['sensitivity'], 90) if silent else 'not swept'} |")
+    elif swept:
+        extra = (f" {(silent['fit'] or 'the default') + ' (' + silent['size'] + ')' if silent else 'not swept'} | "
                  f"{_short(silent['sensitivity'], 90) if silent else 'not swept'} |")
     return (f"| {figure} | {_short(check.claim.text)} | {_value_text(check, check.claim.value)} | "
             f"{ours} | {check.status} | {headroom} | "
             f"{why.removeprefix(' Why: ').rstrip('.')} |" + extra)
 
 
-def _glance(rows: dict[str, list[str]], swept: set[str]) -> list[str]:
-    """Per family, one table a row per claim (the full text follows under "Per figure")."""
+def _glance(rows: dict[str, list[str]], swept: set[str], headlines: dict[str, Regimes] | None = None) -> list[str]:
+    """Per family, one table a row per claim (the full text follows under "Per figure"). The "verdict" column
+    is the figures' run (the default); "at the fit" names where it ran (the regimes run's sizes and seeds, or
+    each cell its own)."""
     lines: list[str] = []
     for family, family_rows in rows.items():
         more = family in swept
+        heads = (headlines or {}).get(family)
+        fit_column = f"at the fit ({heads.size})" if heads is not None and heads.verdicts else "at the fit"
+        if heads is not None and heads.fit_heads:
+            fit_column += ": the headline"
         lines += [f"## {family}: claims at a glance", "",
-                  "| figure | claim | paper | ours | verdict | headroom | readings |"
-                  + (" at the fit | across the silent range |" if more else ""),
+                  "| figure | claim | paper | ours | verdict (the figures' run, at the default) | headroom | readings |"
+                  + (f" {fit_column} | across the silent range |" if more else ""),
                   "|---|---|---|---|---|---|---|" + ("---|---|" if more else ""), *family_rows, ""]
     return lines
 
@@ -325,7 +348,9 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     missing = [n for f in family_names for n in catalog.names(f) if n not in found]
     auto_levels = levels(top)  # scenarios run with --seeds auto: checked at the sequential level
     silent = page_entries(top, family_names)  # per (scenario, claim): the fit's verdict and the sensitivity
-    swept = {name.split("/")[0] for name, _ in silent}
+    headlines = {f: regimes_of(top, f) for f in family_names
+                 if f in family_records.names() and family_records.record(f).regime_targets}
+    swept = {name.split("/")[0] for name, _ in silent} | {f for f, h in headlines.items() if h.verdicts}
     for root, stored in zip(roots, stored_all):
         table = load_table(root)
         tally = by_family.setdefault(stored.family, new_counts())
@@ -389,7 +414,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 body.append(f"- {chk.claim.text}: {verdict_text(chk, reduced)}"
                             + (f" (measured: {measured})" if measured else "") + why)
                 entry = silent.get((stored.name, chk.claim.text))
-                glance.setdefault(family, []).append(_glance_row(stored, chk, why, entry, family in swept))
+                at_fit = headlines[family].verdicts.get((stored.name, chk.claim.text)) if family in headlines else None
+                glance.setdefault(family, []).append(_glance_row(stored, chk, why, entry, family in swept, at_fit))
                 if entry is not None and entry["sensitivity"] is not None:
                     body.append(f"  - at the fit: {entry['fit'] or 'the fit is the default'}; across the silent "
                                 f"range ({entry['size']}; `{family}/silent-*`): {entry['sensitivity']}")
@@ -447,13 +473,14 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
         head.append("- No `aisched reproduce` record in this folder: its scenarios were run one by one "
                     "(`aisched sweep`); each section below gives its seeds, cells and wall time.")
     head.append("")
-    head += _summary(by_family, regimes, index.findings, p_values)
+    head += _summary(by_family, regimes, index.findings, p_values, headlines)
     fidelity = fidelity_lines(top, list(by_family))
     if fidelity:
         head += ["## Regime fidelity", "",
                  "What the papers leave unstated is declared per family (silent parameters) and fitted to the "
-                 "relations each paper reports among its *baselines* only (`aisched calibrate`); the claims "
-                 "below run at the default.", "", *fidelity]
+                 "relations each paper reports among its *baselines* only (`aisched calibrate`); the figures' "
+                 "runs below are at the default (where the fit heads a page, its verdicts are in the glance "
+                 "table's column at the fit, at the sizes and seeds it names).", "", *fidelity]
     head += summary_lines(top, list(by_family))
     head += [f"Claims: {sum(counts.values())} in all: {counts_text(counts)}."
              + (f" Under the scenarios' variants (other readings, listed under each claim): "
@@ -465,7 +492,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                  ""]
     if runs:
         head += _budget(runs)
-    head += _glance(glance, swept)
+    head += _glance(glance, swept, headlines)
     head += ["## Per figure", ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out, "\n".join(head + body) + "\n")  # a killed report leaves the old page whole

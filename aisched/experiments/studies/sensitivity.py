@@ -113,11 +113,14 @@ def _varied(parameter: SilentParameter, scenario: Scenario) -> str | None:
     return None
 
 
-def record_name(full: bool = False, points: str = "all", reading: Mapping[str, Any] | None = None) -> str:
+def record_name(full: bool = False, points: str = "all", reading: Mapping[str, Any] | None = None,
+                regimes: bool = False) -> str:
     """The record's file name in ``out/<family>/`` for a run mode: ``sensitivity.json`` (reduced, every
     point), ``sensitivity-full.json``, ``sensitivity-at-claims.json``, ``sensitivity-full-at-claims.json``;
-    under a ``reading`` its label last (``sensitivity-full-at-claims-gpus=4.json``)."""
-    return f"sensitivity{_mode(full, points)}{'-' + reading_label(reading) if reading else ''}.json"
+    ``-regimes`` for a run of the default and the fit only (the page's two regimes, like with like); under a
+    ``reading`` its label last (``sensitivity-full-at-claims-gpus=4.json``)."""
+    return (f"sensitivity{_mode(full, points)}{'-regimes' if regimes else ''}"
+            f"{'-' + reading_label(reading) if reading else ''}.json")
 
 
 def _mode(full: bool, points: str) -> str:
@@ -223,7 +226,7 @@ def _derive(scenario: Scenario, record: Family, setting: Setting, seeds: int,
 def sensitivity(family: Family | str, out: str | os.PathLike[str], *, seeds: int = 3, full: bool = False,
                 names: Sequence[str] | None = None, executor: str = "process", workers: int | None = None,
                 progress: bool = False, points: str = "all",
-                reading: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                reading: Mapping[str, Any] | None = None, regimes: bool = False) -> dict[str, Any]:
     """Check every claim of ``family`` at each setting of :func:`design`; write its record (:func:`record_name`).
 
     Parameters
@@ -252,6 +255,10 @@ def sensitivity(family: Family | str, out: str | os.PathLike[str], *, seeds: int
         :func:`~aisched.experiments.studies.calibrate.result_path`), the sweeps get their own folders and the
         record its own name (``sensitivity-gpus=4.json``), which the page shows beside, never instead of,
         the record without a reading. The certified bound stays the printed program's.
+    regimes
+        Only the default and the fit (the page's two regimes; the headline rule picks one), at the same
+        sizes and seeds, into their own record (``sensitivity-full-regimes.json``); the sweeps are the
+        other modes' (a run at the same sizes shares their cells).
 
     Returns
     -------
@@ -278,9 +285,12 @@ def sensitivity(family: Family | str, out: str | os.PathLike[str], *, seeds: int
     calibration = read_record(result_path(out, family, reading))
     fit = None if calibration is None else calibration["fit"]
     runs = design(record, fit)
+    if regimes:
+        runs = [(label, setting) for label, setting in runs if label in ("default", "fit")]
     mode = _mode(full, points)
     started = time.perf_counter()
     result: dict[str, Any] = {"family": family, "seeds": seeds, "full": full, "points": points, "fit": fit,
+                              "regimes": regimes,
                               "reading": reading or None, "calibration": calibration_identity(
                                   result_path(out, family, reading), calibration),
                               "design": [{"label": label, "setting": s} for label, s in runs], "scenarios": {}}
@@ -308,7 +318,7 @@ def sensitivity(family: Family | str, out: str | os.PathLike[str], *, seeds: int
     finally:
         runner.shutdown()
     result["wall_s"] = round(time.perf_counter() - started, 1)
-    path = Path(out) / family / record_name(full, points, reading)
+    path = Path(out) / family / record_name(full, points, reading, regimes)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(result, indent=1, default=str) + "\n")
     return result
