@@ -151,7 +151,7 @@ def check(family: str, theorem: str, statement: str, premises: tuple[Premise, ..
     """A :class:`TheoremCheck` with its verdict computed by :func:`verdict`."""
     premises = tuple(premises)
     return TheoremCheck(family=family, theorem=theorem, statement=statement, premises=premises,
-                        bound=float(bound), measured=float(measured), margin=float(margin), unit=unit,
+                        bound=float(bound), measured=float(measured) + 0.0, margin=float(margin) + 0.0, unit=unit,
                         exact=exact, verdict=verdict(margin, exact, premises, scale=scale),
                         detail=detail, extra=extra)
 

@@ -326,3 +326,98 @@ def checks(instance: LoraInstance, *, time_limit: float | None = 60.0, audit_cou
     if audit_count:
         found.append(theorem3_audit(instance, out, audit_count, **options))
     return found
+
+
+# ------------------------------------------------------------------ the search (aisched.theorems.search)
+def random_instance(rng: np.random.Generator) -> LoraInstance:
+    """A random small instance (1-2 nodes, 2-6 slots, 2-5 tasks, whole-number work and throughput, so
+    the DP is exact and HiGHS proves the optimum), its money rescaled so that ``b-bar_il >= 1`` on the
+    schedules pdFTSP picks (:func:`normalised`): Lemma 2's premise, by the paper's change of units."""
+    nodes, slots, tasks = int(rng.integers(1, 3)), int(rng.integers(2, 7)), int(rng.integers(2, 6))
+    vendors = int(rng.integers(0, 3))
+    compute = rng.integers(3, 9, size=nodes).astype(float)
+    arrival = rng.integers(0, slots, size=tasks)
+    deadline = np.minimum(slots - 1, arrival + rng.integers(0, slots, size=tasks))
+    inst = LoraInstance(
+        num_slots=slots, compute_capacity=compute, memory_capacity=rng.integers(6, 14, size=nodes).astype(float),
+        base_memory=float(rng.integers(0, 3)), gpu_type=np.array(["A100-80GB"] * nodes), arrival=arrival,
+        deadline=deadline, memory_need=rng.integers(1, 5, size=tasks).astype(float),
+        work=rng.integers(1, 10, size=tasks).astype(float),
+        needs_preprocessing=(rng.random(tasks) < 0.4) & (vendors > 0),
+        bid=np.round(rng.uniform(1, 40, size=tasks), 2),
+        throughput=np.minimum(rng.integers(0, 7, size=(tasks, nodes)), compute[None, :]).astype(float),
+        vendor_price=np.round(rng.uniform(0, 3, size=(tasks, vendors)), 2),
+        vendor_delay=rng.integers(0, 2, size=(tasks, vendors)),
+        energy_use=np.round(rng.uniform(0, 0.5, size=(tasks, nodes)), 2) * (rng.random() < 0.5),
+        energy_price=np.round(rng.uniform(0, 1, size=(nodes, slots)), 2))
+    return normalised(inst)
+
+
+def normalised(instance: LoraInstance, **options: Any) -> LoraInstance:
+    """``instance`` with every bid (and vendor and energy price) scaled so that the least ``b-bar_il``
+    over the schedules pdFTSP picks is at least 1 (Lemma 2's premise; the paper: "we can scale the
+    units"). With alpha and beta read from the bids every decision is unchanged by the scaling."""
+    out = run_pdftsp(instance, **options)
+    least = out.info["welfare_per_unit_min"]
+    if math.isnan(least) or least >= 1 or least <= 0:
+        return instance
+    scale = 1.0 / least * (1 + 1e-9)
+    return instance.replace(bid=instance.bid * scale, vendor_price=instance.vendor_price * scale,
+                            energy_use=instance._energy_use * scale)
+
+
+def mutate(instance: LoraInstance, rng: np.random.Generator) -> LoraInstance:
+    """One local move on an instance field: a bid scaled, a task's work, throughput, memory, arrival or
+    deadline moved by one, a capacity moved by one, or a task dropped or copied; then :func:`normalised`."""
+    n, k, t = instance.num_tasks, instance.num_nodes, instance.num_slots
+    i, node = int(rng.integers(n)), int(rng.integers(k))
+    move = rng.choice(["bid", "work", "throughput", "memory", "arrival", "deadline", "capacity", "drop", "copy"])
+    step = int(rng.choice([-1, 1]))
+    if move == "bid":
+        bid = instance.bid.copy()
+        bid[i] *= float(rng.uniform(0.5, 2.0))
+        changed = instance.replace(bid=bid)
+    elif move in ("work", "memory"):
+        field_name = "work" if move == "work" else "memory_need"
+        values = getattr(instance, field_name).copy()
+        values[i] = max(1.0, values[i] + step)
+        changed = instance.replace(**{field_name: values})
+    elif move == "throughput":
+        values = instance.throughput.copy()
+        values[i, node] = float(np.clip(values[i, node] + step, 0, instance.compute_capacity[node]))
+        changed = instance.replace(throughput=values)
+    elif move in ("arrival", "deadline"):
+        arrival, deadline = instance.arrival.copy(), instance.deadline.copy()
+        target = arrival if move == "arrival" else deadline
+        target[i] = int(np.clip(target[i] + step, 0, t - 1))
+        if arrival[i] > deadline[i]:
+            raise InvalidScenarioError(move, f"[{i}]: the move puts the arrival after the deadline")
+        changed = instance.replace(arrival=arrival, deadline=deadline)
+    elif move == "capacity":
+        capacity = instance.compute_capacity.copy()
+        capacity[node] = max(float(instance.throughput[:, node].max(initial=1.0)), capacity[node] + step)
+        changed = instance.replace(compute_capacity=capacity)
+    elif move == "drop" and n > 1:
+        changed = instance.subset([j for j in range(n) if j != i])
+    else:  # copy a task (a second bidder like it)
+        changed = instance.subset([*range(n), i])
+    return normalised(changed)
+
+
+def load(path: Any) -> LoraInstance:
+    """A saved instance (``instance.to_dataset().to_netcdf(path)``)."""
+    import xarray as xr
+
+    with xr.open_dataset(path) as ds:
+        return LoraInstance.from_dataset(ds.load())
+
+
+def suite() -> Any:
+    """The search's view of this family (:class:`aisched.theorems.search.Suite`)."""
+    from aisched.theorems.search import Suite
+
+    def family_checks(instance: LoraInstance, **options: Any) -> list[TheoremCheck]:
+        limit = options.pop("time_limit", 20.0)
+        return checks(instance, time_limit=limit, **options)
+
+    return Suite(FAMILY, family_checks, random_instance, mutate, load)
