@@ -57,6 +57,9 @@ class Suite:
     paper
         ``paper() -> [(label, instance)]``: the paper's scenarios at reduced size
         (default: :func:`paper_instances` of the family).
+    cases
+        ``cases() -> [(label, instance)]``: hand-made instances (the tests' counterexamples), run
+        after the paper's; recorded as ``case:<label>``.
     """
 
     family: str
@@ -65,6 +68,7 @@ class Suite:
     mutate: Callable[[Any, np.random.Generator], Any]
     load: Callable[[Path], Any]
     paper: Callable[[], list[tuple[str, Any]]] | None = None
+    cases: Callable[[], list[tuple[str, Any]]] | None = None
 
 
 @dataclass
@@ -97,7 +101,7 @@ class Worst:
         if not found.premises_hold:
             self.premise_fails += 1
             return False
-        if not source.startswith("paper:") and found.margin < self.start_margin:
+        if not source.startswith(("paper:", "case:")) and found.margin < self.start_margin:
             self.start_margin, self.start = found.margin, (instance, source)
         if self.check is None or found.margin < self.margin:
             self.margin, self.check, self.instance, self.source = found.margin, found, instance, source
@@ -196,6 +200,8 @@ def search(suite: Suite, *, budget: int = 20, seed: int = 0, out: Path | None = 
                 log(f"  paper {label}")
                 continue
             evaluate(instance, f"paper:{label}")
+    for label, instance in (suite.cases or list)():
+        evaluate(instance, f"case:{label}")
     n_random = budget - budget // 2
     for j in range(n_random):
         evaluate(suite.random_instance(rng), f"random #{j}")

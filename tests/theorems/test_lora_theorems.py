@@ -11,8 +11,8 @@ from aisched.online.lora.pdftsp import invariants
 from aisched.online.lora.pdftsp.algorithm import run as run_pdftsp
 from aisched.scenarios.lora.generator import generate
 from aisched.theorems import lora as theorems
+from aisched.theorems.lora import energy_above_value, long_task_blocked
 from lora_tiny import random_tiny
-from tests.theorems.lora_cases import energy_above_value, long_task_blocked
 
 
 @pytest.mark.parametrize("selection", ["faithful", "cell_prices", "exact"])
