@@ -30,8 +30,8 @@ from aisched.errors import AischedError, InfeasiblePlanError, InvalidScenarioErr
 from aisched.models.tenants import TenantInstance
 from aisched.online.tenants.astraea.algorithm import lemma1_lambda, make_params, outcome_of, simulate
 from aisched.online.tenants.astraea.algorithm import run as run_astraea
-from aisched.online.tenants.theta import estimation_jobs
 from aisched.online.tenants.metrics import fairness
+from aisched.online.tenants.theta import estimation_jobs
 from aisched.outcome import Outcome
 from aisched.theorems.core import Premise, TheoremCheck, check, not_checkable
 

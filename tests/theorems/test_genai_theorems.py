@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from genai_tiny import random_tiny
 
 from aisched.online.genai.comdos.algorithm import run as run_comdos
 from aisched.theorems import genai as theorems
-from genai_tiny import random_tiny
 
 
 def test_the_step_is_tight_and_the_duals_feasible_and_a_bound() -> None:

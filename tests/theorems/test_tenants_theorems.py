@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from tenants_tiny import random_tiny, worked_example
 
 from aisched.core import runner
 from aisched.models.tenants import empty_plan
 from aisched.online.tenants.astraea.algorithm import run as run_astraea
 from aisched.theorems import tenants as theorems
-from tenants_tiny import random_tiny, worked_example
 
 
 def _empty(inst, out):  # type: ignore[no-untyped-def]
@@ -20,7 +20,7 @@ def _empty(inst, out):  # type: ignore[no-untyped-def]
 
 
 def test_worked_example_checks() -> None:
-    inst = worked_example()
+    inst = worked_example(num_slots=16)
     found = {c.theorem: c for c in theorems.checks(inst, time_limit=20, deviations=1)}
     assert found["Theorem 2"].verdict == "holds"
     assert found["Sharing incentive"].verdict == "holds"
