@@ -137,7 +137,7 @@ def paper_instances(family: str, seed: int = 0) -> list[tuple[str, Any]]:
         for point in range(len(reduced.values)):
             try:
                 found.append((f"{name}@{reduced.labels[point]}", generate(seed=seed, **reduced.point_params(point))))
-            except (AischedError, OSError) as exc:  # a trace not at hand: skip the point, say so
+            except (AischedError, OSError, TypeError) as exc:  # a trace not at hand, a workload knob: skip, say so
                 found.append((f"{name}@{reduced.labels[point]} (not generated: {exc})", None))
     return found
 
