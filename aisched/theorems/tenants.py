@@ -64,6 +64,16 @@ def _lambda_premise(instance: TenantInstance, out: Outcome) -> Premise:
                    f"lambda = {out.info['lam']}, Lemma 1's = {want}")
 
 
+def _horizon_premise(instance: TenantInstance, lam: int) -> Premise:
+    """Algorithm 1 runs batch ``l`` (arrivals in ``[2^(l-1), 2^l)``) in slots ``lambda 2^l .. 2 lambda 2^l - 1``;
+    the paper's horizon is unbounded, ours is ``num_slots``: every batch must fit in it."""
+    last = int(instance.arrival.max()) if instance.num_jobs else 0
+    level = max(1, int(math.floor(math.log2(last))) + 1) if last >= 2 else 1
+    need = 2 * lam * 2**level
+    return Premise("the horizon holds every batch (T >= 2 lambda 2^L)", bool(instance.num_slots >= need),
+                   f"T = {instance.num_slots}, the last batch ends at slot {need}")
+
+
 def _optimum(instance: TenantInstance, time_limit: float | None) -> tuple[float, str, Outcome | None]:
     """OPT of (3) where HiGHS proves it; else an upper bound (the solve's, or the certified bound where
     the MILP is too large to build), with no plan."""
@@ -86,7 +96,7 @@ def theorem1(instance: TenantInstance, outcome: Outcome | None = None, *, time_l
     out = outcome if outcome is not None else run_astraea(instance, **options)
     opt, exact, _ = optimum if optimum is not None else _optimum(instance, time_limit)
     lam, levels, n = int(out.info["lam"]), int(out.info.get("last_batch", 1)), instance.num_jobs
-    premises = [_lambda_premise(instance, out)]
+    premises = [_lambda_premise(instance, out), _horizon_premise(instance, lam)]
     p = out.objective
     if n == 0 or math.isnan(opt):
         return not_checkable(FAMILY, "Theorem 1", "OPT - Astraea bounded (linear) / ratio (convex)",
