@@ -241,6 +241,10 @@ def _parser() -> argparse.ArgumentParser:
             continue
         sp = sfam.add_parser(family, help="policy selection over a workload of jobs")
         module.add_select_arguments(sp)
+    from aisched.cli_theorems import add_arguments as theorem_arguments
+
+    theorem_arguments(sub.add_parser("theorems", help="check each of a paper's guarantees and search for "
+                                     "the instances that come closest to breaking it"))
     return p
 
 
@@ -514,6 +518,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _calibrate(args)
         if args.command == "sensitivity":
             return _sensitivity(args)
+        if args.command == "theorems":
+            from aisched.cli_theorems import theorems
+
+            return theorems(args)
         if args.command == "select":
             module = family_cli(args.family)
             assert module is not None

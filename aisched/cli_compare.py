@@ -161,6 +161,25 @@ def _check_out_folder(args: argparse.Namespace) -> None:
         "to replace them, or choose another folder")
 
 
+def _invariant_lines(table, outcomes: dict) -> list[str]:  # type: ignore[no-untyped-def]
+    """Lines on the proof invariants a run recorded (``aisched.theorems``): a flagged line for each
+    ``*_slack`` column below 0 (the invariant broke), and each run's ``dual_objective`` beside the optimum."""
+    lines = []
+    for name, row in table.iterrows():
+        for column in (c for c in table.columns if str(c).endswith("_slack")):
+            value = row[column]
+            if isinstance(value, float) and value < -1e-9:
+                lines.append(f"! {name}: proof invariant {column} = {value:.4g} < 0: VIOLATED "
+                             f"(aisched theorems checks it)")
+    off = outcomes.get("offline")
+    if "dual_objective" in table.columns and off is not None and off.status == "optimal" and off.objective > 0:
+        for name, value in table["dual_objective"].dropna().items():
+            lines.append(f"{name}: dual objective of its final prices {value:.2f} = {value / off.objective:.3g} "
+                         "x the optimum (a bound on it where the dual solution is feasible; "
+                         "`aisched theorems` certifies one)")
+    return lines
+
+
 def compare(args: argparse.Namespace) -> int:
     """Run ``aisched compare`` with parsed ``args``; returns the exit status."""
     family: str = args.family
@@ -208,6 +227,8 @@ def compare(args: argparse.Namespace) -> int:
                 f"{off.objective:.2f}, proven bound {off.bound:.2f}; ratios are to the bound (lower estimates "
                 "of the ratios to the optimum)"
             )
+    for line in _invariant_lines(table, outcomes):
+        print(line)
     idle = bool((table["objective"].fillna(0) == 0).all() and (table["admitted"] == 0).all())
     if idle:
         print(f"note: no {families.record(family).item} could run: every algorithm"

@@ -30,6 +30,7 @@ __all__ = [
     "SolverError",
     "SolverUnavailableError",
     "ModelTooLargeError",
+    "InvariantViolatedError",
 ]
 
 
@@ -139,3 +140,22 @@ class SolverUnavailableError(SolverError):
 
 class ModelTooLargeError(SolverError):
     """An offline program would be too large to build: refused before any work, with what to do instead."""
+
+
+class InvariantViolatedError(AischedError):
+    """A proof invariant recorded by an online run does not hold (``aisched.theorems``).
+
+    Parameters
+    ----------
+    invariant
+        The invariant, after the paper's lemma (``"Lemma 1 (lora)"``).
+    message
+        The measured value and by how much it misses.
+    """
+
+    _fields = ("invariant", "message")
+
+    def __init__(self, invariant: str, message: str) -> None:
+        self.invariant = invariant
+        self.message = message
+        super().__init__(f"{invariant}: {message}")

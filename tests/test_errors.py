@@ -19,6 +19,7 @@ ARGS = {
     errors.SolverError: ("HiGHS crashed",),
     errors.SolverUnavailableError: ("no solver 'cplex'",),
     errors.ModelTooLargeError: ("IP (4) would have 10^9 variables",),
+    errors.InvariantViolatedError: ("Lemma 1 (lora)", "a dual step exceeds its bound by 0.1"),
     errors.AischedError: ("plain",),
 }
 

@@ -49,6 +49,7 @@ from aisched.experiments.pages.report import (
     verdict_text,
 )
 from aisched.experiments.pages.sensitivity import page_entries, summary_lines
+from aisched.experiments.pages.theorems import theorem_lines
 from aisched.experiments.run.auto_seeds import levels
 from aisched.experiments.run.reproduce import read_records
 from aisched.experiments.run.sweep import load_table
@@ -493,6 +494,7 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
     if runs:
         head += _budget(runs)
     head += _glance(glance, swept, headlines)
+    head += theorem_lines(top, list(by_family))  # `aisched theorems` records under the root, if any
     head += ["## Per figure", ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out, "\n".join(head + body) + "\n")  # a killed report leaves the old page whole

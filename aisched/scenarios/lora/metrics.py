@@ -32,7 +32,9 @@ def metrics(instance: Any, outcome: Any) -> dict[str, float]:
 
 
 def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
-    """``payment_to_bid`` and ``misreport_gain`` of one cell (NaN where they do not apply)."""
+    """``payment_to_bid`` and ``misreport_gain`` of one cell (NaN where they do not apply), and the
+    run's recorded proof invariants where it has them: ``lemma1_slack`` (< 0: Lemma 1's step
+    inequality broke) and ``dual_objective`` (``D_1^I`` of (6))."""
     out: dict[str, float] = {}
     if outcome.payments is not None:
         won = np.asarray(outcome.admitted, bool) & (np.asarray(instance.bid) > 0)
@@ -40,6 +42,9 @@ def cell_metrics(instance: Any, outcome: Any) -> dict[str, float]:
         out["payment_to_bid"] = float(ratio.max()) if ratio.size else float("nan")
     if "misreport_gain" in outcome.info:
         out["misreport_gain"] = float(outcome.info["misreport_gain"])
+    for key in ("lemma1_slack", "dual_objective"):  # pdFTSP's proof invariants (aisched.theorems.lora)
+        if key in outcome.info:
+            out[key] = float(outcome.info[key])
     return out
 
 

@@ -435,9 +435,15 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     admitted = np.zeros(inst.num_jobs, bool)
     decision_s = np.zeros(inst.num_jobs)
     mu = np.zeros(inst.num_jobs)
+    # the primal-dual step of each job with mu > 0 (aisched.theorems.genai): b_il and the dual's growth
+    profit, step = np.zeros(inst.num_jobs), np.zeros(inst.num_jobs)
     for i in np.lexsort((np.arange(inst.num_jobs), inst.arrival)).tolist():
         t0 = time.perf_counter()
+        before = state.price.copy()
         d = state.step(i)
+        if d.mu > 0:
+            profit[i] = d.profit
+            step[i] = d.mu + float(np.sum(inst.memory_capacity[:, None] * (state.price - before)))
         decision_s[i] = time.perf_counter() - t0
         mu[i] = max(d.mu, 0.0)  # Algorithm 1: a declined job keeps mu_i = 0
         if d.admitted:
@@ -452,7 +458,19 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
                    admitted=admitted, runtime_s=time.perf_counter() - started, decision_s=decision_s,
                    info={"alpha": state.alpha, "mu": mu, "room_aware": int(state.room_aware),
                          "gpus": -1 if state.gpus is None else state.gpus, "dual_objective": float(
-                       mu.sum() + np.sum(inst.memory_capacity[:, None] * state.price))})
+                       mu.sum() + np.sum(inst.memory_capacity[:, None] * state.price)),
+                         **_step_record(mu, profit, step, state.alpha)})
+
+
+def _step_record(mu: np.ndarray, profit: np.ndarray, step: np.ndarray, alpha: float) -> dict[str, float]:
+    """The construction's per-job inequality ``D^i - D^(i-1) <= (1 + alpha) b_il`` (from (8)-(9)):
+    ``dual_step_slack``, its least relative slack over jobs with ``mu_i > 0`` (NaN if none), and
+    ``almost_feasible_welfare``, the sum of their ``b_il``."""
+    on = mu > 0
+    bound = (1.0 + alpha) * profit[on]
+    ratio = np.divide(step[on], bound, out=np.full(bound.shape, np.inf), where=bound > 0)
+    slack = float(np.min(1.0 - ratio)) if on.any() else float("nan")
+    return {"dual_step_slack": slack, "almost_feasible_welfare": float(profit[on].sum())}
 
 
 def _check_values(params: Mapping[str, object]) -> None:

@@ -55,7 +55,7 @@ import xarray as xr
 from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
-from aisched.online.lora.pdftsp import fronts, kernel
+from aisched.online.lora.pdftsp import fronts, invariants, kernel
 from aisched.online.lora.pdftsp import screen as screening
 from aisched.online.lora.pdftsp.params import (  # noqa: F401  (re-exported)
     MAX_WORK_UNITS,
@@ -179,6 +179,9 @@ class PdftspState:
         )
         self.used_compute = zeros()
         self.used_memory = zeros()
+        # Lemma 1's bookkeeping (invariants.summary), per task with F > 0: b_il, D_1^i - D_1^(i-1)
+        # and sum_kt (s_kt(il) + r_kt(il)) (b-bar_il's denominator, for Lemma 3's rho)
+        self.step_welfare, self.dual_step, self.step_size = (np.zeros(instance.num_tasks) for _ in range(3))
         self._compute_price = self.prices["compute_price"].values
         self._memory_price = self.prices["memory_price"].values
         self._prepare()
@@ -341,8 +344,14 @@ class PdftspState:
         share_c = s / inst.compute_capacity[nodes]
         share_m = r / self._room_memory[nodes]
         lam, phi = self._compute_price, self._memory_price
-        lam[nodes, slots] = lam[nodes, slots] * (1 + share_c) + self.params.alpha * per_unit * share_c
-        phi[nodes, slots] = phi[nodes, slots] * (1 + share_m) + self.params.beta * per_unit * share_m
+        lam0, phi0 = lam[nodes, slots], phi[nodes, slots]  # copies (fancy indexing)
+        lam[nodes, slots] = lam0 * (1 + share_c) + self.params.alpha * per_unit * share_c
+        phi[nodes, slots] = phi0 * (1 + share_m) + self.params.beta * per_unit * share_m
+        self.step_welfare[task] = decision.welfare
+        self.step_size[task] = decision.total_compute + decision.total_memory
+        self.dual_step[task] = invariants.dual_step(decision.surplus, inst.compute_capacity[nodes],
+                                                    self._room_memory[nodes], lam[nodes, slots] - lam0,
+                                                    phi[nodes, slots] - phi0)
         if self._fronts is not None:
             self._fronts.raised(nodes, slots)
         if decision.admitted:
@@ -490,6 +499,9 @@ def run(
             "assemble_s": 0.0,
         },
     )
+    # the proof's invariants (Lemma 1, the dual objective (6)): invariants.summary
+    outcome.info.update(invariants.summary(instance, state.prices, surplus, state.step_welfare,
+                                           state.dual_step, state.step_size, params.alpha, params.beta))
     outcome.info["assemble_s"] = time.perf_counter() - looped
     if audit_tasks:  # the hook :mod:`aisched.online.lora.audit` installs (it imports this module)
         outcome.info.update(AUDIT_SUMMARY[0](instance, outcome, audit_tasks, alpha=alpha, beta=beta,
