@@ -187,3 +187,16 @@ def test_page_figure_marks_the_papers_values(tmp_path: Path) -> None:
 def test_every_family_registers_its_proposed_algorithm_and_a_deciding_diagnostic(family: str) -> None:
     assert families.record(family).proposed in aisched.algorithms(family)
     assert any(d.acts_above is not None for d in families.hooks(family).diagnostics)
+
+
+def test_a_broken_proof_invariant_is_flagged_on_the_report() -> None:
+    import pandas as pd
+
+    from aisched.experiments.pages.diagnostics import invariant_lines
+
+    table = pd.DataFrame({"algorithm": ["pdftsp", "pdftsp", "titan"], "seed": [0, 1, 0],
+                          "lemma1_slack": [0.5, -2.0, float("nan")]})
+    lines = invariant_lines(table)
+    assert lines[0].startswith("- **proof invariant violated**: `lemma1_slack` of pdftsp is below 0 in 1 cell(s) "
+                               "(least -2; seeds 1)")
+    assert invariant_lines(table.assign(lemma1_slack=[0.0, 1.0, float("nan")])) == []

@@ -3,7 +3,9 @@
 - :func:`diagnostics_lines`: per point the mean over seeds of each diagnostic for every algorithm
   of the scenario that has them (the proposed algorithm first), the idle points marked
   (:func:`aisched.experiments.verdicts.diagnostics.idle`);
-- :func:`notes_lines`: the family's own lines after them (``FamilyHooks.notes``).
+- :func:`notes_lines`: the family's own lines after them (``FamilyHooks.notes``);
+- :func:`invariant_lines`: a flagged line per proof invariant a run recorded below 0 (a ``*_slack``
+  column: pdFTSP's Lemma 1, ComDOS's dual step; :mod:`aisched.theorems`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from aisched.experiments.verdicts.diagnostics import idle
 if TYPE_CHECKING:
     from aisched.experiments.store.stored import StoredScenario
 
-__all__ = ["diagnostics_lines", "notes_lines"]
+__all__ = ["diagnostics_lines", "invariant_lines", "notes_lines"]
 
 
 def diagnostics_lines(stored: StoredScenario, table: pd.DataFrame) -> list[str]:
@@ -57,3 +59,19 @@ def notes_lines(stored: StoredScenario, table: pd.DataFrame) -> list[str]:
         return []
     notes = families.hooks(stored.family).notes
     return list(notes(stored, table)) if notes is not None else []
+
+
+def invariant_lines(table: pd.DataFrame) -> list[str]:
+    """Markdown: a flagged line per algorithm and ``*_slack`` column (a proof invariant the run recorded,
+    :mod:`aisched.theorems`) that is below 0 in some cell, naming how many cells, the least value and the
+    seeds; empty where every recorded invariant holds."""
+    lines = []
+    for column in sorted(c for c in table.columns if str(c).endswith("_slack")):
+        values = pd.to_numeric(table[column], errors="coerce")
+        broken = table[values < -1e-9]
+        for name, rows in broken.groupby("algorithm"):
+            seeds = ", ".join(str(s) for s in sorted(set(rows["seed"].astype(int)))[:8])
+            lines.append(f"- **proof invariant violated**: `{column}` of {name} is below 0 in {len(rows)} cell(s) "
+                         f"(least {float(values[rows.index].min()):.4g}; seeds {seeds}); "
+                         "`aisched theorems` traces it (docs/theorems.md)")
+    return [*lines, ""] if lines else []

@@ -38,7 +38,7 @@ import pandas as pd
 from aisched import families
 from aisched._files import atomic_write_text, folder_holder, holder_text, remove_stale_temps
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.pages.diagnostics import diagnostics_lines, notes_lines
+from aisched.experiments.pages.diagnostics import diagnostics_lines, invariant_lines, notes_lines
 from aisched.experiments.pages.regime import regime_lines
 from aisched.experiments.run.auto_seeds import levels
 from aisched.experiments.run.sweep import load_table
@@ -284,6 +284,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         lines += mean_table(stored, summary)
         lines += diagnostics_lines(stored, table)
         lines += notes_lines(stored, table)
+        lines += invariant_lines(table)
         if "regime" in stored.figures:
             lines += regime_lines(stored, table)
         lines += _claim_lines(check_claims(stored, summary, table, level=auto_levels.get(stored.name, 0.95)),

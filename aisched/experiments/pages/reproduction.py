@@ -30,7 +30,7 @@ from typing import Any
 from aisched import families as family_records
 from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.pages.diagnostics import diagnostics_lines, notes_lines
+from aisched.experiments.pages.diagnostics import diagnostics_lines, invariant_lines, notes_lines
 from aisched.experiments.pages.fidelity import fidelity_lines
 from aisched.experiments.pages.headline import Regimes, regimes_of
 from aisched.experiments.pages.page_figures import scenario_svg
@@ -379,7 +379,8 @@ def write(directory: str | os.PathLike[str], path: str | os.PathLike[str] = "doc
                 body += [f"![{stored.name}]({os.path.relpath(svg, out.parent)})", ""]
             body += [f"`{metric}` ({better} is better), mean ± std over seeds:", "",
                      *mean_table(stored, summary), *reference_lines(table, metric),
-                     *diagnostics_lines(stored, table), *notes_lines(stored, table)]
+                     *diagnostics_lines(stored, table), *notes_lines(stored, table),
+                     *invariant_lines(table)]
             if "regime" in stored.figures:
                 points = regime_points(stored, table)
                 proposed = proposed_runs(stored)  # the proposed algorithm, then its variants
