@@ -123,8 +123,8 @@ def test_compare_refuses_another_comparisons_folder_and_overwrite_leaves_no_stal
     assert "--out" in err and "holds a different comparison's files" in err and "--overwrite" in err
     assert "--algorithms 'eft,ntm' there, 'eft' here" in err
     assert main([*small, "--algorithms", "eft", "--no-offline", "--no-figures", "--overwrite"]) == 0
-    left = sorted(p.name for p in tmp_path.iterdir())
-    assert left == ["comparison.json", "lora_comparison.csv", "lora_eft.nc", "lora_instance.nc"]
+    left = sorted(p.name for p in tmp_path.iterdir())  # and the folder's lock file (one comparison at a time)
+    assert left == [".aisched.compare.lock", "comparison.json", "lora_comparison.csv", "lora_eft.nc", "lora_instance.nc"]
 
 
 def test_the_same_comparison_again_replaces_its_own_files(tmp_path, capsys):

@@ -36,7 +36,7 @@ from pathlib import Path
 import pandas as pd
 
 from aisched import families
-from aisched._files import atomic_write_text, folder_holder, holder_text, remove_stale_temps
+from aisched._files import atomic_write_text, folder_holder, holder_text, make_folders, remove_stale_temps
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.pages.diagnostics import diagnostics_lines, notes_lines
 from aisched.experiments.pages.regime import regime_lines
@@ -244,6 +244,9 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     stored_all = [StoredScenario.read(root) for root in roots]
+    # before any figure: a folder the report cannot write is named now, in one line
+    for folder in ([top, *roots] if figures else [top]):
+        make_folders(folder, (), field="directory")
     auto_levels = levels(top)  # scenarios run with --seeds auto: checked at the sequential level
     reduced = any(stored.reduced_form for stored in stored_all)
     lines = ["# aisched report" + reduced_heading(reduced), "", f"Sweeps under `{top}`: {len(roots)}.", "",
