@@ -360,3 +360,21 @@ def test_a_stop_signal_raised_where_python_ignores_it_is_sent_again(capsys) -> N
     finally:
         _processes.restore_signals(previous)
     assert "Traceback" not in capsys.readouterr().err
+
+
+# --- 8. Dask without a worker -------------------------------------------------------------------------------
+
+
+def test_a_dask_scheduler_without_workers_is_said_and_the_run_stops(tmp_path, monkeypatch, capsys) -> None:
+    """Before, the client waited silently for ever."""
+    from dask.distributed import LocalCluster
+
+    from aisched.experiments.run import workers
+
+    monkeypatch.setattr(workers, "DASK_NO_WORKER_S", 1.5)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+        scenario = catalog.load(_toml(tmp_path))
+        with pytest.raises(InvalidScenarioError, match=r"has had no worker for 2 s; start workers") as info:
+            sweep.sweep(scenario, tmp_path / "out", executor=f"dask:{empty.scheduler_address}", progress=False)
+    assert info.value.field == "dask"
+    assert "has no worker; waiting for one (at most 2 s)" in capsys.readouterr().err

@@ -64,12 +64,14 @@ from aisched._processes import seen
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.run.workers import (  # noqa: F401 (the names tests and older callers know)
     _WORKER,
+    DASK_NO_WORKER_S,
     WORKER_DISPATCHES,
     _async_dispatch,
     _init_worker,
     _spawning,
     _stop_pool,
     _unlink_private_semaphores,
+    _watched,
     worker_dispatch,
 )
 from aisched.experiments.spec.catalog import Scenario
@@ -241,6 +243,9 @@ class Runner:
     """Stop now (Ctrl-C): end the workers and drop the cells in flight; ``shutdown`` may follow."""
     dispatch: str | None = None
     """The workers' JAX dispatch (:data:`WORKER_DISPATCHES`) on a process pool; None elsewhere."""
+    relay: Callable[..., Any] | None = None
+    """On Dask: ``relay(fn, first_future, cell, first_cell)`` submits ``fn`` on the first cell's result as
+    ``cell``'s task (:mod:`aisched.experiments.run.sharing`); None elsewhere."""
 
 
 def open_workers(kind: str, workers: int | None) -> int:
@@ -278,7 +283,8 @@ def open_runner(kind: str, workers: int | None = None) -> Runner:
         raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
     dispatch = worker_dispatch() if kind == "process" else None
     submit, completed, shutdown, stop = _executor(kind, workers, dispatch or "sync")
-    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers), stop, dispatch)
+    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers), stop, dispatch,
+                  getattr(submit, "relay", None))
 
 
 class Interrupted(KeyboardInterrupt):
@@ -365,8 +371,14 @@ def _executor(kind: str, workers: int | None, dispatch: str = "sync",
             if cluster is not None:
                 cluster.close()
 
-        return (lambda cell: client.submit(run_cell, cell, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")), \
-            dask_completed, shutdown, shutdown
+        def submit_dask(cell: Cell) -> Any:
+            return client.submit(run_cell, cell, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")
+
+        def relay(fn: Callable[..., Any], first: Any, cell: Cell, source: Cell) -> Any:  # sharing: a later cell
+            return client.submit(fn, first, cell, source, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")
+
+        submit_dask.relay = relay  # type: ignore[attr-defined]
+        return submit_dask, _watched(dask_completed, client, address), shutdown, shutdown
     raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
 
 

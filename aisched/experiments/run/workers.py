@@ -5,23 +5,25 @@ A sweep's local pool (:func:`aisched.experiments.run.sweep.open_runner`) spawns 
 finished), start with both blocked (:func:`_spawning`: no traceback from a worker still importing when
 Ctrl-C comes), and end themselves within a quarter second of their parent's end, however it ended
 (:func:`_watch_parent`). :func:`_stop_pool` ends a pool on any exit path: SIGKILL to each worker still
-there, again until none is, never a join on one that may be blocked on a queue lock.
+there, again until none is, never a join on one that may be blocked on a queue lock. On Dask,
+:func:`_watched` says when the scheduler has no worker, and stops after :data:`DASK_NO_WORKER_S`.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from aisched._processes import kill_all
 from aisched.errors import InvalidScenarioError
 
-__all__ = ["PARENT_POLL_S", "WORKER_DISPATCHES", "worker_dispatch"]
+__all__ = ["DASK_NO_WORKER_S", "PARENT_POLL_S", "WORKER_DISPATCHES", "worker_dispatch"]
 
 
 _WORKER = [False]  # whether this process is a pool worker (set by its initializer)
@@ -160,3 +162,47 @@ def _stop_pool(pool: ProcessPoolExecutor, grace: float = 0.0) -> None:
         # with its workers gone the pool's manager sees it broken at once and closes its queues
         # (else their semaphores outlive the run and multiprocessing's resource_tracker warns of leaks)
         manager.join(timeout=5.0)
+
+
+#: Seconds a Dask run waits while its scheduler has no worker before it stops saying so (a cluster's workers
+#: may join late: a SLURM job still queued).
+DASK_NO_WORKER_S = 300.0
+
+
+def _watched(completed: Callable[[list], Iterator], client: Any, address: str) -> Callable[[list], Iterator]:
+    """Dask's ``as_completed`` that says when the scheduler has no worker, and stops after :data:`DASK_NO_WORKER_S`.
+
+    Before, a run whose workers had all gone (or never came) waited silently for ever.
+    """
+    from tqdm import tqdm
+
+    def workers() -> int:
+        try:
+            return len(client.scheduler_info(n_workers=-1)["workers"])
+        except Exception:  # the scheduler itself gone: as none
+            return 0
+
+    def watch(futures: list) -> Iterator:
+        pending = completed(futures)
+        idle_since: float | None = None
+        looked = 0.0
+        while not pending.is_empty():
+            if pending.has_ready():
+                yield from pending.next_batch(block=False)
+                continue
+            now = time.monotonic()
+            if now - looked >= 1.0:
+                looked = now
+                if workers():
+                    idle_since = None
+                elif idle_since is None:
+                    idle_since = now
+                    tqdm.write(f"aisched: the Dask scheduler at {address} has no worker; waiting for one (at most "
+                               f"{DASK_NO_WORKER_S:.0f} s)", file=sys.stderr)
+                elif now - idle_since > DASK_NO_WORKER_S:
+                    raise InvalidScenarioError("dask", f"the scheduler at {address} has had no worker for "
+                                               f"{DASK_NO_WORKER_S:.0f} s; start workers (dask worker {address}), "
+                                               "then run the same command with --resume")
+            time.sleep(0.02)
+
+    return watch
