@@ -81,6 +81,16 @@ def _plugin_argument(parser: argparse.ArgumentParser) -> None:
                              "themselves)")
 
 
+def _plugin_words() -> str:
+    """What ``--algorithms`` help adds for plug-ins: the installed ones (entry points, named without importing
+    them) and ``--plugin``'s."""
+    from importlib.metadata import entry_points
+
+    installed = sorted(f"{p.name} ({p.value.split(':', 1)[0]})" for p in entry_points(group=registry.ENTRY_POINT_GROUP))
+    where = f", those of the installed plug-in(s) {', '.join(installed)}" if installed else ""
+    return f"{where}, or one a --plugin module registers"
+
+
 def _plugins_in(argv: Sequence[str]) -> list[str]:
     """The ``--plugin`` modules of a command line, wherever they stand (loaded before the parser)."""
     found = []
@@ -108,7 +118,8 @@ def _parser() -> argparse.ArgumentParser:
         _plugin_argument(fp)
         fp.add_argument(
             "--algorithms", default=",".join(module.algorithms),
-            help="comma-separated, any of " + ", ".join(module.known_algorithms()) + " (default %(default)s)",
+            help="comma-separated, any of " + ", ".join(module.known_algorithms()) + _plugin_words()
+                 + " (default %(default)s)",
         )
         fp.add_argument("--time-limit", type=float, default=module.time_limit,
                         help="offline solve limit, seconds; past it the ratios are to the solver's proven "

@@ -53,15 +53,23 @@ def _fmt_table(table, objective: str = "objective") -> str:  # type: ignore[no-u
 
     ``objective`` names the objective with its unit and direction (the line above the table).
     ``X_used`` is the mean share of resource X used over (node, slot) cells, ``X_at_cap``
-    the share of cells at capacity: whether capacity binds.
+    the share of cells at capacity: whether capacity binds. The algorithm column is as wide as its
+    longest name (a plug-in's long name keeps its row in the columns); without a reference (``--no-offline``)
+    there is no ratio column. The second line says what the columns are.
     """
     util = [c for c in table.columns if c.endswith(("_util_mean", "_util_binding"))]
     heads = {c: c.replace("_util_mean", "_used").replace("_util_binding", "_at_cap") for c in util}
+    ratios = "offline" in table.index or bool(table["ratio"].notna().any())
+    width = max([13, *(len(str(name)) + 1 for name in table.index)])
     header = (
-        f"{'algorithm':<13} {'objective':>12} {'ratio':>7} {'admitted':>8} {'runtime_s':>10} "
-        f"{'decision_ms':>11}" + "".join(f" {heads[c]:>{max(8, len(heads[c]))}}" for c in util) + "  status"
+        f"{'algorithm':<{width}} {'objective':>12}" + (f" {'ratio':>7}" if ratios else "") + f" {'admitted':>8} "
+        f"{'runtime_s':>10} {'decision_ms':>11}" + "".join(f" {heads[c]:>{max(8, len(heads[c]))}}" for c in util)
+        + "  status"
     )
-    lines = [f"objective: {objective}; ratio: to the offline reference", header, "-" * len(header)]
+    said = f"objective: {objective}" + ("; ratio: to the offline reference" if ratios else "")
+    said += ("; runtime_s: the whole run, seconds; decision_ms: median milliseconds an online algorithm took per "
+             "decision (one arriving job)")
+    lines = [said, header, "-" * len(header)]
     for name, row in table.iterrows():
         planless = math.isnan(row["objective"]) and row["status"] != "online"  # a solve that found no plan
         value = "none" if planless else f"{row['objective']:.2f}"
@@ -71,7 +79,7 @@ def _fmt_table(table, objective: str = "objective") -> str:  # type: ignore[no-u
         shares = "".join(
             f" {'' if math.isnan(row[c]) else format(row[c], '.0%'):>{max(8, len(heads[c]))}}" for c in util)
         lines.append(
-            f"{name:<13} {value:>12} {ratio:>7} {admitted:>8} "
+            f"{name:<{width}} {value:>12}" + (f" {ratio:>7}" if ratios else "") + f" {admitted:>8} "
             f"{row['runtime_s']:>10.3f} {lat:>11}{shares}  {_status_words(row['status'], planless)}"
         )
     return "\n".join(lines)
