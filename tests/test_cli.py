@@ -294,3 +294,8 @@ def test_the_compare_table_keeps_a_long_name_in_its_columns_and_says_what_its_co
         assert row.index("online") == head.index("status")
     with_offline = table.assign(ratio=[1.0, 1.0]).rename(index={"eft": "offline"})
     assert "ratio: to the offline reference" in _fmt_table(with_offline, "profit").splitlines()[0]
+
+
+def test_python_dash_m_aisched_is_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "aisched", "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("aisched "), done.stderr
