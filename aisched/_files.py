@@ -20,7 +20,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FolderBusy", "FolderLock", "HOLDER_FILE", "LOCK_FILE", "WriteFailed", "atomic_save_figure", "atomic_write_text",
+__all__ = ["FolderBusy", "FolderLock", "HOLDER_FILE", "LOCK_FILE", "WriteFailed", "atomic_save_figure", "atomic_write",
+           "atomic_write_text", "write_failure",
            "file_mode", "folder_holder", "fsize_limit", "holder_text", "lock_folder", "make_folders", "private_temp",
            "remove_stale_temps", "write_cause"]
 
@@ -55,6 +56,41 @@ def atomic_write_text(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def atomic_write(path: Path, write: Any) -> Path:
+    """``write(tmp)`` to a temporary file beside ``path``, then a rename: never half-written.
+
+    For the writers that take a file name (``xarray.Dataset.to_netcdf``): under ``ulimit -f`` or on
+    a full disk the file it replaces stays whole and no truncated one is left. Raises
+    :class:`WriteFailed` naming ``path`` and the cause (netCDF's "HDF error" included).
+    """
+    path = Path(path)
+    try:
+        tmp = private_temp(path)
+        try:
+            write(tmp)
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except (OSError, RuntimeError) as exc:  # netCDF4 raises RuntimeError ("NetCDF: HDF error") on a full disk
+        raise WriteFailed(path, write_cause(exc, path)) from exc
+    return path
+
+
+def write_failure(exc: OSError) -> str:
+    """One line for an ``OSError`` a command met (the file it names, the cause in words), no traceback.
+
+    A temporary file (:func:`private_temp`) is named by the file it stood for.
+    """
+    name = getattr(exc, "filename", None)
+    if not name:
+        return f"{write_cause(exc, Path.cwd())}"
+    path = Path(name)
+    if path.name.startswith(".") and path.name.endswith(".tmp") and path.name.count(".") >= 3:
+        path = path.with_name(path.name[1:].rsplit(".", 2)[0])  # .report.md.x1y2.tmp: report.md
+    return f"{str(path)!r}: {write_cause(exc, path)}"
 
 
 def atomic_save_figure(fig: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path:
@@ -156,7 +192,8 @@ def fsize_limit() -> str:
 
 
 def make_folders(root: Path, subs: tuple[str, ...], field: str = "out") -> None:
-    """Create ``root/<sub>`` for each of ``subs`` and check that files can be written there (before any work).
+    """Create ``root/<sub>`` for each of ``subs`` (``()``: ``root`` itself) and check that files can be written
+    there (before any work).
 
     Raises
     ------
@@ -167,8 +204,8 @@ def make_folders(root: Path, subs: tuple[str, ...], field: str = "out") -> None:
 
     where = root
     try:
-        for sub in subs:
-            where = root / sub
+        for sub in subs or ("",):
+            where = root / sub if sub else root
             where.mkdir(parents=True, exist_ok=True)
             private_temp(where / "write-check").unlink()
     except OSError as exc:
@@ -208,11 +245,11 @@ def holder_text(holder: dict) -> str:
     return f"PID {pid}" + (f" on host {host}" if host and host != socket.gethostname() else "")
 
 
-def _holder(folder: Path) -> dict:
+def _holder(folder: Path, name: str = LOCK_FILE) -> dict:
     import json
 
     try:
-        record = json.loads((folder / HOLDER_FILE).read_text(encoding="utf-8"))
+        record = json.loads((folder / f"{name}.pid").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return record if isinstance(record, dict) else {}
@@ -225,11 +262,11 @@ class FolderLock:
     probe holds the lock a few microseconds) unless ``wait``; :meth:`release` removes the record.
     """
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
+    def __init__(self, folder: str | os.PathLike[str], name: str = LOCK_FILE) -> None:
         from filelock import FileLock
 
-        self.folder = Path(folder)
-        self._lock = FileLock(self.folder / LOCK_FILE, thread_local=False)
+        self.folder, self.name = Path(folder), name  # name: the lock file's (its holder's record: name + ".pid")
+        self._lock = FileLock(self.folder / name, thread_local=False)
 
     def acquire(self, record: dict, *, wait: bool = False, patience: float = 1.0) -> None:
         """Take the lock and write ``record`` (plus pid, host and since) as its holder's.
@@ -250,9 +287,9 @@ class FolderLock:
         try:
             self._lock.acquire(timeout=-1 if wait else patience, poll_interval=0.05)
         except Timeout:
-            raise FolderBusy(self.folder, _holder(self.folder)) from None
+            raise FolderBusy(self.folder, _holder(self.folder, self.name)) from None
         try:
-            atomic_write_text(self.folder / HOLDER_FILE, json.dumps({
+            atomic_write_text(self.folder / f"{self.name}.pid", json.dumps({
                 "pid": os.getpid(), "host": socket.gethostname(),
                 "since": datetime.now(timezone.utc).isoformat(timespec="seconds"), **record}))
         except BaseException:
@@ -270,12 +307,13 @@ class FolderLock:
         if not self._lock.is_locked:
             return
         try:
-            (self.folder / HOLDER_FILE).unlink(missing_ok=True)
+            (self.folder / f"{self.name}.pid").unlink(missing_ok=True)
         finally:
             self._lock.release()
 
 
-def lock_folder(folder: Path, record: dict, *, wait: bool = False, what: str = "sweep") -> FolderLock:
+def lock_folder(folder: Path, record: dict, *, wait: bool = False, what: str = "sweep",
+                name: str = LOCK_FILE, can_wait: bool = True) -> FolderLock:
     """Hold ``folder``'s lock for a ``what`` (its holder's ``record`` beside it): ``with lock_folder(...):``.
 
     Raises
@@ -286,16 +324,17 @@ def lock_folder(folder: Path, record: dict, *, wait: bool = False, what: str = "
     """
     from aisched.errors import InvalidScenarioError
 
-    lock = FolderLock(folder)
+    lock = FolderLock(folder, name)
     try:
         try:
             lock.acquire(record)
         except FolderBusy as busy:
             who = holder_text(busy.holder)
             if not wait:
+                hint = ", or add --wait (in Python: wait=True) to wait for it" if can_wait else " or use another folder"
                 raise InvalidScenarioError(
-                    "out", f"{str(folder)!r} is in use by another {what} ({who}); run this one when it ends, or "
-                    "add --wait (in Python: wait=True) to wait for it") from None
+                    "out", f"{str(folder)!r} is in use by another {what} ({who}); run this one when it ends{hint}"
+                ) from None
             import sys
 
             from tqdm import tqdm

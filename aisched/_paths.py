@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["DATA_DIR", "SHARED_DATA", "cache_dir", "search_path"]
+__all__ = ["DATA_DIR", "SHARED_DATA", "cache_dir", "regular_file", "search_path"]
 
 #: ``<checkout>/../shared/data``: the extracts beside a source checkout (``$AISCHED_SHARED_DATA``
 #: replaces it: the test suite points it at a missing folder to run as a user without it).
@@ -41,3 +41,23 @@ def search_path() -> list[Path]:
     """The folders :func:`aisched.data.data_file` searches, in order."""
     env = os.environ.get("AISCHED_DATA")
     return [*([Path(env)] if env else []), cache_dir(), SHARED_DATA]
+
+
+def regular_file(path: Path, field: str = "trace") -> Path:
+    """``path`` if it is a regular file, else :class:`InvalidScenarioError` saying what it is instead
+    (a device such as ``/dev/zero`` would be read for ever, a FIFO would block).
+
+    Nothing of a trace's contents is ever put in a message (``/proc/self/environ`` is the environment).
+    """
+    if path.is_file():
+        return path
+    if path.exists():
+        what = "a folder" if path.is_dir() else "not a regular file (a device, a pipe or a socket)"
+        raise _invalid(field, f"{str(path)!r} is {what}; expected a CSV file")
+    raise _invalid(field, f"file {str(path)!r} does not exist")
+
+
+def _invalid(field: str, message: str) -> Exception:
+    from aisched.errors import InvalidScenarioError
+
+    return InvalidScenarioError(field, message)

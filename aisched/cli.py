@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from aisched import families, registry
+from aisched._files import WriteFailed
+from aisched._processes import catch_stop_signals, restore_signals, seen, stopped_by
 from aisched.cli_support import family_cli, out_dir, silent_argument
 from aisched.errors import AischedError, InvalidScenarioError
 
@@ -79,6 +81,16 @@ def _plugin_argument(parser: argparse.ArgumentParser) -> None:
                              "themselves)")
 
 
+def _plugin_words() -> str:
+    """What ``--algorithms`` help adds for plug-ins: the installed ones (entry points, named without importing
+    them) and ``--plugin``'s."""
+    from importlib.metadata import entry_points
+
+    installed = sorted(f"{p.name} ({p.value.split(':', 1)[0]})" for p in entry_points(group=registry.ENTRY_POINT_GROUP))
+    where = f", those of the installed plug-in(s) {', '.join(installed)}" if installed else ""
+    return f"{where}, or one a --plugin module registers"
+
+
 def _plugins_in(argv: Sequence[str]) -> list[str]:
     """The ``--plugin`` modules of a command line, wherever they stand (loaded before the parser)."""
     found = []
@@ -106,7 +118,8 @@ def _parser() -> argparse.ArgumentParser:
         _plugin_argument(fp)
         fp.add_argument(
             "--algorithms", default=",".join(module.algorithms),
-            help="comma-separated, any of " + ", ".join(module.known_algorithms()) + " (default %(default)s)",
+            help="comma-separated, any of " + ", ".join(module.known_algorithms()) + _plugin_words()
+                 + " (default %(default)s)",
         )
         fp.add_argument("--time-limit", type=float, default=module.time_limit,
                         help="offline solve limit, seconds; past it the ratios are to the solver's proven "
@@ -248,11 +261,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-#: Most seeds ``sweep`` / ``reproduce`` accept (a size guard: cells = points x seeds x algorithms; raise it
-#: if you mean it).
-MAX_SEEDS = 10_000
-
-
 def _seeds(text: str) -> int | str:
     """``--seeds``: a count, or ``auto``."""
     if text == "auto":
@@ -274,11 +282,10 @@ def _check_run_options(args: argparse.Namespace) -> None:
         from aisched.experiments.run.auto_seeds import looks_upto
 
         looks_upto(args.max_seeds)  # --max-seeds checked before any work
-    elif args.seeds is not None and args.seeds < 1:
-        raise InvalidScenarioError("--seeds", f"= {args.seeds} must be >= 1")
-    if isinstance(args.seeds, int) and args.seeds > MAX_SEEDS:
-        raise InvalidScenarioError("--seeds", f"= {args.seeds} is more than the limit MAX_SEEDS = {MAX_SEEDS} "
-                                   "(raise aisched.cli.MAX_SEEDS if you mean it)")
+    elif args.seeds is not None:
+        from aisched.experiments.spec.validation import check_seeds
+
+        check_seeds(args.seeds, "--seeds")  # the limit a TOML's seeds meets too
     if args.workers is not None and args.workers < 1:
         raise InvalidScenarioError("--workers", f"= {args.workers} must be >= 1")
     if args.serial and args.dask:
@@ -494,51 +501,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     try:
         for module in _plugins_in(words):  # before the parser and the option checks: their names are known
-            registry.load_plugin(module)
+            registry.load_plugin(module, near=Path.cwd())  # a module file in the current folder is found
     except AischedError as exc:
         print(f"aisched: error: {exc}", file=sys.stderr)
         return 2
     args = _parser().parse_args(words)
+    previous = catch_stop_signals()
     try:
-        if args.command == "compare":
-            from aisched.cli_compare import compare
-
-            return compare(args)
-        if args.command == "scenarios":
-            return _scenarios(args)
-        if args.command == "sweep":
-            return _sweep(args)
-        if args.command == "report":
-            return _report(args)
-        if args.command == "data":
-            return _data(args)
-        if args.command == "reproduce":
-            return _reproduce(args)
-        if args.command == "calibrate":
-            return _calibrate(args)
-        if args.command == "sensitivity":
-            return _sensitivity(args)
-        if args.command == "theorems":
-            from aisched.cli_theorems import theorems
-
-            return theorems(args)
-        if args.command == "select":
-            module = family_cli(args.family)
-            assert module is not None
-            return int(module.run_select(args))
+        return _command(args)
     except AischedError as exc:
         print(f"aisched: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt as exc:  # Ctrl-C: one line, status 130 (a sweep says what it kept)
+    except BrokenPipeError:  # `aisched data list | head`: the reader left (entry says nothing more)
+        raise
+    except (OSError, WriteFailed) as exc:  # a write (or read) the file system refused: full disk, ulimit -f, ...
+        from aisched._files import write_failure
+
+        text = str(exc) if isinstance(exc, WriteFailed) else write_failure(exc)
+        print(f"aisched: error: {text}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM: one line, status 130 or 143 (a sweep says what it kept)
+        seen()
         text = str(exc) if str(exc).startswith("interrupted") else "interrupted"
+        if stopped_by() == TERMINATED_BY:
+            text = text.replace("interrupted", "terminated (SIGTERM)", 1)
         print(f"\naisched: {text}", file=sys.stderr)
-        return INTERRUPTED
-    return 2  # pragma: no cover - argparse requires a command
+        return TERMINATED if stopped_by() == TERMINATED_BY else INTERRUPTED
+    finally:
+        restore_signals(previous)
+
+
+def _command(args: argparse.Namespace) -> int:
+    """Run the parsed command; its exit status."""
+    if args.command == "compare":
+        from aisched.cli_compare import compare
+
+        return compare(args)
+    if args.command == "theorems":
+        from aisched.cli_theorems import theorems
+
+        return theorems(args)
+    if args.command == "select":
+        module = family_cli(args.family)
+        assert module is not None
+        return int(module.run_select(args))
+    commands = {"scenarios": _scenarios, "sweep": _sweep, "report": _report, "data": _data,
+                "reproduce": _reproduce, "calibrate": _calibrate, "sensitivity": _sensitivity}
+    return commands[args.command](args)
 
 
 #: Exit status after Ctrl-C (128 + SIGINT), as a shell reports it.
 INTERRUPTED = 130
-
+#: Exit status after SIGTERM (128 + SIGTERM): what ``timeout``, SLURM and systemd send.
+TERMINATED = 143
+TERMINATED_BY = 15  # signal.SIGTERM, without importing signal at module import
 
 def entry() -> NoReturn:
     """The console script: :func:`main`, then exit; after Ctrl-C at once.
@@ -555,11 +571,18 @@ def entry() -> NoReturn:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # Python would otherwise complain again when it flushes at exit
         sys.exit(1)
-    if code == INTERRUPTED:
+    if code in (INTERRUPTED, TERMINATED):
+        import multiprocessing
+        import signal
         from multiprocessing import util
 
+        for number in (signal.SIGINT, signal.SIGTERM):  # nothing more stops the exit half way
+            signal.signal(number, signal.SIG_IGN)
         sys.stdout.flush()
         sys.stderr.flush()
+        from aisched._processes import kill_all
+
+        kill_all(multiprocessing.active_children())  # none is joined while blocked (util's exit hook joins)
         util._exit_function()  # what atexit would run for multiprocessing: no semaphore is left behind
         os._exit(code)
     sys.exit(code)

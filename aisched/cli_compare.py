@@ -53,15 +53,23 @@ def _fmt_table(table, objective: str = "objective") -> str:  # type: ignore[no-u
 
     ``objective`` names the objective with its unit and direction (the line above the table).
     ``X_used`` is the mean share of resource X used over (node, slot) cells, ``X_at_cap``
-    the share of cells at capacity: whether capacity binds.
+    the share of cells at capacity: whether capacity binds. The algorithm column is as wide as its
+    longest name (a plug-in's long name keeps its row in the columns); without a reference (``--no-offline``)
+    there is no ratio column. The second line says what the columns are.
     """
     util = [c for c in table.columns if c.endswith(("_util_mean", "_util_binding"))]
     heads = {c: c.replace("_util_mean", "_used").replace("_util_binding", "_at_cap") for c in util}
+    ratios = "offline" in table.index or bool(table["ratio"].notna().any())
+    width = max([13, *(len(str(name)) + 1 for name in table.index)])
     header = (
-        f"{'algorithm':<13} {'objective':>12} {'ratio':>7} {'admitted':>8} {'runtime_s':>10} "
-        f"{'decision_ms':>11}" + "".join(f" {heads[c]:>{max(8, len(heads[c]))}}" for c in util) + "  status"
+        f"{'algorithm':<{width}} {'objective':>12}" + (f" {'ratio':>7}" if ratios else "") + f" {'admitted':>8} "
+        f"{'runtime_s':>10} {'decision_ms':>11}" + "".join(f" {heads[c]:>{max(8, len(heads[c]))}}" for c in util)
+        + "  status"
     )
-    lines = [f"objective: {objective}; ratio: to the offline reference", header, "-" * len(header)]
+    said = f"objective: {objective}" + ("; ratio: to the offline reference" if ratios else "")
+    said += ("; runtime_s: the whole run, seconds; decision_ms: median milliseconds an online algorithm took per "
+             "decision (one arriving job)")
+    lines = [said, header, "-" * len(header)]
     for name, row in table.iterrows():
         planless = math.isnan(row["objective"]) and row["status"] != "online"  # a solve that found no plan
         value = "none" if planless else f"{row['objective']:.2f}"
@@ -71,7 +79,7 @@ def _fmt_table(table, objective: str = "objective") -> str:  # type: ignore[no-u
         shares = "".join(
             f" {'' if math.isnan(row[c]) else format(row[c], '.0%'):>{max(8, len(heads[c]))}}" for c in util)
         lines.append(
-            f"{name:<13} {value:>12} {ratio:>7} {admitted:>8} "
+            f"{name:<{width}} {value:>12}" + (f" {ratio:>7}" if ratios else "") + f" {admitted:>8} "
             f"{row['runtime_s']:>10.3f} {lat:>11}{shares}  {_status_words(row['status'], planless)}"
         )
     return "\n".join(lines)
@@ -145,8 +153,14 @@ def _check_out_folder(args: argparse.Namespace) -> None:
     """``--out`` holds no other comparison's files, or ``--overwrite`` is given (after the options are valid).
 
     A re-run of the same comparison (same family and options, recorded in :data:`RECORD`) replaces its own
-    files without ``--overwrite``: ``make run`` works every time.
+    files without ``--overwrite``: ``make run`` works every time. The folder is made and a file written
+    there (and removed) first: a read-only folder, a file or a place under ``/proc`` is named before any solve.
     """
+    from aisched._files import make_folders
+    from aisched.cli_support import out_dir
+
+    out_dir("--out", args.out)
+    make_folders(args.out, (), field="--out")
     earlier = _earlier_comparison(args.out)
     if not earlier or args.overwrite:
         return
@@ -187,8 +201,6 @@ def compare(args: argparse.Namespace) -> int:
     assert module is not None  # argparse only offers families with a command line
     names = _check_compare_options(args, module)
 
-    import aisched
-    from aisched import figures
     from aisched.core.runner import check_params
 
     # the family's algorithm options, for the algorithms compared, checked before any work
@@ -206,6 +218,23 @@ def compare(args: argparse.Namespace) -> int:
         check_params(family, name, given)
     inst = module.instance(args)
     _check_out_folder(args)  # before any solve; after the generator's checks of the options
+    from aisched._files import lock_folder
+
+    # one comparison at a time in a folder (a second one would fail on HDF5's file lock after all its solves)
+    with lock_folder(args.out, {"compare": family}, what="compare", name=LOCK_NAME, can_wait=False):
+        return _compare(args, module, family, names, params, inst)
+
+
+#: The lock a comparison holds on its ``--out`` folder while it runs and writes.
+LOCK_NAME = ".aisched.compare.lock"
+
+
+def _compare(args: argparse.Namespace, module: FamilyCli, family: str, names: list[str],
+             params: dict[str, dict[str, Any]], inst: Any) -> int:
+    """:func:`compare` after its checks, with ``--out`` locked."""
+    import aisched
+    from aisched import figures
+
     print(module.describe(inst, args), flush=True)
     outcomes: dict[str, aisched.Outcome] = {}
     table = aisched.compare(
@@ -237,18 +266,20 @@ def compare(args: argparse.Namespace) -> int:
     out: Path = args.out
     for path in _earlier_comparison(out):  # same comparison or --overwrite (checked above): no stale file stays
         path.unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    inst.to_dataset().to_netcdf(out / f"{family}_instance.nc", engine="netcdf4")
+    from aisched._files import atomic_write, atomic_write_text
+
+    # every file through a temporary one and a rename: a full disk or ulimit -f leaves none half-written,
+    # and the failure is one line (aisched.cli) naming the file and the cause
+    atomic_write(out / f"{family}_instance.nc", lambda tmp: inst.to_dataset().to_netcdf(tmp, engine="netcdf4"))
     for name, outcome in outcomes.items():
-        outcome.to_netcdf(out / f"{family}_{name}.nc")
-    table.to_csv(out / f"{family}_comparison.csv")
+        atomic_write(out / f"{family}_{name}.nc", outcome.to_netcdf)
+    atomic_write_text(out / f"{family}_comparison.csv", table.to_csv())
     written = [f"{family}_instance.nc", *(f"{family}_{n}.nc" for n in outcomes), f"{family}_comparison.csv"]
     if not args.no_figures and not idle:
         figures.welfare_bars(table, out / f"{family}_objective.png", family=family,
                              title=f"{family}: {families.record(family).objective.name} by algorithm")
         written.append(f"{family}_objective.png")
         written.extend(module.figures(outcomes, table, out))
-    from aisched._files import atomic_write_text
     from aisched.provenance import provenance
 
     record = {"family": family, "files": written, "comparison": _comparison_key(args),

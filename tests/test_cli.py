@@ -123,8 +123,8 @@ def test_compare_refuses_another_comparisons_folder_and_overwrite_leaves_no_stal
     assert "--out" in err and "holds a different comparison's files" in err and "--overwrite" in err
     assert "--algorithms 'eft,ntm' there, 'eft' here" in err
     assert main([*small, "--algorithms", "eft", "--no-offline", "--no-figures", "--overwrite"]) == 0
-    left = sorted(p.name for p in tmp_path.iterdir())
-    assert left == ["comparison.json", "lora_comparison.csv", "lora_eft.nc", "lora_instance.nc"]
+    left = sorted(p.name for p in tmp_path.iterdir())  # and the folder's lock file (one comparison at a time)
+    assert left == [".aisched.compare.lock", "comparison.json", "lora_comparison.csv", "lora_eft.nc", "lora_instance.nc"]
 
 
 def test_the_same_comparison_again_replaces_its_own_files(tmp_path, capsys):
@@ -275,3 +275,27 @@ def test_the_compare_table_names_its_objective_and_says_what_each_status_means(t
     rows = {line.split()[0]: line for line in out.splitlines() if line.startswith(("eft ", "offline  "))}
     assert rows["eft"].endswith("online; plan verified")
     assert rows["offline"].endswith(("optimal (proven)", "stopped at the time limit (incumbent)"))
+
+
+def test_the_compare_table_keeps_a_long_name_in_its_columns_and_says_what_its_columns_are() -> None:
+    import pandas as pd
+
+    from aisched.cli_compare import _fmt_table
+
+    table = pd.DataFrame({"objective": [10.0, 12.0], "status": ["online", "online"], "admitted": [1, 2],
+                          "runtime_s": [0.1, 0.2], "decision_median_s": [0.001, 0.002], "ratio": [float("nan")] * 2},
+                         index=["eft", "my_long_plugin"])  # --no-offline: no reference, no ratio
+    lines = _fmt_table(table, "profit").splitlines()
+    assert "ratio" not in lines[0] and "ratio" not in lines[1]
+    assert "decision_ms: median milliseconds an online algorithm took per decision" in lines[0]
+    head, rows = lines[1], lines[3:]
+    for row in rows:  # each value under its heading
+        assert len(row.split()[0]) < head.index("objective")
+        assert row.index("online") == head.index("status")
+    with_offline = table.assign(ratio=[1.0, 1.0]).rename(index={"eft": "offline"})
+    assert "ratio: to the offline reference" in _fmt_table(with_offline, "profit").splitlines()[0]
+
+
+def test_python_dash_m_aisched_is_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "aisched", "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("aisched "), done.stderr

@@ -60,3 +60,6 @@ def test_an_installed_entry_point_needs_no_flag(tmp_path: Path) -> None:
                     cwd=ROOT, extra_path=str(site))
     assert done.returncode == 0, done.stderr
     assert list(pd.read_csv(tmp_path / "out" / "lora_comparison.csv", index_col=0).index) == ["eft_declining"]
+    helped = _aisched(["compare", "lora", "--help"], cwd=ROOT, extra_path=str(site))
+    assert helped.returncode == 0
+    assert "those of the installed plug-in(s) mine (tests.user_plugin)" in " ".join(helped.stdout.split())

@@ -25,9 +25,13 @@ This module imports nothing from aisched but the core and :mod:`aisched.errors`,
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, TypeVar
 
 from aisched.core.family import Algorithm, Family, FamilyTables
@@ -150,8 +154,14 @@ def load(family: str | None = None) -> None:
             load_plugin(point.value.split(":", 1)[0], field=f"entry point {point.name!r} of {ENTRY_POINT_GROUP}")
 
 
-def load_plugin(module: str, *, field: str = "--plugin") -> None:
+def load_plugin(module: str, *, field: str = "--plugin", near: str | os.PathLike[str] | None = None) -> None:
     """Import ``module`` (a dotted name) so that its ``@register`` decorators run; once per process.
+
+    ``near``: a folder where a user keeps the module as a file (``my_module.py`` or a package
+    ``my_module/``): the current folder for ``--plugin``, the TOML's folder for a scenario's
+    ``plugins``. It is searched only when the module is not found on ``sys.path`` (which it is
+    then appended to, so that the pool workers, which get the parent's ``sys.path``, find it too);
+    no ``PYTHONPATH=.`` is needed.
 
     Raises
     ------
@@ -162,10 +172,26 @@ def load_plugin(module: str, *, field: str = "--plugin") -> None:
         return
     if not isinstance(module, str) or not module.strip():
         raise InvalidScenarioError(field, f"= {module!r} is not a module name")
+    if module.startswith("."):
+        raise InvalidScenarioError(field, f"= {module!r} is a relative module name: give the whole dotted name "
+                                   "(e.g. my_package.my_module), or the name of a .py file in the current folder "
+                                   "(beside the TOML for a scenario's plugins)")
+    top = module.split(".")[0]
+    try:
+        missing = near is not None and importlib.util.find_spec(top) is None
+    except (ImportError, ValueError):
+        missing = False
+    if missing:
+        folder = Path(near).resolve()  # type: ignore[arg-type]
+        if (folder / f"{top}.py").is_file() or (folder / top / "__init__.py").is_file():
+            if str(folder) not in sys.path:
+                sys.path.append(str(folder))
+            importlib.invalidate_caches()
     try:
         importlib.import_module(module)
     except ImportError as exc:
-        raise InvalidScenarioError(field, f"plug-in module {module!r} cannot be imported ({exc})") from None
+        where = f"; looked on sys.path and in {str(Path(near).resolve())!r}" if missing else ""  # type: ignore[arg-type]
+        raise InvalidScenarioError(field, f"plug-in module {module!r} cannot be imported ({exc}){where}") from None
     _PLUGINS.append(module)
 
 

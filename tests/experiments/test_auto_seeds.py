@@ -8,14 +8,14 @@ import json
 import pytest
 
 from aisched.errors import InvalidScenarioError
-from aisched.experiments.pages import reproduction
+from aisched.experiments.pages import report, reproduction
 from aisched.experiments.pages.report import verdict_text
 from aisched.experiments.run import auto_seeds as auto
 from aisched.experiments.run import sweep as sweeps
 from aisched.experiments.spec import catalog
 from aisched.experiments.store.stored import StoredScenario
 from aisched.experiments.verdicts.checks import check_claims, summarise
-from aisched.experiments.verdicts.sequential import look_level
+from aisched.experiments.verdicts.sequential import PAIRED_KINDS, look_level
 
 
 def test_the_looks_stop_at_max_seeds() -> None:
@@ -46,6 +46,11 @@ def test_seeds_are_added_only_where_a_claim_is_undecided(tmp_path) -> None:
     stored = StoredScenario.read(sweeps.folder(tmp_path, scenario))
     at_level = check_claims(stored, summarise(table, stored.metric), table, level=look_level())
     assert at_level and all(f"- {c.claim.text}: {verdict_text(c, True)}" in page for c in at_level)
+    written = report.report(tmp_path, figures=False).read_text()  # the sweep's report says why, and gives Holm
+    assert "Verdicts at the 98.75% level: this sweep ran with `--seeds auto`, which looks at 3, 6, 12, 20" in written
+    assert "(1 - 0.05/4)" in written
+    if any(c.claim.kind in PAIRED_KINDS for c in at_level):
+        assert "Hold after Holm: spot " in written
     again = auto.auto_seeds(scenario, tmp_path, max_seeds=6, executor="serial", progress=False, outcomes=False)
     assert again["seeds_per_point"] == entry["seeds_per_point"]  # resumed: nothing more to add
 

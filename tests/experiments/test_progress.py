@@ -214,3 +214,25 @@ def test_a_real_sweep_tells_the_bar_every_cell_s_group_and_write(tmp_path: Path)
     groups = {cell_group(c) for c in sweep.cells(scenario)}
     assert all(bar.eta.cell_costs(g) is not None for g in groups)
     bar.close()
+
+
+def test_the_bar_keeps_the_unit_of_its_first_pace_and_redraws_each_cell() -> None:
+    """A run whose pace crosses a cell a second read "2.1 s/cell", then "85 cells/min": one unit now."""
+    clock = [100.0]
+    out = io.StringIO()
+    bar = EtaBar(total=100, file=out, workers=1, unit="cell")
+    bar._time = lambda: clock[0]
+    bar.start_t = bar.last_print_t = 100.0
+    bar.eta.expect([("k", "a")] * 100)
+    clock[0] = 102.0
+    bar.eta.finished(("k", "a"), 2.0)
+    bar.update(1)
+    assert "2.0 s/cell" in bar.format_meter(**bar.format_dict)
+    clock[0] = 110.0
+    for _ in range(79):  # fast cells: 80 in 10 s
+        bar.eta.finished(("k", "a"), 0.1)
+        bar.update(1)
+    line = bar.format_meter(**bar.format_dict)
+    assert "0.12 s/cell" in line and "cells/min" not in line
+    assert bar.miniters == 1
+    bar.close()

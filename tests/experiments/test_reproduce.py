@@ -118,7 +118,7 @@ def test_cli_reproduce_rejects_bad_options(capsys: pytest.CaptureFixture[str]) -
     assert info.value.code == 2
     assert "invalid choice: 'nope'" in capsys.readouterr().err
     assert cli.main(["reproduce", "spot", "--seeds", "0"]) == 2
-    assert "--seeds: = 0 must be >= 1" in capsys.readouterr().err
+    assert "--seeds: = 0 must be an integer >= 1" in capsys.readouterr().err
 
 
 def _fake_sweep(root: Path, rows: list[dict[str, object]]) -> None:
@@ -129,7 +129,8 @@ def _fake_sweep(root: Path, rows: list[dict[str, object]]) -> None:
     for i, row in enumerate(rows):
         full = {"scenario": scenario.name, "seed": 0, "status": "online", "bound": float("nan"), "admitted": 1,
                 "runtime_s": 0.1, "decision_median_s": 0.001, "work_s": 0.1, **row}
-        (root / "cells" / f"c{i:03d}.json").write_text(json.dumps(full), encoding="utf-8")
+        key = f"p{full['point']:03d}-s{full['seed']:03d}-{full['algorithm']}"  # named as its cell, as a sweep names it
+        (root / "cells" / f"{key}.json").write_text(json.dumps(full), encoding="utf-8")
 
 
 def test_reproduction_page_shows_each_claim_under_every_variant_and_the_budget(tmp_path: Path) -> None:
@@ -202,7 +203,7 @@ def test_a_familys_own_page_from_a_root_that_holds_every_family(tmp_path: Path) 
         row = {"scenario": spot.name, "point": point, "x": x, "seed": 0, "algorithm": "ahap", "objective": 1.0,
                "status": "online", "bound": float("nan"), "admitted": 1, "runtime_s": 0.1,
                "decision_median_s": 0.001, "work_s": 0.1}
-        (folder / "cells" / f"c{i:03d}.json").write_text(json.dumps(row), encoding="utf-8")
+        (folder / "cells" / f"p{row['point']:03d}-s{row['seed']:03d}-{row['algorithm']}.json").write_text(json.dumps(row), encoding="utf-8")
     record = {"families": ["all"], "reduced": False, "seeds": 3, "cells_total": 30, "cells_already_done": 0,
               "executor": "process", "workers": 2, "wall_s": 6000.0, "finished": "2026-12-03T00:00:00+00:00",
               "machine": {"cpus": 2, "platform": "test"}}
@@ -244,7 +245,7 @@ def test_a_regime_scenario_beside_a_run_record_keeps_the_record(tmp_path: Path) 
                        "objective": 5.0 + seed + (2.0 if algorithm.startswith("comdos") else 0.0), "status": "online",
                        "bound": float("nan"), "admitted": 1, "runtime_s": 0.1, "decision_median_s": 0.001,
                        "work_s": 0.1}
-                (root / "cells" / f"c{i:03d}.json").write_text(json.dumps(row), encoding="utf-8")
+                (root / "cells" / f"p{row['point']:03d}-s{row['seed']:03d}-{row['algorithm']}.json").write_text(json.dumps(row), encoding="utf-8")
                 i += 1
     record = {"families": ["genai"], "reduced": True, "seeds": 3, "cells_total": i, "cells_already_done": 0,
               "executor": "serial", "workers": 1, "wall_s": 60.0, "finished": "2026-11-26T00:00:00+00:00",

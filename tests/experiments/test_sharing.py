@@ -101,9 +101,26 @@ def test_a_failed_or_pending_cell_reaches_its_repeats() -> None:
     assert row["scenario"] == TWIN.name and row["work_s"] == 0.0 and row["objective"] == 3.0 and outcome is None
 
 
-def test_dask_runs_every_cell() -> None:
+def test_a_dask_runner_without_a_relay_runs_every_cell() -> None:
     runner = sweep.Runner(lambda c: Future(), lambda f: iter(f), lambda: None, "dask:local:1", 1)
     assert sharing.sharing(runner) is runner
+
+
+def test_a_repeated_scenario_on_dask_runs_once(tmp_path: Path) -> None:
+    """``reproduce --dask`` shared no cell (0 against 28 on the pool): a repeat is a relay task on Dask."""
+    runner = sharing.sharing(sweep.open_runner("dask:local:1"))
+    try:
+        assert runner.relay is not None
+        sweep.sweep(TINY, tmp_path, runner=runner, progress=False, outcomes=False)
+        sweep.sweep(TWIN, tmp_path, runner=runner, progress=False, outcomes=False)
+    finally:
+        runner.shutdown()
+    first, twin = _rows(tmp_path, TINY), _rows(tmp_path, TWIN)
+    assert set(first) == set(twin)
+    for key, row in twin.items():
+        assert row["same_as"] == f"{TINY.name}:{key}" and row["work_s"] == 0.0
+        assert {f: row[f] for f in _FIELDS} == {f: first[key][f] for f in _FIELDS}
+    assert json.loads((sweep.folder(tmp_path, TWIN) / "sweep.json").read_text())["cells_shared"] == len(twin)
 
 
 @pytest.mark.parametrize("flags, share", [([], True), (["--no-share"], False)])

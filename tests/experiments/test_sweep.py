@@ -392,7 +392,7 @@ def test_a_bound_met_by_its_verified_plan_is_a_proven_optimum(tmp_path: Path) ->
     rows += [{**r, "algorithm": "us", "objective": 5.0, "bound": float("nan"), "status": "online"} for r in rows]
     (tmp_path / "cells").mkdir()
     for i, row in enumerate(rows):
-        (tmp_path / "cells" / f"c{i}.json").write_text(json.dumps(row))
+        (tmp_path / "cells" / f"p{row['point']:03d}-s{row['seed']:03d}-{row['algorithm']}.json").write_text(json.dumps(row))
     table = sweep.load_table(tmp_path).set_index(["point", "algorithm"])
     assert table.loc[(0, "us"), "reference_kind"] == "optimum" and table.loc[(0, "us"), "reference"] == 10.0
     assert table.loc[(1, "us"), "reference_kind"] == "bound" and table.loc[(1, "us"), "reference"] == 12.0

@@ -36,7 +36,7 @@ from pathlib import Path
 import pandas as pd
 
 from aisched import families
-from aisched._files import atomic_write_text, folder_holder, holder_text, remove_stale_temps
+from aisched._files import atomic_write_text, folder_holder, holder_text, make_folders, remove_stale_temps
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.pages.diagnostics import diagnostics_lines, invariant_lines, notes_lines
 from aisched.experiments.pages.regime import regime_lines
@@ -52,6 +52,7 @@ from aisched.experiments.verdicts.checks import (
     summarise,
     variant_checks,
 )
+from aisched.experiments.verdicts.sequential import ALPHA, LOOKS, PAIRED_KINDS, holm
 from aisched.experiments.verdicts.stats import counts_text, new_counts
 from aisched.provenance import provenance, provenance_text
 
@@ -214,6 +215,29 @@ def _claim_lines(checks: list[ClaimCheck], verdicts: dict[str, int], reduced: bo
     return [*lines, ""]
 
 
+def look_text(level: float) -> str:
+    """Why a ``--seeds auto`` sweep's verdicts use a wider interval than 95 % (the look schedule)."""
+    looks = ", ".join(map(str, LOOKS))
+    return (f"Verdicts at the {level:.2%} level: this sweep ran with `--seeds auto`, which looks at {looks} seeds "
+            f"and adds seeds only where a claim is undecided; alpha = {ALPHA:.0%} is spent evenly over the "
+            f"{len(LOOKS)} looks (1 - {ALPHA:g}/{len(LOOKS)}), so a verdict stays valid at whichever look the run "
+            "stopped (aisched.experiments.verdicts.sequential).")
+
+
+def holm_lines(p_values: dict[str, dict[str, float]]) -> list[str]:
+    """The Holm reading of the comparison claims, per family, as the reproduction page gives it."""
+    parts = []
+    for family, ps in p_values.items():
+        tested = sum(1 for p in ps.values() if p == p)
+        parts.append(f"{family} {sum(holm(ps).values())} of {tested}")
+    if not parts:
+        return []
+    return [f"Hold after Holm: {'; '.join(parts)} holding comparison claims still hold when each family's "
+            "comparison claims (A improves over B, is better than B, is the best) are corrected together "
+            f"(Holm's step-down at a family-wise {ALPHA:.0%}; the claims that do not hold count in the correction).",
+            ""]
+
+
 def _made_by(root: Path) -> str | None:
     """The provenance line of a sweep folder's last run (``sweep.json``), or None (an older folder)."""
     try:
@@ -244,7 +268,11 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     if not roots:
         raise InvalidScenarioError("directory", f"{str(top)!r} holds no sweep (no scenario.json below it)")
     stored_all = [StoredScenario.read(root) for root in roots]
+    # before any figure: a folder the report cannot write is named now, in one line
+    for folder in ([top, *roots] if figures else [top]):
+        make_folders(folder, (), field="directory")
     auto_levels = levels(top)  # scenarios run with --seeds auto: checked at the sequential level
+    p_values: dict[str, dict[str, float]] = {}  # per family, per comparison claim: Holm's input
     reduced = any(stored.reduced_form for stored in stored_all)
     lines = ["# aisched report" + reduced_heading(reduced), "", f"Sweeps under `{top}`: {len(roots)}.", "",
              f"Report written by {provenance_text(provenance())}.", ""]
@@ -267,8 +295,9 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
             continue
         summary = summarise(table, metric)
         seeds = int(table["seed"].nunique())
-        lines.append(f"Metric `{metric}` ({'higher' if METRICS[metric] else 'lower'} is better), "
-                     f"mean ± std over {seeds} seed(s); {len(table)} cells.")
+        band = ", the figure's bars and bands run from the lowest to the highest seed" if figures else ""
+        lines.append(f"Metric `{metric}` ({'higher' if METRICS[metric] else 'lower'} is better): the table gives "
+                     f"the mean ± std over {seeds} seed(s){band}; {len(table)} cells.")
         made = _made_by(root)
         lines += [*([f"Last swept by {made}."] if made else []), ""]
         lines += reference_lines(table, metric)
@@ -287,8 +316,14 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
         lines += invariant_lines(table)
         if "regime" in stored.figures:
             lines += regime_lines(stored, table)
-        lines += _claim_lines(check_claims(stored, summary, table, level=auto_levels.get(stored.name, 0.95)),
-                              verdicts, reduced, absent, stored.name, stored)
+        checks = check_claims(stored, summary, table, level=auto_levels.get(stored.name, 0.95))
+        if stored.name in auto_levels:  # --seeds auto: say why the intervals are wider than 95 %
+            lines += [look_text(auto_levels[stored.name]), ""]
+        for chk in checks:  # decided on paired per-seed differences: Holm's hypotheses (as on the page)
+            if chk.claim.kind in PAIRED_KINDS and not chk.absent:
+                p_values.setdefault(stored.family, {})[f"{stored.name}: {chk.claim.text}"] = (
+                    chk.p_value if chk.status == "holds" else math.nan)
+        lines += _claim_lines(checks, verdicts, reduced, absent, stored.name, stored)
         for variant, checks in variant_checks(stored, summary, table).items():
             changed = "; ".join(f"{a}: " + ", ".join(f"{k}={v!r}" for k, v in params.items())
                                 for a, params in stored.variants[variant].items())
@@ -297,7 +332,7 @@ def report(directory: str | os.PathLike[str], *, figures: bool = True) -> Path:
     lines += not_in_run_lines(absent, verdicts)
     lines[3:3] = [f"Claims: {sum(verdicts.values())} in all: {counts_text(verdicts)}."
                   + (f" Under the scenarios' variants (other readings): {counts_text(variant_verdicts)}."
-                     if sum(variant_verdicts.values()) else ""), ""]
+                     if sum(variant_verdicts.values()) else ""), "", *holm_lines(p_values)]
     if partial:  # at the top: the numbers below are of the cells finished so far
         lines[1:1] = ["", *partial]
     out = top / "report.md"

@@ -59,7 +59,10 @@ from aisched.experiments.spec.scenario import METRICS
 from aisched.experiments.store.stored import StoredScenario
 from aisched.experiments.studies.calibrate import is_calibration_sweep
 from aisched.experiments.verdicts.regime import proposed_runs, regime_points
-from aisched.experiments.verdicts.sequential import holm
+from aisched.experiments.verdicts.sequential import (
+    PAIRED_KINDS,  # noqa: F401 (named here before)
+    holm,
+)
 from aisched.experiments.verdicts.stats import counts_text, new_counts
 from aisched.provenance import provenance_text
 
@@ -166,10 +169,6 @@ def _budget(runs: list[dict[str, Any]]) -> list[str]:
     if len(lines) == rows:
         lines = [*lines[:-2], "No full-size run under this folder."]
     return [*lines, ""]
-
-
-#: Claim kinds decided on paired per-seed differences (:func:`aisched.experiments.verdicts.checks.check_claims`).
-PAIRED_KINDS = ("improvement", "better_than", "best")
 
 
 def _summary(by_family: dict[str, dict[str, int]], regimes: dict[str, list[str]],

@@ -38,7 +38,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-__all__ = ["Eta", "EtaBar", "Group", "cell_group", "pace_text"]
+__all__ = ["Eta", "EtaBar", "Group", "PACE_UNITS", "cell_group", "pace_text", "pace_unit"]
 
 #: A cell's group: (its kind, e.g. ``"lora:pdftsp"``, and its size, the text of the parameters that shape
 #: its instance). Cells of one group cost alike; the first of a group on a worker pays its compilation.
@@ -218,19 +218,33 @@ class Eta:
             return max(work / self.workers, longest) + writes
 
 
-def pace_text(cells: float, seconds: float) -> str:
+#: The units a pace is given in (:func:`pace_text`).
+PACE_UNITS = ("min/cell", "s/cell", "cells/min")
+
+
+def pace_unit(cells: float, seconds: float) -> str:
+    """The unit a pace reads best in: minutes a cell from a minute up, seconds a cell from a second, else
+    cells a minute."""
+    per_cell = seconds / cells if cells > 0 and seconds > 0 else 1.0
+    return "min/cell" if per_cell >= 60 else "s/cell" if per_cell >= 1 else "cells/min"
+
+
+def pace_text(cells: float, seconds: float, unit: str | None = None) -> str:
     """A pace a person reads at a glance: ``"4.2 s/cell"``, ``"85 cells/min"`` or ``"2.5 min/cell"``.
 
     A cell a second or slower is given in seconds (minutes from a minute up) a
-    cell; faster ones in cells a minute. ``"? s/cell"`` before a cell finished.
+    cell; faster ones in cells a minute; ``unit`` (:data:`PACE_UNITS`) fixes it (a bar keeps
+    the unit of its first pace: its numbers never switch units mid-run). ``"? s/cell"`` before a
+    cell finished.
     """
     if cells <= 0 or seconds <= 0:
-        return "? s/cell"
+        return f"? {unit or 's/cell'}"
     per_cell = seconds / cells
-    if per_cell >= 60:
+    unit = unit or pace_unit(cells, seconds)
+    if unit == "min/cell":
         return f"{per_cell / 60:.1f} min/cell"
-    if per_cell >= 1:
-        return f"{per_cell:.1f} s/cell"
+    if unit == "s/cell":
+        return f"{per_cell:.{1 if per_cell >= 1 else 2}f} s/cell"
     return f"{60 / per_cell:.0f} cells/min"
 
 
@@ -250,6 +264,10 @@ class EtaBar(tqdm):  # type: ignore[misc]
         #: Cells finished and all cells, counted even when the bar is disabled (tqdm's ``n`` is not).
         self.done, self.planned = int(kwargs.get("initial") or 0), kwargs.get("total")
         kwargs.setdefault("bar_format", self.BAR_FORMAT)
+        # every finished cell redraws the line (tqdm's own pacing skipped the redraws of a burst of early
+        # cells: the estimate stayed "?" on screen long after it was known)
+        kwargs.setdefault("miniters", 1)
+        self._unit: str | None = None  # the pace's unit, chosen once (at the first cell finished)
         if self.planned is not None:  # before tqdm draws the bar: its cells are left, not none ("?", not 00:00)
             self.eta.expect_unknown(int(self.planned) - self.done)
         super().__init__(*args, **kwargs)
@@ -266,5 +284,8 @@ class EtaBar(tqdm):  # type: ignore[misc]
         d = super().format_dict
         left = self.eta.remaining_s() if hasattr(self, "eta") else None
         d["left"] = "?" if left is None else self.format_interval(left)
-        d["pace"] = pace_text(d.get("n", 0) - (d.get("initial") or 0), d.get("elapsed") or 0.0)
+        cells, elapsed = d.get("n", 0) - (d.get("initial") or 0), d.get("elapsed") or 0.0
+        if getattr(self, "_unit", "") is None and cells > 0 and elapsed > 0:
+            self._unit = pace_unit(cells, elapsed)
+        d["pace"] = pace_text(cells, elapsed, getattr(self, "_unit", None))
         return d

@@ -30,11 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from aisched import families as family_registry
-from aisched._files import atomic_write_text
+from aisched._files import atomic_write_text, lock_folder, make_folders
+from aisched._processes import seen
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.run.sharing import sharing
 from aisched.experiments.run.sweep import (
     Interrupted,
+    _to_the_end,
     cells,
     finished_cells,
     folder,
@@ -44,6 +46,7 @@ from aisched.experiments.run.sweep import (
 )
 from aisched.experiments.spec import catalog
 from aisched.experiments.spec.scenario import Scenario
+from aisched.experiments.spec.validation import check_seeds
 from aisched.provenance import provenance
 
 __all__ = ["plan", "read_records", "record_name", "run"]
@@ -149,18 +152,44 @@ def run(
         Before any cell runs: a bad family or name, or a folder under ``out``
         holding a sweep of another definition of a scenario.
     """
+    auto = seeds == "auto"
+    if auto:
+        from aisched.experiments.run.auto_seeds import looks_upto
+
+        looks_upto(max_seeds)  # raises on a bad --max-seeds before any work
+    elif seeds is not None:
+        check_seeds(seeds)  # an integer from 1 to MAX_SEEDS (or "auto")
+    scenarios = plan(families, reduced=reduced, names=names)
+    make_folders(Path(out), ())
+    # the whole results root for the whole run: two runs into one folder would each hold one scenario's
+    # folder and wait for the other's next; the second one is refused at once (or waits, ``wait``)
+    with lock_folder(Path(out), {"reproduce": list(families), "reduced": reduced}, wait=wait, what="reproduce",
+                     name=LOCK_NAME):
+        return _run(families, out, scenarios, seeds=seeds, max_seeds=max_seeds, reduced=reduced,
+                    executor=executor, workers=workers, progress=progress, outcomes=outcomes, share=share,
+                    wait=wait)
+
+
+#: The lock a run holds on its results root for its whole length (beside the sweep folders' own).
+LOCK_NAME = ".aisched.reproduce.lock"
+
+#: What an interrupted run says to do: it continues where it stopped by itself (no ``--resume``).
+AGAIN = "run the same command again to continue"
+
+
+def _run(families: Sequence[str], out: str | os.PathLike[str], scenarios: list[Scenario], *,
+         seeds: int | str | None, max_seeds: int, reduced: bool, executor: str, workers: int | None,
+         progress: bool, outcomes: bool, share: bool, wait: bool) -> Path:
+    """:func:`run` with the results root locked."""
     from aisched.experiments.run.progress import EtaBar
 
     auto = seeds == "auto"
     if auto:
         from aisched.experiments.run.auto_seeds import auto_seeds, looks_upto
 
-        first = looks_upto(max_seeds)[0]  # raises on a bad --max-seeds before any work
-    elif seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1):
-        raise InvalidScenarioError("seeds", f"= {seeds!r} must be an integer >= 1 or 'auto'")
+        first = looks_upto(max_seeds)[0]
     else:
         first = seeds
-    scenarios = plan(families, reduced=reduced, names=names)
     todo = {s.name: len(cells(s, first)) for s in scenarios}
     done = {s.name: len(finished_cells(s, folder(out, s))) for s in scenarios}  # raises on a mismatch
     total, initial = sum(todo.values()), sum(done.values())
@@ -199,9 +228,20 @@ def run(
                 added[s.name] = auto_seeds(s, out, max_seeds=max_seeds, runner=runner, outcomes=outcomes,
                                            progress=progress, wait=wait)
                 walls[s.name] += time.perf_counter() - tic
-    finally:
-        runner.shutdown()
+    except KeyboardInterrupt:  # Ctrl-C (or the CLI's SIGTERM): the workers end now, the finished cells are kept
+        seen()
+        _to_the_end(runner.stop)
+        _to_the_end(runner.shutdown)
         bar.close()
+        raise Interrupted(getattr(bar, "done", 0), getattr(bar, "planned", None) or total, AGAIN) from None
+    except BaseException:  # a sweep's error: the workers end with the run
+        _to_the_end(runner.stop)
+        _to_the_end(runner.shutdown)
+        bar.close()
+        raise
+    if _to_the_end(runner.shutdown):
+        raise Interrupted(getattr(bar, "done", 0), getattr(bar, "planned", None) or total, AGAIN)
+    bar.close()
     wall = time.perf_counter() - started
     if auto:  # the whole run's cells: the first look's and the seeds added
         total = sum(len(finished_cells(s, folder(out, s))) for s in scenarios)
@@ -245,6 +285,7 @@ def _overlapped(one: Callable[[Scenario], None], scenarios: Sequence[Scenario], 
         for fut in futures:
             fut.result()
     except KeyboardInterrupt:  # only this thread sees Ctrl-C: cancel what has not started, stop the workers
+        seen()
         for fut in futures:
             fut.cancel()
         runner.stop()

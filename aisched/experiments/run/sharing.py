@@ -21,8 +21,9 @@ Within one run only: a resumed run re-runs a cell whose twin was kept from an
 earlier run. Cost: the parent keeps every cell's result (row and outcome) that a
 later cell could repeat until the run ends, where a sweep kept its own scenario's
 only (lora's full-size outcomes are 2.3 GB as netCDF; the 2026-11-27 run finished
-on 24 GiB, its peak memory not measured). On Dask every cell runs (its ``as_completed`` takes Dask futures
-only). ``reproduce(..., share=False)`` runs every cell as before.
+on 24 GiB, its peak memory not measured). On Dask (whose ``as_completed`` takes Dask futures only) a later
+cell is a small Dask task that waits for the first one's and returns its row as the later cell's
+(:func:`relay_row`; the runner's ``relay``). ``reproduce(..., share=False)`` runs every cell as before.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import Any
 
 from aisched.experiments.run.sweep import Cell, Runner
 
-__all__ = ["identity", "sharing", "same_row"]
+__all__ = ["identity", "relay_row", "sharing", "same_row"]
 
 
 def identity(cell: Cell) -> str:
@@ -53,10 +54,10 @@ def same_row(row: dict[str, Any], cell: Cell, source: Cell) -> dict[str, Any]:
 def sharing(runner: Runner) -> Runner:
     """``runner`` with each distinct computation of the run submitted once (see the module docstring).
 
-    Thread-safe: ``aisched reproduce`` submits two scenarios' cells from two threads. A Dask
-    runner is returned unchanged.
+    Thread-safe: ``aisched reproduce`` submits two scenarios' cells from two threads. On a runner with a
+    ``relay`` (Dask) a later cell is the relay's task on the first one's future.
     """
-    if runner.executor.startswith("dask:"):
+    if runner.executor.startswith("dask:") and runner.relay is None:
         return runner
     lock = threading.Lock()
     first: dict[str, tuple[Future, Cell]] = {}
@@ -71,6 +72,8 @@ def sharing(runner: Runner) -> Runner:
                 first[key] = (fut, cell)
                 return fut
         source_future, source = hit
+        if runner.relay is not None:  # a Dask future: as_completed takes no other
+            return runner.relay(relay_row, source_future, cell, source)
         relay: Future = Future()
 
         def done(fut: Future) -> None:
@@ -85,3 +88,9 @@ def sharing(runner: Runner) -> Runner:
         return relay
 
     return replace(runner, submit=shared_submit)
+
+
+def relay_row(result: tuple[dict[str, Any], Any], cell: Cell, source: Cell) -> tuple[dict[str, Any], Any]:
+    """The first cell's ``(row, outcome)`` as ``cell``'s (a Dask task on the first cell's future)."""
+    row, outcome = result
+    return same_row(row, cell, source), outcome

@@ -42,7 +42,6 @@ import math
 import multiprocessing
 import os
 import re
-import signal
 import sys
 import threading
 import time
@@ -61,8 +60,22 @@ import xarray as xr
 from aisched import families, registry
 from aisched._files import WriteFailed, atomic_write_text, lock_folder, make_folders
 from aisched._files import write_cause as _cause
+from aisched._processes import seen
 from aisched.errors import InvalidScenarioError
+from aisched.experiments.run.workers import (  # noqa: F401 (the names tests and older callers know)
+    _WORKER,
+    DASK_NO_WORKER_S,
+    WORKER_DISPATCHES,
+    _async_dispatch,
+    _init_worker,
+    _spawning,
+    _stop_pool,
+    _unlink_private_semaphores,
+    _watched,
+    worker_dispatch,
+)
 from aisched.experiments.spec.catalog import Scenario
+from aisched.experiments.spec.validation import check_seeds
 from aisched.experiments.store.stored import DIGEST_FIELD, TABLE_COLUMNS, cell_files, load_table, set_aside  # noqa: F401
 from aisched.experiments.store.stored import NETCDF_LOCK as _NETCDF_LOCK  # noqa: F401 (the name tests and docs know)
 from aisched.experiments.store.sweep_state import digest, finished_cells, prepare, record_text
@@ -98,9 +111,7 @@ def cells(scenario: Scenario, seeds: int | None = None, points: Iterable[int] | 
           first_seed: int = 0) -> list[Cell]:
     """The cells of a scenario in run order (point, seed, offline first, then the algorithms); ``points``: only
     these points' (:mod:`~aisched.experiments.run.auto_seeds` adds seeds there); seeds from ``first_seed`` on."""
-    n_seeds = scenario.seeds if seeds is None else seeds
-    if not isinstance(n_seeds, int) or isinstance(n_seeds, bool) or n_seeds < 1:
-        raise InvalidScenarioError("seeds", f"= {n_seeds!r} must be an integer >= 1")
+    n_seeds = check_seeds(scenario.seeds if seeds is None else seeds)
     out = []
     chosen = range(len(scenario.values)) if points is None else sorted(set(points))
     referenced = set(scenario.reference_points())  # offline / bound only where a verdict reads them
@@ -233,6 +244,9 @@ class Runner:
     """Stop now (Ctrl-C): end the workers and drop the cells in flight; ``shutdown`` may follow."""
     dispatch: str | None = None
     """The workers' JAX dispatch (:data:`WORKER_DISPATCHES`) on a process pool; None elsewhere."""
+    relay: Callable[..., Any] | None = None
+    """On Dask: ``relay(fn, first_future, cell, first_cell)`` submits ``fn`` on the first cell's result as
+    ``cell``'s task (:mod:`aisched.experiments.run.sharing`); None elsewhere."""
 
 
 def open_workers(kind: str, workers: int | None) -> int:
@@ -270,7 +284,8 @@ def open_runner(kind: str, workers: int | None = None) -> Runner:
         raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
     dispatch = worker_dispatch() if kind == "process" else None
     submit, completed, shutdown, stop = _executor(kind, workers, dispatch or "sync")
-    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers), stop, dispatch)
+    return Runner(submit, completed, shutdown, kind, open_workers(kind, workers), stop, dispatch,
+                  getattr(submit, "relay", None))
 
 
 class Interrupted(KeyboardInterrupt):
@@ -282,83 +297,25 @@ class Interrupted(KeyboardInterrupt):
         Finished cells (of this run's progress bar: every scenario of a ``reproduce``) and all cells.
     """
 
-    def __init__(self, kept: int, total: int) -> None:
-        self.kept, self.total = int(kept), int(total)
-        super().__init__(f"interrupted: {self.kept} of {self.total} cells kept; run the same command with --resume")
+    def __init__(self, kept: int, total: int, again: str = "run the same command with --resume") -> None:
+        self.kept, self.total, self.again = int(kept), int(total), again
+        super().__init__(f"interrupted: {self.kept} of {self.total} cells kept; {again}")
 
 
-_WORKER = [False]  # whether this process is a pool worker (set by its initializer)
+def _to_the_end(step: Callable[[], Any]) -> bool:
+    """Run a closing ``step`` to its end, again after each Ctrl-C that comes meanwhile; whether one came.
 
-#: How a process-pool worker runs its JAX computations on the CPU: ``"sync"`` (default) on the calling
-#: thread (``jax_cpu_enable_async_dispatch`` off), ``"async"`` handed to JAX's dispatch thread (JAX's own
-#: default). Same compiled programs, same results; only the time differs. A worker runs one cell at a time
-#: beside the other workers, so the hand-off per jitted call (pdFTSP's per-task kernel: one call a task) is
-#: pure cost there: measured 2026-11-27 on a 2-core host, `lora/fig8-load` at 80 tasks a slot alone in its
-#: process: pdFTSP 28.2 -> 19.9 s, `cell_prices` 9.9 -> 6.9 s; two processes at once (a full pool) about 4 %
-#: (docs/readings.md L2). The user's own process keeps JAX's default (the flag is process-wide).
-#: ``AISCHED_WORKER_DISPATCH`` sets it; read when a pool opens and handed to its workers.
-WORKER_DISPATCHES = ("sync", "async")
-
-
-def worker_dispatch() -> str:
-    """The dispatch a process pool opened now gives its workers (``AISCHED_WORKER_DISPATCH``, default "sync")."""
-    value = os.environ.get("AISCHED_WORKER_DISPATCH", "sync")
-    if value not in WORKER_DISPATCHES:
-        raise InvalidScenarioError("AISCHED_WORKER_DISPATCH", f"= {value!r}: expected one of {WORKER_DISPATCHES}")
-    return value
-
-
-def _async_dispatch() -> bool:
-    """Whether this process runs JAX's CPU computations on its dispatch thread (what a worker was given)."""
-    import jax
-
-    return bool(jax.config.values["jax_cpu_enable_async_dispatch"])
-
-
-def _init_worker(dispatch: str) -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (it ends the workers), not each worker's traceback.
-
-    ``dispatch`` (:func:`worker_dispatch`) is set before the worker's first JAX computation
-    (JAX reads the flag when it makes its CPU client).
+    The steps that end a sweep (wait for the writer, end the pool, write the table) are each safe to
+    run again; cut short by a ``KeyboardInterrupt`` they would leave a worker alive or a file half done.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER[0] = True
-    import jax
-
-    jax.config.update("jax_cpu_enable_async_dispatch", dispatch == "async")
-    from aisched import registry
-
-    registry.load()  # the algorithms and the numerical stack (Pyomo makes a lock at import) ...
-    _unlink_private_semaphores()  # ... whose semaphore a worker ended by Ctrl-C would leave behind
-
-
-def _unlink_private_semaphores() -> None:
-    """In a pool worker: unlink the named semaphores this process created (e.g. Pyomo's lock at import).
-
-    A spawned worker's ``multiprocessing`` locks are named semaphores that its exit
-    unlinks; a worker ended by Ctrl-C never exits normally, and the resource tracker
-    then warns of leaked semaphores. Nothing outside the worker uses them, so they
-    are unlinked at once (as under ``fork``); each stays usable in the worker.
-    """
-    from multiprocessing import util
-    from multiprocessing.synchronize import SemLock
-
-    for finalizer in list(getattr(util, "_finalizer_registry", {}).values()):
-        if getattr(finalizer, "_callback", None) is SemLock._cleanup:
-            finalizer()  # SemLock._cleanup: sem_unlink and unregister from the tracker (runs once)
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End a process pool's workers at once and drop its queued cells (its cells in flight are lost)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(timeout=1.0)
-    # with its workers gone the pool's manager sees it broken at once; waiting for it closes its queues
-    # (else their semaphores outlive the run and multiprocessing's resource_tracker warns of leaks)
-    pool.shutdown(wait=True, cancel_futures=True)
+    hit = False
+    while True:
+        try:
+            step()
+            return hit
+        except KeyboardInterrupt:
+            seen()  # caught: the stop signals after it are ignored (aisched._processes)
+            hit = True
 
 
 def _executor(kind: str, workers: int | None, dispatch: str = "sync",
@@ -387,9 +344,10 @@ def _executor(kind: str, workers: int | None, dispatch: str = "sync",
     if kind == "process":
         pool = ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1,
                                    mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
-                                   initargs=(dispatch,))
-        return (lambda cell: pool.submit(run_cell, cell)), futures_completed, \
-            (lambda: pool.shutdown(wait=True, cancel_futures=True)), (lambda: _stop_pool(pool))
+                                   initargs=(dispatch, os.getpid()))
+        # shutdown: the workers leave by themselves (idle), or are killed after a few seconds; stop: at once
+        return _spawning(lambda cell: pool.submit(run_cell, cell)), futures_completed, \
+            (lambda: _stop_pool(pool, grace=5.0)), (lambda: _stop_pool(pool))
     if kind.startswith("dask:"):
         from dask.distributed import Client, LocalCluster
         from dask.distributed import as_completed as dask_completed
@@ -414,8 +372,14 @@ def _executor(kind: str, workers: int | None, dispatch: str = "sync",
             if cluster is not None:
                 cluster.close()
 
-        return (lambda cell: client.submit(run_cell, cell, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")), \
-            dask_completed, shutdown, shutdown
+        def submit_dask(cell: Cell) -> Any:
+            return client.submit(run_cell, cell, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")
+
+        def relay(fn: Callable[..., Any], first: Any, cell: Cell, source: Cell) -> Any:  # sharing: a later cell
+            return client.submit(fn, first, cell, source, pure=False, key=f"aisched-{cell.scenario}-{cell.key}")
+
+        submit_dask.relay = relay  # type: ignore[attr-defined]
+        return submit_dask, _watched(dask_completed, client, address), shutdown, shutdown
     raise InvalidScenarioError("executor", f"{kind!r}: expected 'serial', 'process' or 'dask:ADDRESS'")
 
 
@@ -523,6 +487,7 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
         eta.expect(cell_group(c) for c in todo)
     interrupted = died = False
     failure: BaseException | None = None
+    writes: list[Future] = []
     if todo:
         if runner is None:
             submit, completed, shutdown, stop = _executor(executor, workers, dispatch or "sync")
@@ -530,7 +495,6 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
             submit, completed, shutdown, stop = runner.submit, runner.completed, (lambda: None), runner.stop
         # one writer thread: the next cell computes while the last one's files are written
         writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aisched-sweep-writer")
-        writes: list[Future] = []
         failed = threading.Event()  # set by a failed write: stop computing cells whose results cannot be kept
         try:
             futures = {submit(c): c for c in todo}
@@ -555,45 +519,52 @@ def _sweep(scenario: Scenario, root: Path, todo_all: list[Cell], *, resume: bool
                         lambda w: w.exception() is None and eta.wrote(w.result()))
                 bar.set_postfix_str(f"{cell.x} s{cell.seed} {cell.algorithm}", refresh=False)
                 bar.update(1)
-        except KeyboardInterrupt:  # Ctrl-C: end the workers now, keep what finished
+        except KeyboardInterrupt:  # Ctrl-C (or the CLI's SIGTERM): end the workers now, keep what finished
+            seen()
             interrupted = True
-            stop()
+            interrupted |= _to_the_end(stop)
         except BrokenProcessPool:  # a worker died: keep what finished, say so in one line
             died = True
-            stop()
+            interrupted |= _to_the_end(stop)
         finally:  # writes first: with a Dask client alive, xarray writes under its distributed lock
-            writer.shutdown(wait=True)
-            if failed.is_set() and runner is None:
-                stop()  # this sweep's own workers: the cells in flight could not be kept (a shared pool runs on)
-            shutdown()
+            # each closing step runs to its end even when Ctrl-C comes meanwhile (then: interrupted)
+            interrupted |= _to_the_end(lambda: writer.shutdown(wait=True))
+            if (failed.is_set() and runner is None) or interrupted:
+                interrupted |= _to_the_end(stop)  # the cells in flight cannot be kept (a shared pool runs on
+            interrupted |= _to_the_end(shutdown)  # after a failed write; Ctrl-C stops it: the whole run stops)
         failure = next((w.exception() for w in writes if w.exception() is not None), None)
         write = sum(w.result() for w in writes if w.exception() is None)
     if own_bar:
         bar.close()
     wall = time.perf_counter() - tic
-    table = load_table(root)
+    loaded: list[pd.DataFrame] = []
+    interrupted |= _to_the_end(lambda: loaded[:] or loaded.append(load_table(root)))
+    table = loaded[0]
     try:
-        _atomic_write_text(root / "table.csv", table.to_csv(index=False))
+        interrupted |= _to_the_end(lambda: _atomic_write_text(root / "table.csv", table.to_csv(index=False)))
     except OSError:
         if failure is None:
             raise
+    again = "run the same command again" if resume else "run the same command with --resume"
     if failure is not None:
         if not isinstance(failure, WriteFailed):
             raise failure
         raise InvalidScenarioError(
             "out", f"{failure}; {len(table)} of {len(todo_all)} cells are kept in {str(root)!r}; "
-            "fix that, then run the same command with --resume") from None
-    if died and failure is None:
+            f"fix that, then {again}") from None
+    if died and not interrupted:
         raise InvalidScenarioError("executor", f"{WORKER_DIED}; {len(table)} of {len(todo_all)} cells are kept in "
-                                   f"{str(root)!r}; run the same command with --resume (--serial shows a "
-                                   "worker's own error)")
+                                   f"{str(root)!r}; {again} (--serial shows a worker's own error)")
     if interrupted:  # an EtaBar counts every scenario of its run (reproduce), else this sweep's cells
-        kept = getattr(bar, "done", len(todo_all) - len(todo) + len(writes))
-        raise Interrupted(kept, getattr(bar, "planned", None) or len(todo_all))
-    _atomic_write_text(root / "sweep.json", json.dumps({
+        kept = getattr(bar, "done", len(todo_all) - len(todo) + len(writes)) if not own_bar else len(table)
+        raise Interrupted(kept, getattr(bar, "planned", None) or len(todo_all), again)
+    timings = json.dumps({
         "scenario": scenario.name, "cells_total": len(todo_all), "cells_run": len(todo),
         "executor": executor, "workers": n_workers, "wall_s": wall, "work_s": work, "write_s": write,
         "worker_dispatch": dispatch, "cells_shared": shared, "cells_broken_recomputed": broken,
         "provenance": provenance(seeds=len({c.seed for c in todo_all})),
-    }, indent=1))
+    }, indent=1)
+    if _to_the_end(lambda: _atomic_write_text(root / "sweep.json", timings)):
+        raise Interrupted(getattr(bar, "done", len(table)) if not own_bar else len(table),
+                          getattr(bar, "planned", None) or len(todo_all), again)
     return table

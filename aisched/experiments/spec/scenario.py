@@ -335,8 +335,12 @@ _TOP_KEYS = {
 _CLAIM_KEYS = {"kind", "text", "algorithm", "baseline", "point", "other_point", "value", "why"}
 
 
-def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scenario:
+def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>",
+                 plugin_folder: str | os.PathLike[str] | None = None) -> Scenario:
     """A scenario from a plain mapping (a parsed TOML file).
+
+    ``plugin_folder``: where a ``plugins`` module kept as a file is found when it is not on ``sys.path``
+    (:func:`load` gives the TOML's folder).
 
     Keys: ``name``, ``family``, ``title``, ``x``, ``values`` (list), ``algorithms``
     (list), optional ``base`` (table of generator parameters), ``metric``,
@@ -385,7 +389,7 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
         return value
 
     for i, module in enumerate(typed("plugins", list, [])):  # a user's algorithms, before they are checked
-        registry.load_plugin(module, field=f"plugins[{i}]")
+        registry.load_plugin(module, field=f"plugins[{i}]", near=plugin_folder)
 
     def points(key: str) -> tuple[Any, ...] | None:
         """The x values under ``key`` (None where absent), a list among them as a tuple."""
@@ -442,7 +446,9 @@ def from_mapping(data: Mapping[str, Any], *, source: str = "<mapping>") -> Scena
             bound=typed("bound", bool, False), bound_at=bound_at or (),
             why=tuple(typed("why", list, [])), references=typed("references", str, "needed"),
         )
-    except InvalidScenarioError as exc:
+    except InvalidScenarioError as exc:  # the source once: typed() names it already
+        if exc.message.startswith(f"{source}:"):
+            raise
         raise InvalidScenarioError(exc.field, f"{source}: {exc.message}") from None
 
 
@@ -460,7 +466,7 @@ def load(path: str | os.PathLike[str]) -> Scenario:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise InvalidScenarioError("scenario", f"{str(p)!r} is not valid TOML ({exc})") from None
-    return from_mapping(data, source=str(p))
+    return from_mapping(data, source=str(p), plugin_folder=p.parent)
 
 
 Add = Callable[[Scenario], object]

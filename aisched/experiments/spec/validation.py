@@ -97,6 +97,22 @@ CLAIM_KINDS: dict[str, str] = {
 }
 
 
+#: Most seeds a sweep runs, from the command line (``--seeds``), a TOML (``seeds``) or Python alike (a size
+#: guard: cells = points x seeds x algorithms, each a row in memory; raise it if you mean it).
+MAX_SEEDS = 10_000
+
+
+def check_seeds(value: Any, field: str = "seeds", where: str = "") -> int:
+    """``value`` as a number of seeds: an integer from 1 to :data:`MAX_SEEDS`, else
+    :class:`InvalidScenarioError` naming ``field`` (the one check of the CLI, the TOML and :func:`sweep`)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise InvalidScenarioError(field, f"{where}= {value!r} must be an integer >= 1")
+    if value > MAX_SEEDS:
+        raise InvalidScenarioError(field, f"{where}= {value} is more than the limit MAX_SEEDS = {MAX_SEEDS} "
+                                   "(raise aisched.experiments.spec.validation.MAX_SEEDS if you mean it)")
+    return value
+
+
 def offline_options(family: str) -> set[str]:
     """The options the family's offline solve takes (its keyword parameters but the instance):
     what a scenario's ``params["offline"]`` may set."""
@@ -132,8 +148,7 @@ def validate(s: Scenario) -> None:
         raise InvalidScenarioError("reduced_values", f"{where}must not be empty")
     if s.metric not in METRICS:
         raise InvalidScenarioError("metric", f"{where}{s.metric!r} is not one of {list(METRICS)}")
-    if not isinstance(s.seeds, int) or isinstance(s.seeds, bool) or s.seeds < 1:
-        raise InvalidScenarioError("seeds", f"{where}= {s.seeds!r} must be an integer >= 1")
+    check_seeds(s.seeds, "seeds", where)
     if s.time_limit is not None and not (isinstance(s.time_limit, (int, float)) and s.time_limit > 0
                                          and math.isfinite(s.time_limit)):
         raise InvalidScenarioError("time_limit", f"{where}= {s.time_limit!r} must be > 0 seconds")
@@ -211,6 +226,13 @@ def validate(s: Scenario) -> None:
                     label, f"{where}{key!r} is not a parameter of aisched.scenarios.{s.family}."
                     f"{gen.__name__} (accepted: {sorted(accepted)})"
                 )
+    check_files = getattr(gen, "check_files", None)  # a generator's look at the files its parameters name
+    if check_files is not None and s.kind == "compare":
+        for p in range(len(s.values)):  # before a sweep writes its scenario.json, not when its first cell runs
+            try:
+                check_files(**s.point_params(p))
+            except InvalidScenarioError as exc:
+                raise InvalidScenarioError(exc.field, f"{where}{exc.message}") from None
     labels = [str(v) for v in (*s.values, *(s.full_values or ()))]
     for i, c in enumerate(s.claims):
         if c.kind not in CLAIM_KINDS:

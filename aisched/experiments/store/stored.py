@@ -262,7 +262,26 @@ def row_problem(row: Any) -> str | None:
         if isinstance(value, bool) or not isinstance(value, types):
             names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
             return f"field {key!r} = {value!r} is not {names}"
+        if key in FINITE_FIELDS and isinstance(value, float) and math.isinf(value):
+            return f"field {key!r} = {value!r} is not a finite number"
     return None
+
+
+#: The row fields that may not be infinite (JSON's ``Infinity`` parses): no algorithm's objective, count or time
+#: is; NaN stays (a cell without a value). A bound may be infinite (none known).
+FINITE_FIELDS = ("objective", "admitted", "runtime_s", "decision_median_s", "work_s")
+
+
+def cell_problem(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """The row of the cell file ``path``, or (None, what is wrong): :func:`read_row`'s checks, and the row
+    must be the one of the cell its name says (a copied file, or one edited to another point or seed, is not).
+    The one check of ``--resume`` (:func:`cell_files`) and of the report (:func:`load_table`)."""
+    row, problem = read_row(path)
+    if row is not None:
+        named = f"p{row['point']:03d}-s{row['seed']:03d}-{row['algorithm']}"
+        if named != path.stem:
+            return None, f"holds the row of cell {named!r}, not of {path.stem!r}"
+    return row, problem
 
 
 def read_row(path: Path) -> tuple[dict[str, Any] | None, str | None]:
@@ -313,13 +332,9 @@ def cell_files(root: Path) -> tuple[set[str], list[tuple[Path, str]]]:
     done: set[str] = set()
     broken: list[tuple[Path, str]] = []
     for path in sorted((root / "cells").glob("*.json")):
-        row, problem = read_row(path)
+        row, problem = cell_problem(path)
         if row is not None:
-            named = f"p{row['point']:03d}-s{row['seed']:03d}-{row['algorithm']}"
-            if named != path.stem:
-                problem = f"holds the row of cell {named!r}, not of {path.stem!r}"
-            else:
-                problem = outcome_problem(root / "outcomes" / f"{path.stem}.nc")
+            problem = outcome_problem(root / "outcomes" / f"{path.stem}.nc")
         if problem:
             broken.append((path, problem))
         else:
@@ -385,7 +400,7 @@ def load_table(root: str | os.PathLike[str]) -> pd.DataFrame:
                                                                  else ""))
     rows = []
     for path in sorted((root / "cells").glob("*.json")):
-        row, problem = read_row(path)
+        row, problem = cell_problem(path)  # as --resume reads it: a copied or edited cell is not averaged in
         if row is None:
             raise InvalidScenarioError("cells", f"{str(path)!r} {problem}; run the sweep again with --resume to "
                                        "recompute it (or delete the file)")

@@ -116,7 +116,9 @@ def folder_state(scenario: Scenario, root: Path, *, resume: bool = True) -> Fold
         try:
             old = StoredScenario.from_record(json.loads(old_text), source=str(record))
         except (ValueError, InvalidScenarioError) as exc:  # JSONDecodeError is a ValueError
-            unreadable = f"is not valid JSON ({exc})" if isinstance(exc, ValueError) else f"is broken ({exc})"
+            # an InvalidScenarioError is a ValueError too: valid JSON, not a record this version reads
+            unreadable = (f"is not valid JSON ({exc})" if isinstance(exc, json.JSONDecodeError)
+                          else f"is not a sweep record this version reads ({exc})")
     new = StoredScenario.of(scenario)
     differ = changed = list(COMPUTATION)
     if old is not None:

@@ -59,6 +59,10 @@ LOOKS: tuple[int, ...] = (3, 6, 12, 20)
 #: The chance of a false verdict a claim may have over all its looks.
 ALPHA = 0.05
 
+#: Claim kinds decided on paired per-seed differences (:func:`aisched.experiments.verdicts.checks.check_claims`):
+#: the hypotheses :func:`holm` corrects together.
+PAIRED_KINDS = ("improvement", "better_than", "best")
+
 ArrayLike = Union[np.ndarray, Iterable[float]]
 
 

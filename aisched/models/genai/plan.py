@@ -38,7 +38,24 @@ RTOL = 1e-9
 
 def make_plan(instance: GenaiInstance, edge: np.ndarray, model: np.ndarray, start: np.ndarray,
               admitted: np.ndarray) -> xr.Dataset:
-    """Pack decisions into the plan Dataset (no checking: see :func:`verify_plan`)."""
+    """Pack decisions into the plan Dataset (no checking: see :func:`verify_plan`).
+
+    Parameters
+    ----------
+    instance
+        The instance planned (``num_jobs`` J, ``max_tasks`` L: the task axis, padded).
+    edge, model, start
+        (J, L) int: for task ``l`` of job ``i``, the edge it runs on, the model it uses and its start
+        slot (0-based); -1 for a task the job does not have or a job not admitted.
+    admitted
+        (J,) bool: whether job ``i`` is admitted.
+
+    Returns
+    -------
+    xarray.Dataset
+        Variables ``edge``, ``model``, ``start`` (job, task) and ``admitted`` (job), coordinates ``job``
+        0..J-1 and ``task`` 0..L-1.
+    """
     return xr.Dataset(
         {
             "edge": (("job", "task"), np.asarray(edge, dtype=np.int32)),

@@ -36,7 +36,26 @@ def make_plan(
     vendor: np.ndarray,
     admitted: np.ndarray,
 ) -> xr.Dataset:
-    """Pack decisions into the plan Dataset (no checking: see :func:`verify_plan`)."""
+    """Pack decisions into the plan Dataset (no checking: see :func:`verify_plan`).
+
+    Parameters
+    ----------
+    instance
+        The instance planned (its ``num_tasks`` N and ``num_slots`` T give the coordinates).
+    assignment
+        (N, T) int: the node task ``i`` runs on in slot ``t`` (0-based), -1 where it does not run
+        (``x_ikt`` of the paper, one node a slot: (4b)).
+    vendor
+        (N,) int: the labour vendor that labels task ``i``'s data, -1 for none (``y_in``, (4a)).
+    admitted
+        (N,) bool: whether task ``i`` is admitted (``z_i``); a task not admitted runs nowhere.
+
+    Returns
+    -------
+    xarray.Dataset
+        Variables ``assignment`` (task, slot), ``vendor`` (task) and ``admitted`` (task), coordinates
+        ``task`` 0..N-1 and ``slot`` 0..T-1.
+    """
     return xr.Dataset(
         {
             "assignment": (("task", "slot"), np.asarray(assignment, dtype=np.int32)),

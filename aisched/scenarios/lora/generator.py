@@ -250,8 +250,8 @@ def _validate(
                     f"implies about {expected:.3g} tasks, more than the limit MAX_TASKS = {MAX_TASKS} "
                     "(paper scale is about 11,755; raise aisched.scenarios.lora.generator.MAX_TASKS if you mean it)")
     if nodes is not None and _is_int(nodes) and _is_int(slots) and int(nodes) * int(slots) > MAX_NODE_SLOTS:
-        raise _fail("nodes", nodes, f"x slots = {int(nodes) * int(slots)} (node, slot) cells, more than the limit "
-                    f"MAX_NODE_SLOTS = {MAX_NODE_SLOTS} (raise aisched.scenarios.lora.generator.MAX_NODE_SLOTS if you mean it)")
+        raise _fail("nodes", nodes, f"with slots = {slots}: nodes x slots = {int(nodes) * int(slots)} (node, slot) cells, "
+                    f"more than the limit MAX_NODE_SLOTS = {MAX_NODE_SLOTS} (raise aisched.scenarios.lora.generator.MAX_NODE_SLOTS if you mean it)")
     if not _is_int(vendors) or vendors < 0:
         raise _fail("vendors", vendors, "must be an integer >= 0")
     if vendors > MAX_VENDORS:  # a size guard: (task, vendor) arrays
@@ -595,3 +595,6 @@ def paper_instance(seed: int = 0) -> LoraInstance:
         Seed of the draw (>= 0).
     """
     return generate(seed=seed, **PAPER_SCENARIO)
+
+
+generate.check_files = traces.check_files  # type: ignore[attr-defined]  # before a sweep writes anything

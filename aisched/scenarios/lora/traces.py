@@ -44,6 +44,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from aisched._paths import regular_file
 from aisched.data import data_file
 from aisched.errors import InvalidScenarioError
 
@@ -73,10 +74,19 @@ def resolve(trace: str | os.PathLike[str]) -> Path:
         found = data_file(NAMED_TRACES[name])
         assert found is not None
         return found
-    path = Path(trace)
-    if not path.is_file():
-        raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
-    return path
+    return regular_file(Path(trace))
+
+
+def check_files(trace: str | os.PathLike[str] | None = None, **_others: object) -> None:
+    """The files the generator's parameters name, looked at before a sweep writes anything
+    (``generate.check_files``, :func:`aisched.experiments.spec.validation.validate`): a trace given as
+    a path must be a regular file (a named trace is found, or its absence explained, when a cell runs)."""
+    if isinstance(trace, (str, os.PathLike)) and str(trace) not in NAMED_TRACES:
+        path = resolve(trace)
+        header = _read_header(path)
+        if not ({"timestamp", "creation_time"} & set(header) or {"time", "total_job_num"} <= set(header)):
+            raise InvalidScenarioError("trace", f"{str(path)!r} has no timestamp, creation_time or (time, "
+                                       f"total_job_num) columns (its header has {len(header)} field(s), none of them these)")
 
 
 def _tile(raw: np.ndarray, slots: int) -> np.ndarray:
@@ -107,14 +117,25 @@ def _read(path: Path, usecols: list[str] | None = None) -> pd.DataFrame:
         return pd.read_csv(path, usecols=usecols)
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
         cols = f" columns {usecols}" if usecols else ""
-        raise InvalidScenarioError("trace", f"{str(path)!r}: cannot read{cols} ({exc})") from None
+        raise InvalidScenarioError("trace", f"{str(path)!r}: cannot read{cols} ({_why(exc)})") from None
 
 
 def _read_header(path: Path) -> list[str]:
     try:
         return list(pd.read_csv(path, nrows=0).columns)
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise InvalidScenarioError("trace", f"{str(path)!r}: cannot read a CSV header ({exc})") from None
+        raise InvalidScenarioError("trace", f"{str(path)!r}: cannot read a CSV header ({_why(exc)})") from None
+
+
+def _why(exc: BaseException) -> str:
+    """Why a trace could not be read, in words that quote nothing of the file."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    if isinstance(exc, pd.errors.EmptyDataError):
+        return "the file is empty"
+    if isinstance(exc, pd.errors.ParserError):
+        return "not a CSV table: its rows have different numbers of fields"
+    return "not a CSV table with these columns"
 
 
 def _timestamps(path: Path, col: pd.Series, slot_seconds: int) -> np.ndarray:
@@ -126,7 +147,8 @@ def _timestamps(path: Path, col: pd.Series, slot_seconds: int) -> np.ndarray:
         start = ts.min().normalize()
         offsets = (ts - start).dt.total_seconds().to_numpy(dtype=float)
     except (ValueError, TypeError, OverflowError, pd.errors.OutOfBoundsDatetime) as exc:
-        raise InvalidScenarioError("trace", f"{str(path)!r}: bad timestamp ({exc})") from None
+        raise InvalidScenarioError("trace", f"{str(path)!r}: a timestamp is not a date-time ({type(exc).__name__})"
+                                   ) from None
     if not np.isfinite(offsets).all():
         raise InvalidScenarioError("trace", f"{str(path)!r}: a timestamp is not a time")
     return _bins(path, offsets, slot_seconds)
@@ -208,7 +230,7 @@ def arrival_counts(trace: str | os.PathLike[str], slots: int, slot_seconds: int 
             raise InvalidScenarioError(
                 "trace",
                 f"{str(path)!r} has no timestamp, creation_time or (time, total_job_num) columns "
-                f"(found {list(header)})",
+                f"(its header has {len(header)} field(s), none of them these)",
             )
     if raw.sum() == 0:
         raise InvalidScenarioError("trace", f"{str(path)!r} has no arrivals")

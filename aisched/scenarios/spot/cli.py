@@ -195,8 +195,10 @@ class SpotCli(FamilyCli):
         ds = res.weights.to_dataset()
         ds["utility"] = res.utility
         ds["chosen"] = ("job", res.chosen)
-        ds.to_netcdf(out / "spot_select_weights.nc", engine="netcdf4")
-        res.weights.to_pandas().to_csv(out / "spot_select_weights.csv")
+        from aisched._files import atomic_write, atomic_write_text  # never half-written; one line on failure
+
+        atomic_write(out / "spot_select_weights.nc", lambda tmp: ds.to_netcdf(tmp, engine="netcdf4"))
+        atomic_write_text(out / "spot_select_weights.csv", res.weights.to_pandas().to_csv())
         written = ["spot_select_weights.nc", "spot_select_weights.csv"]
         if not args.no_figures:
             policy_weight_heatmap(res.weights, out / "spot_select_weights.png",

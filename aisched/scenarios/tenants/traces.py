@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from aisched._paths import regular_file
 from aisched.errors import InvalidScenarioError
 
 __all__ = ["TRACES", "every_tenant_window", "load_philly", "spread_owners"]
@@ -17,20 +18,20 @@ TRACES = {"day": "philly_pollux_2017-10-09.csv", "week": "philly_pollux_week_201
 
 def load_philly(path: str | Path) -> pd.DataFrame:
     """The Philly extract, sorted by submission: columns ``timestamp``, ``num_gpus``, ``cluster``."""
-    path = Path(path)
-    if not path.is_file():
-        raise InvalidScenarioError("trace", f"file {str(path)!r} does not exist")
+    path = regular_file(Path(path))
     try:
         frame = pd.read_csv(path)
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:  # EmptyDataError is a ValueError
-        raise InvalidScenarioError("trace", f"{path.name}: not a readable CSV ({exc})") from None
+        why = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else type(exc).__name__  # nothing of the file
+        raise InvalidScenarioError("trace", f"{path.name}: not a readable CSV ({why})") from None
     missing = {"timestamp", "num_gpus", "cluster"} - set(frame.columns)
     if missing:
         raise InvalidScenarioError("trace", f"{path.name} lacks columns {sorted(missing)}")
     try:
         frame["timestamp"] = pd.to_datetime(frame["timestamp"])
     except (ValueError, TypeError, OverflowError) as exc:
-        raise InvalidScenarioError("trace", f"{path.name}: column 'timestamp' is not date-times ({exc})") from None
+        raise InvalidScenarioError("trace", f"{path.name}: column 'timestamp' is not date-times "
+                                   f"({type(exc).__name__})") from None
     return frame.sort_values("timestamp", kind="stable").reset_index(drop=True)
 
 

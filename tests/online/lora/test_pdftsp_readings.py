@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from lora_tiny import random_tiny
 
 import aisched
-from aisched.errors import InvalidInstanceError, InvalidScenarioError
+from aisched.errors import AischedWarning, InvalidInstanceError, InvalidScenarioError
 from aisched.models.lora import LoraInstance
 from aisched.models.lora.instance import VALUE_BOUNDS
 from aisched.online.lora import pdftsp
@@ -71,7 +71,8 @@ def test_undeclared_bounds_fall_back_to_bids_and_say_so():
     assert inst.max_value_per_sample is None
     _, _, source = pdftsp.lemma2_alpha_beta(inst)
     assert source == "from_bids (not declared)"
-    assert aisched.run("pdftsp", inst).info["parameters"] == "from_bids (not declared)"
+    with pytest.warns(AischedWarning, match="declares no value bounds.*not truthful"):  # said, not silent
+        assert aisched.run("pdftsp", inst).info["parameters"] == "from_bids (not declared)"
 
 
 @pytest.mark.parametrize("base_model", ["gpt2", "llama-2-7b"])

@@ -452,7 +452,8 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
             edge[i, :n], model[i, :n], start[i, :n] = d.edge, d.model, d.start
     plan = make_plan(inst, edge, model, start, admitted)
     objective = verify_plan(inst, plan)
-    prices = xr.Dataset({"memory_price": (("edge", "slot"), state.price)},
+    prices = xr.Dataset({"memory_price": (("edge", "slot"), state.price,
+                                          {"units": "money units per GB-slot", "symbol": "lambda_kt"})},
                         coords={"edge": np.arange(inst.num_edges), "slot": np.arange(inst.num_slots)})
     return Outcome(algorithm="comdos", family="genai", objective=objective, plan=plan, prices=prices,
                    admitted=admitted, runtime_s=time.perf_counter() - started, decision_s=decision_s,

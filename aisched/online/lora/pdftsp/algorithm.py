@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -53,7 +54,7 @@ import pandas as pd
 import xarray as xr
 
 from aisched.core.parameters import one_of
-from aisched.errors import InvalidScenarioError
+from aisched.errors import AischedWarning, InvalidScenarioError
 from aisched.models.lora import LoraInstance, make_plan
 from aisched.online.lora.pdftsp import fronts, invariants, kernel
 from aisched.online.lora.pdftsp import screen as screening
@@ -174,7 +175,10 @@ class PdftspState:
         k_count, t_count = instance.num_nodes, instance.num_slots
         zeros = lambda: np.zeros((k_count, t_count), dtype=np.float64)  # noqa: E731
         self.prices = xr.Dataset(
-            {"compute_price": (("node", "slot"), zeros()), "memory_price": (("node", "slot"), zeros())},
+            {"compute_price": (("node", "slot"), zeros(), {"units": "money units per sample processed in the cell",
+                                                           "symbol": "lambda_kt"}),
+             "memory_price": (("node", "slot"), zeros(), {"units": "money units per GB held in the cell (per slot)",
+                                                         "symbol": "phi_kt"})},
             coords={"node": np.arange(k_count), "slot": np.arange(t_count)},
         )
         self.used_compute = zeros()
@@ -369,6 +373,10 @@ def _params(
     **kw: Any,
 ) -> tuple[PdftspParams, str]:
     a0, b0, source = lemma2_alpha_beta(instance, beta_unit=beta_unit, parameters=parameters)
+    if source == "from_bids (not declared)" and (alpha is None or beta is None):  # a hand-built instance
+        warnings.warn("pdftsp: the instance declares no value bounds (max_value_per_sample, max_value_per_gb_slot), "
+                      "so Lemma 2's alpha and beta are taken from the bids (parameters='from_bids': not truthful); "
+                      "declare them on the instance, or pass alpha and beta", AischedWarning, stacklevel=4)
     if alpha is not None or beta is not None:
         source = "given" if alpha is not None and beta is not None else f"given / {source}"
     params = PdftspParams(alpha=a0 if alpha is None else alpha, beta=b0 if beta is None else beta, **kw)

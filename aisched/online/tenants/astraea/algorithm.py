@@ -428,8 +428,10 @@ def outcome_of(
     h_w, h_p = used_w.sum(axis=0), used_p.sum(axis=0)
     prices = xr.Dataset(
         {
-            "worker_price": ("slot", params.theta_w ** (h_w / instance.total_workers) - 1.0),
-            "ps_price": ("slot", params.theta_p ** (h_p / instance.total_parameter_servers) - 1.0),
+            "worker_price": ("slot", params.theta_w ** (h_w / instance.total_workers) - 1.0,
+                             {"units": "money units per worker-slot"}),
+            "ps_price": ("slot", params.theta_p ** (h_p / instance.total_parameter_servers) - 1.0,
+                         {"units": "money units per parameter-server-slot"}),
             "workers_used": ("slot", h_w),
             "ps_used": ("slot", h_p),
         },
