@@ -67,22 +67,13 @@ from aisched.online.lora.pdftsp.params import (  # noqa: F401  (re-exported)
     slot_consistent_alpha_beta,
     work_unit_of,
 )
+from aisched.online.lora.pdftsp.params import PRICE_ATTRS as _PRICE_ATTRS
+from aisched.online.lora.pdftsp.params import UNDECLARED_BOUNDS as _UNDECLARED
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = [
-    "PdftspParams",
-    "PdftspState",
-    "Decision",
-    "default_alpha_beta",
-    "slot_consistent_alpha_beta",
-    "lemma2_alpha_beta",
-    "work_unit_of",
-    "run",
-    "audit",
-    "audit_bids",
-    "individual_rationality",
-]
+__all__ = ["PdftspParams", "PdftspState", "Decision", "default_alpha_beta", "slot_consistent_alpha_beta",
+           "lemma2_alpha_beta", "work_unit_of", "run", "audit", "audit_bids", "individual_rationality"]
 
 Selection = Literal["faithful", "cell_prices", "exact"]
 Payment = Literal["corrected", "paper"]
@@ -91,6 +82,7 @@ _SELECTIONS = ("faithful", "cell_prices", "exact")
 #: ``[audit.audit_summary]``, installed by :mod:`aisched.online.lora.audit` when imported (as the
 #: package does): ``run(audit_tasks=n)`` calls it without this module importing that one.
 AUDIT_SUMMARY: list[Any] = []
+
 
 @dataclass(frozen=True)
 class PdftspParams:
@@ -157,6 +149,7 @@ class Decision:
     surplus_is_bound: bool = False
 
 
+
 class PdftspState:
     """Dual prices and committed usage, updated task by task (Algorithm 1).
 
@@ -175,10 +168,7 @@ class PdftspState:
         k_count, t_count = instance.num_nodes, instance.num_slots
         zeros = lambda: np.zeros((k_count, t_count), dtype=np.float64)  # noqa: E731
         self.prices = xr.Dataset(
-            {"compute_price": (("node", "slot"), zeros(), {"units": "money units per sample processed in the cell",
-                                                           "symbol": "lambda_kt"}),
-             "memory_price": (("node", "slot"), zeros(), {"units": "money units per GB held in the cell (per slot)",
-                                                         "symbol": "phi_kt"})},
+            {name: (("node", "slot"), zeros(), dict(attrs)) for name, attrs in _PRICE_ATTRS.items()},
             coords={"node": np.arange(k_count), "slot": np.arange(t_count)},
         )
         self.used_compute = zeros()
@@ -374,9 +364,7 @@ def _params(
 ) -> tuple[PdftspParams, str]:
     a0, b0, source = lemma2_alpha_beta(instance, beta_unit=beta_unit, parameters=parameters)
     if source == "from_bids (not declared)" and (alpha is None or beta is None):  # a hand-built instance
-        warnings.warn("pdftsp: the instance declares no value bounds (max_value_per_sample, max_value_per_gb_slot), "
-                      "so Lemma 2's alpha and beta are taken from the bids (parameters='from_bids': not truthful); "
-                      "declare them on the instance, or pass alpha and beta", AischedWarning, stacklevel=4)
+        warnings.warn(_UNDECLARED, AischedWarning, stacklevel=4)
     if alpha is not None or beta is not None:
         source = "given" if alpha is not None and beta is not None else f"given / {source}"
     params = PdftspParams(alpha=a0 if alpha is None else alpha, beta=b0 if beta is None else beta, **kw)

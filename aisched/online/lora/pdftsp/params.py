@@ -13,7 +13,7 @@ import numpy as np
 from aisched.core.parameters import one_of
 from aisched.models.lora import LoraInstance
 
-__all__ = ["MAX_WORK_UNITS", "BetaUnit", "Parameters", "default_alpha_beta",
+__all__ = ["PRICE_ATTRS", "UNDECLARED_BOUNDS", "MAX_WORK_UNITS", "BetaUnit", "Parameters", "default_alpha_beta",
            "slot_consistent_alpha_beta", "lemma2_alpha_beta", "work_unit_of"]
 
 BetaUnit = Literal["gb_slot", "gb"]
@@ -107,3 +107,12 @@ def work_unit_of(instance: LoraInstance) -> tuple[float, bool]:
             return float(unit), True
     top = float(np.max(instance.work)) if instance.num_tasks else 1.0
     return top / MAX_WORK_UNITS, False
+
+
+#: The units of pdFTSP's (node, slot) price arrays (their attrs).
+PRICE_ATTRS = {"compute_price": {"units": "money units per sample processed in the cell", "symbol": "lambda_kt"},
+               "memory_price": {"units": "money units per GB held in the cell (per slot)", "symbol": "phi_kt"}}
+#: The warning when an instance declares no value bounds (Lemma 2's alpha, beta then come from the bids).
+UNDECLARED_BOUNDS = ("pdftsp: the instance declares no value bounds (max_value_per_sample, max_value_per_gb_slot), "
+                     "so Lemma 2's alpha and beta are taken from the bids (parameters='from_bids': not truthful); "
+                     "declare them on the instance, or pass alpha and beta")
