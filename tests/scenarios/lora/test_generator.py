@@ -158,14 +158,17 @@ def test_shapes_and_ranges(base_model: str, work_unit: int) -> None:
     prof = sc.BASE_MODELS[base_model]
     assert inst.base_memory == prof.base_memory
     share = (inst.memory_need - prof.memory_fixed) / prof.memory_per_share
-    assert np.all((share > 0.1 - 0.02) & (share < 0.5 + 0.02))  # r_i rounded to 0.5 GB
+    low, high = sc.BATCH_SHARE
+    assert np.all((share > low - 0.02) & (share < high + 0.02))  # r_i rounded to 0.5 GB
 
 
 def test_llama_profile() -> None:
     inst = sc.generate(0, nodes=2, arrival_rate=2.0, vendors=3, base_model="llama-2-7b")
     assert list(inst.compute_capacity) == [3100, 2200]  # 5.33/s x 600 (x 0.716), down to 100
     assert inst.base_memory == 13.5
-    assert np.all((inst.memory_need >= 6.0) & (inst.memory_need <= 16.0))
+    prof = sc.BASE_MODELS["llama-2-7b"]
+    low, high = (prof.memory_fixed + share * prof.memory_per_share for share in sc.BATCH_SHARE)
+    assert np.all((inst.memory_need >= low - 0.5) & (inst.memory_need <= high + 0.5))  # rounded to 0.5 GB
 
 
 def test_exact_task_count() -> None:
@@ -216,7 +219,7 @@ def test_energy_price_time_of_day() -> None:
     use, _ = inst.energy_factors()
     share = use[:, 0] / (0.4 / 6)  # A100: 0.4 kW x u_i x 1/6 h
     assert np.allclose(use[:, 1], 0.3 / 6 * share)  # A40: 0.3 kW
-    assert np.all((share >= 0.1) & (share <= 0.5))
+    assert np.all((share >= sc.BATCH_SHARE[0]) & (share <= sc.BATCH_SHARE[1]))
     # off-peak energy of one sample on an A100 (20 samples/s x 600 s) is the documented constant
     assert (0.4 / 6) * off / (20.0 * 600) == pytest.approx(sc.ENERGY_COST_PER_SAMPLE)
 

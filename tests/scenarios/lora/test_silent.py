@@ -51,11 +51,13 @@ def test_targets_never_name_pdftsp_and_match_section_5_2() -> None:
     ({"nodes": 5, "slots": 30, "arrival_rate": 3.0, "vendors": 7, "deadline": "uniform"}, "994cfeae9edbc726"),
     ({"nodes": 3, "slots": 12, "tasks": 10, "vendors": 0}, "5f89505e59542c74"),
 ])
-def test_default_options_reproduce_todays_instances_exactly(params, golden) -> None:
-    # digests of the generator before the silent options (git HEAD of 2026-11-28), seed 1
-    assert _digest(generator.generate(1, **params)) == golden
-    explicit = {p.name: p.default for p in SILENT_PARAMETERS}
+def test_min_batch_share_0_1_reproduces_the_earlier_instances_exactly(params, golden) -> None:
+    # digests of the generator before the silent options (git HEAD of 2026-11-28), seed 1, whose batch share
+    # U(0.1, 0.5) is min_batch_share=0.1 since the default moved into the evidence (0.33, 2026-12-05)
+    assert _digest(generator.generate(1, **params, min_batch_share=0.1)) == golden
+    explicit = {p.name: p.default for p in SILENT_PARAMETERS} | {"min_batch_share": 0.1}
     assert _digest(generator.generate(1, **params, **explicit)) == golden
+    assert _digest(generator.generate(1, **params)) != golden  # the default draws the evidence's shares
 
 
 def test_nested_vendors_keep_the_earlier_vendors_prices_and_delays() -> None:
