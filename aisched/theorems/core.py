@@ -26,7 +26,7 @@ from typing import Any
 
 from aisched.errors import InvalidScenarioError
 
-__all__ = ["Premise", "TheoremCheck", "verdict", "check", "TOLERANCE", "VERDICTS"]
+__all__ = ["Premise", "TheoremCheck", "verdict", "check", "load_instance", "TOLERANCE", "VERDICTS"]
 
 #: Relative tolerance of a margin (rounding of float64 arithmetic and of the solver's gap).
 TOLERANCE = 1e-6
@@ -163,3 +163,11 @@ def not_checkable(family: str, theorem: str, statement: str, why: str,
     return TheoremCheck(family=family, theorem=theorem, statement=statement, premises=premises, bound=nan,
                         measured=nan, margin=nan, unit="", exact="not checkable", verdict="not checkable",
                         detail=why)
+
+
+def load_instance(instance_type: Any, path: Any) -> Any:
+    """A saved instance of ``instance_type`` (``instance.to_dataset().to_netcdf(path)``), read whole."""
+    import xarray as xr
+
+    with xr.open_dataset(path) as ds:
+        return instance_type.from_dataset(ds.load())

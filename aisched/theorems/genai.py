@@ -30,7 +30,7 @@ from aisched.online.genai.comdos import exact as comdos_exact
 from aisched.online.genai.comdos.algorithm import ComdosState, job_data
 from aisched.online.genai.comdos.algorithm import run as run_comdos
 from aisched.outcome import Outcome
-from aisched.theorems.core import TheoremCheck, check, not_checkable
+from aisched.theorems.core import TheoremCheck, check, load_instance, not_checkable
 
 __all__ = ["dual_step", "dual_certificate", "dual_feasibility", "fig9_claim", "checks", "suite", "FAMILY"]
 
@@ -132,10 +132,7 @@ def mutate(instance: GenaiInstance, rng: np.random.Generator) -> GenaiInstance:
 
 def load(path: Any) -> GenaiInstance:
     """A saved instance (``instance.to_dataset().to_netcdf(path)``)."""
-    import xarray as xr
-
-    with xr.open_dataset(path) as ds:
-        return GenaiInstance.from_dataset(ds.load())
+    return load_instance(GenaiInstance, path)
 
 
 def suite() -> Any:

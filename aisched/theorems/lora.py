@@ -35,7 +35,7 @@ from aisched.online.lora.pdftsp import invariants, kernel
 from aisched.online.lora.pdftsp.algorithm import run as run_pdftsp
 from aisched.online.lora.pdftsp.params import work_unit_of
 from aisched.outcome import Outcome
-from aisched.theorems.core import Premise, TheoremCheck, check, not_checkable
+from aisched.theorems.core import Premise, TheoremCheck, check, load_instance, not_checkable
 
 __all__ = ["long_task_blocked", "energy_above_value", "cases", "dual_certificate", "lemma1", "lemma2_premises", "lemma3", "lemma4", "theorem3", "theorem4",
            "theorem5", "assert_invariants", "checks", "FAMILY"]
@@ -406,10 +406,7 @@ def mutate(instance: LoraInstance, rng: np.random.Generator) -> LoraInstance:
 
 def load(path: Any) -> LoraInstance:
     """A saved instance (``instance.to_dataset().to_netcdf(path)``)."""
-    import xarray as xr
-
-    with xr.open_dataset(path) as ds:
-        return LoraInstance.from_dataset(ds.load())
+    return load_instance(LoraInstance, path)
 
 
 # ------------------------------------------------------------------ hand-made cases (tests and the search)

@@ -33,7 +33,7 @@ from aisched.online.tenants.astraea.algorithm import run as run_astraea
 from aisched.online.tenants.metrics import fairness
 from aisched.online.tenants.theta import estimation_jobs
 from aisched.outcome import Outcome
-from aisched.theorems.core import Premise, TheoremCheck, check, not_checkable
+from aisched.theorems.core import Premise, TheoremCheck, check, load_instance, not_checkable
 
 __all__ = ["theorem1", "theorem2", "theorem4", "theorem5", "sharing_incentive", "checks", "suite", "FAMILY"]
 
@@ -265,10 +265,7 @@ def mutate(instance: TenantInstance, rng: np.random.Generator) -> TenantInstance
 
 def load(path: Any) -> TenantInstance:
     """A saved instance (``instance.to_dataset().to_netcdf(path)``)."""
-    import xarray as xr
-
-    with xr.open_dataset(path) as ds:
-        return TenantInstance.from_dataset(ds.load())
+    return load_instance(TenantInstance, path)
 
 
 def suite() -> Any:

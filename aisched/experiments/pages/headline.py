@@ -11,16 +11,14 @@ counts the default's.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aisched.errors import InvalidScenarioError
 from aisched.experiments.pages.fidelity import headline_of
-from aisched.experiments.pages.sensitivity import _same_calibration, _swept_at
+from aisched.experiments.pages.sensitivity import _swept_at, load_record
 from aisched.experiments.studies.sensitivity import record_name
 
 __all__ = ["Regimes", "regimes_of"]
@@ -77,18 +75,11 @@ class Regimes:
 
 
 def _record(top: Path, family: str) -> dict[str, Any] | None:
+    """The regimes run's record, full sizes before reduced, checked by :func:`load_record`."""
     for full in (True, False):
         path = top / family / record_name(full, "all", regimes=True)
-        if not path.is_file():
-            continue
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            data["scenarios"]  # noqa: B018  (the required field)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); rerun "
-                                       f"`aisched sensitivity {family} --full --regimes --out {top}`") from None
-        _same_calibration(top, family, path, data)
-        return data
+        if path.is_file():
+            return load_record(top, family, path, ("--full " if full else "") + "--regimes ")
     return None
 
 

@@ -18,11 +18,26 @@ from aisched.errors import InvalidScenarioError
 from aisched.experiments.studies.calibrate import read_record, reading_label, result_path
 from aisched.experiments.studies.sensitivity import calibration_identity, record_name
 
-__all__ = ["page_entries", "summary_lines"]
+__all__ = ["load_record", "page_entries", "summary_lines"]
 
 
 #: The run modes, smallest first: a later mode's verdict on a claim is the one the page shows.
 _MODES = ((False, "all"), (False, "claims"), (True, "all"), (True, "claims"))
+
+
+def load_record(top: Path, family: str, path: Path, flags: str = "") -> dict[str, Any]:
+    """One sensitivity record, checked: it has its scenarios and ran the fit of the calibration the page
+    shows (:func:`_same_calibration`); otherwise one :class:`InvalidScenarioError` naming the file and the
+    command (``aisched sensitivity FAMILY FLAGS--out TOP``) that writes it anew."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["scenarios"]  # noqa: B018  (the required field)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); "
+                                   f"rerun `aisched sensitivity {family} {flags}--out {top}`") from None
+    if data.get("reading") or not flags.startswith("--reading"):
+        _same_calibration(top, family, path, data)
+    return data
 
 
 def _records(top: Path, family: str) -> list[dict[str, Any]]:
@@ -30,17 +45,9 @@ def _records(top: Path, family: str) -> list[dict[str, Any]]:
     found = []
     for full, points in _MODES:
         path = top / family / record_name(full, points)
-        if not path.is_file():
-            continue
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            data["scenarios"]  # noqa: B018  (the required field)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        if path.is_file():
             flags = ("--full " if full else "") + ("--points claims " if points == "claims" else "")
-            raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); "
-                                       f"rerun `aisched sensitivity {family} {flags}--out {top}`") from None
-        _same_calibration(top, family, path, data)
-        found.append(data)
+            found.append(load_record(top, family, path, flags))
     return found
 
 
@@ -65,17 +72,8 @@ def _same_calibration(top: Path, family: str, path: Path, data: Mapping[str, Any
 
 def _reading_records(top: Path, family: str) -> list[dict[str, Any]]:
     """The records of runs under a reading (``sensitivity*-gpus=4.json``), smallest run mode first."""
-    found = []
-    for path in sorted((top / family).glob("sensitivity*=*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            data["scenarios"]  # noqa: B018  (the required field)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise InvalidScenarioError("sensitivity", f"{path} is not a sensitivity record ({exc}); rerun "
-                                       f"`aisched sensitivity {family} --reading ... --out {top}`") from None
-        if data.get("reading"):
-            _same_calibration(top, family, path, data)
-            found.append(data)
+    found = [data for path in sorted((top / family).glob("sensitivity*=*.json"))
+             if (data := load_record(top, family, path, "--reading ... ")).get("reading")]
     rank = {mode: i for i, mode in enumerate(_MODES)}
     return sorted(found, key=lambda d: (rank.get((bool(d.get("full")), d.get("points", "all")), 0),
                                         reading_label(d["reading"])))
