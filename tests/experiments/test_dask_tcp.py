@@ -180,15 +180,17 @@ def test_resume_across_executors(cluster: Cluster, pool_table: pd.DataFrame, tmp
 
 
 def test_a_worker_killed_mid_sweep_loses_no_cell(cluster: Cluster, pool_table: pd.DataFrame, tmp_path: Path) -> None:
-    """SIGKILL the worker running a cell once some cells are done: Dask reruns that cell on the other one.
+    """SIGKILL a worker holding cells while the sweep runs: Dask reruns its cells on the other one.
 
-    Sixteen seeds (128 cells): on workers warm from the tests above the cells take milliseconds, and with six
-    seeds (48 cells) the whole sweep once finished under load before the probe saw a busy worker; the probe
-    now looks from the first finished cell on.
+    Twenty-four seeds (192 cells): on workers warm from the tests above the cells take milliseconds, and with
+    six seeds (48 cells) the whole sweep once finished under load before the probe saw a busy worker; with
+    sixteen, and the probe looking only from the first finished cell on, it did again on a host whose two cores
+    ran other work (the sweep's writer thread shares this process's GIL with the probe). The probe now looks
+    from the moment the sweep starts: any worker holding a cell is killed, finished cells or not.
     """
     from dask.distributed import Client
 
-    seeds = 16
+    seeds = 24
     result: dict[str, object] = {}
 
     def run() -> None:
@@ -207,15 +209,16 @@ def test_a_worker_killed_mid_sweep_loses_no_cell(cluster: Cluster, pool_table: p
             thread.start()
             deadline = time.monotonic() + 300
             while time.monotonic() < deadline and thread.is_alive():
-                done = len(list(cells_dir.glob("*.json"))) if cells_dir.exists() else 0
-                if done >= 1:
-                    busy = probe.processing()
-                    running = [(n, [str(k) for k in busy.get(a, ())]) for n, a in names.items() if busy.get(a)]
-                    if running:
-                        victim, lost = running[-1]
-                        cluster.kill(victim)
-                        break
-                time.sleep(0.01)
+                busy = probe.processing()
+                running = [(n, [str(k) for k in busy.get(a, ())]) for n, a in names.items() if busy.get(a)]
+                if running:
+                    done = len(list(cells_dir.glob("*.json"))) if cells_dir.exists() else 0
+                    victim, lost = running[-1]
+                    cluster.kill(victim)
+                    break
+                time.sleep(0.005)
+        if not victim:
+            done = len(list(cells_dir.glob("*.json"))) if cells_dir.exists() else 0
         assert victim, f"no worker could be killed mid-sweep ({done} cells done, thread alive: {thread.is_alive()})"
         assert done < CELLS * seeds // 2, "the sweep was nearly over when the worker was killed"
         thread.join(timeout=300)
