@@ -70,7 +70,7 @@ def measure(seeds: Sequence[int], settings: Iterable[dict[str, Any]],
     InvalidScenarioError
         ``seeds`` empty (``seeds``), or a reading not an option of its baseline.
     """
-    import aisched
+    from aisched.core import runner
     from aisched.experiments.verdicts.fit import estimate
     from aisched.scenarios.spot.generator import generate
 
@@ -81,11 +81,11 @@ def measure(seeds: Sequence[int], settings: Iterable[dict[str, Any]],
         runs: dict[str, dict[int, float]] = {}
         for seed in seeds:
             inst = generate(int(seed), FIG5_POINT["deadline"], FIG5_POINT["market"], **setting)
-            runs.setdefault("od_only", {})[seed] = aisched.run("od_only", inst).objective
+            runs.setdefault("od_only", {})[seed] = runner.run("od_only", inst).objective
             for m in msu_readings:
-                runs.setdefault(f"msu:{m}", {})[seed] = aisched.run("msu", inst, near_deadline=m).objective
+                runs.setdefault(f"msu:{m}", {})[seed] = runner.run("msu", inst, near_deadline=m).objective
             for u in up_readings:
-                runs.setdefault(f"up:{u}", {})[seed] = aisched.run("up", inst, variant=u).objective
+                runs.setdefault(f"up:{u}", {})[seed] = runner.run("up", inst, variant=u).objective
         for u, m in itertools.product(up_readings, msu_readings):
             objectives = {"od_only": runs["od_only"], "msu": runs[f"msu:{m}"], "up": runs[f"up:{u}"]}
             rows.append({"setting": setting, "up": u, "msu": m,
