@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -125,6 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"up={u} msu={m}: {len(mine)} settings; met " + ", ".join(
                 f"{t['name'].split(' at ')[0]} {sum(ok[i] for ok in met)}" for i, t in enumerate(mine[0]["targets"]))
                   + f"; both {len(both)}")
+            closest = min(mine, key=lambda r: sum(t["z"] ** 2 if t["z"] is not None else math.inf
+                                                  for t in r["targets"]))
+            print("    closest (least sum of z**2, the calibration's score):", _line(closest))
             for r in both:
                 print("   ", _line(r))
                 if args.confirm:
