@@ -237,7 +237,8 @@ def test_heft_processors_insert_into_an_idle_gap():
     2 GPUs, 8 GB. Job 0: one 1-slot task -> GPU 0 [0, 1). Job 1: a (3 slots) -> b (1 slot), s (1 slot) -> b;
     upward ranks a 4, s 2, b 1: a -> GPU 1 [0, 3) (GPU 0 only from 1); s -> GPU 0 [1, 2); b (ready 3) ->
     GPU 0 [3, 4) (tie with GPU 1 at 3, lowest GPU): GPU 0 is idle in [2, 3). Job 2 (one 1-slot task) is
-    inserted there: GPU 0 at 2, where appending after the last task (no insertion) gives 4.
+    inserted there: GPU 0 at 2, where appending after each GPU's last task (no insertion) gives
+    GPU 1 at 3.
     """
     job1 = {"arrival": 0, "deadline": 9, "revenue": 50.0, "edges": [(0, 1), (2, 1)], "data": [0.0, 0.0],
             "models": [[0], [0], [0]], "runtime": [[3], [1], [1]], "compute": [[1.0], [1.0], [1.0]]}
