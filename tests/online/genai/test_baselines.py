@@ -251,6 +251,22 @@ def test_heft_processors_insert_into_an_idle_gap():
         assert int(out.plan["start"].values[2, 0]) == 2 and int(out.info["gpu"][2, 0]) == 0
 
 
+def test_processors_need_one_gpu_idle_over_the_whole_run():
+    """Where ``gpus=2`` (a count per slot) and ``processors=2`` differ, by hand. Job 0: A (1 slot) -> GPU 0 [0, 1).
+    Job 1: p (2 slots) -> C (1 slot): p -> GPU 1 [0, 2) (GPU 0 only from 1); C (ready 2) -> GPU 0 [2, 3) (tie,
+    lowest GPU). Job 2 (arrival 1, 2 slots): slots 1 and 2 each run one task, so the count lets it start at 1;
+    but GPU 0 is idle only in [1, 2) and GPU 1 from 2, so with processors it starts at 2 on GPU 1."""
+    chain = {"arrival": 0, "deadline": 9, "revenue": 50.0, "edges": [(0, 1)], "data": [0.0],
+             "models": [[0], [0]], "runtime": [[2], [1]], "compute": [[1.0], [1.0]]}
+    inst = make_instance(slots=10, capacity=[8.0], model_size=[1.0], jobs=[_one(0, 1), chain, _one(1, 2)],
+                         cost=(0.0, 0.0, 0.0))
+    for name in ("heft_a", "heft_ma"):
+        proc = aisched.run(name, inst, processors=2)
+        assert proc.plan["start"].values[:, :2].tolist() == [[0, -1], [0, 2], [2, -1]]
+        assert proc.info["gpu"][:, :2].tolist() == [[0, -1], [1, 0], [1, -1]]
+        assert int(aisched.run(name, inst, gpus=2).plan["start"].values[2, 0]) == 1
+
+
 def _no_gpu_runs_two_tasks(inst, out):
     gpu, start, model = out.info["gpu"], out.plan["start"].values, out.plan["model"].values
     busy = np.zeros((inst.num_edges, out.info["processors"], inst.num_slots), int)
