@@ -57,6 +57,26 @@ The paper describes them in one sentence each; our readings:
   (all available spot GPUs whenever ``n^avail_t >= N_min``; on demand, the
   count needed to reach ``L (t+1)/d`` with ``mu_1``, only when behind and no
   spot; no hysteresis, no safety net).
+  ``variant="paper"`` and ``"paper_lagged"``: section VI-A's own sentences
+  (docs/readings.md S11), not Can't Be Late's rule: the count is elastic in
+  ``[N_min, N_max]``, the smallest ``n`` that brings the accumulated
+  progress ``Z_t`` to the expected progress (6) of the slot's end,
+  ``Z^exp = L (t + 1) / d``, with ``mu_t`` of (2) ("which incorporates
+  reconfiguration overhead"); spot GPUs fill it first (``min(n^avail_t,
+  n)``, "prioritizes spot usage when available"), on-demand GPUs the rest
+  only when progress is behind ("resorts to on-demand instances only when
+  progress falls behind and spot instances are unavailable"); nothing when
+  ``Z_t`` is already at ``Z^exp``. No margin, no hysteresis, no safety net
+  (the text names none). "Behind": ``"paper"`` compares ``Z_t`` with the
+  slot's end ``L (t + 1) / d`` (section II-C, Fig. 4: the progress-tracking
+  strategy "ensures timely progress"), ``"paper_lagged"`` with its start
+  ``L t / d`` (the spot shortfall of an on-schedule slot is made up a slot
+  later).
+
+MSU's ``near_deadline``: ``"spot_first"`` (default, above) or
+``"on_demand"`` (section VI-A: "switches to on-demand instances near the
+deadline": once the rule above says "near the deadline", ``N_max``
+on-demand GPUs and no spot until the end).
 
 From the soft deadline on, all three (like AHAP and AHANP) run the paper's
 termination configuration (``N_max`` on demand) until the job is done.
@@ -78,7 +98,8 @@ from aisched.online.spot.window import reference as wr
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["od_only", "msu", "up", "od_only_count", "reference_decision", "UP_VARIANTS"]
+__all__ = ["od_only", "msu", "up", "od_only_count", "paper_decision", "reference_decision", "MSU_SWITCHES",
+           "UP_VARIANTS"]
 
 
 def _step(inst: SpotInstance, z: float, o: int, s: int, prev: tuple[int, int]) -> float:
@@ -112,18 +133,48 @@ def od_only(inst: SpotInstance) -> Outcome:
     return outcome("od_only", inst, o, s, started, {"gpus": count})
 
 
+MSU_SWITCHES = ("spot_first", "on_demand")
+
+
 @register("spot", "msu")
-def msu(inst: SpotInstance) -> Outcome:
-    """MSU: all available spot GPUs until the deadline forces ``N_max`` GPUs."""
+def msu(inst: SpotInstance, *, near_deadline: Literal["spot_first", "on_demand"] = "spot_first") -> Outcome:
+    """MSU: all available spot GPUs until the deadline forces ``N_max`` GPUs (section VI-A).
+
+    Parameters
+    ----------
+    inst
+        The job and its market.
+    near_deadline
+        What MSU runs once the remaining work can no longer wait for spot ("switches to on-demand
+        instances near the deadline"): ``"spot_first"`` (default): ``N_max`` GPUs, the available
+        spot ones first, on demand for the rest, decided again each slot; ``"on_demand"``: ``N_max``
+        on-demand GPUs and no spot from that slot to the end (the sentence read literally; readings S11).
+
+    Returns
+    -------
+    Outcome
+        Under ``"on_demand"``, ``info["switch_slot"]``: the first slot "near the deadline" (-1 if none).
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``near_deadline`` is not one of :data:`MSU_SWITCHES`.
+    """
+    one_of("near_deadline", near_deadline, MSU_SWITCHES)
     started = time.perf_counter()
     d, full = inst.deadline, float(inst.throughput(inst.max_gpus))
     od = np.zeros(inst.num_slots, np.int64)
     sp = np.zeros(inst.num_slots, np.int64)
-    z, prev = 0.0, (0, 0)
+    z, prev, switched = 0.0, (0, 0), -1
     for t in range(d):
         avail = int(inst.spot_available[t])
         later = inst.scale_up_efficiency * full + (d - t - 2) * full if d - t - 1 > 0 else 0.0
-        if inst.work - z <= later + wr.TOL:   # safe to rely on spot now
+        near = inst.work - z > later + wr.TOL
+        if near and switched < 0:
+            switched = t
+        if near_deadline == "on_demand" and switched >= 0:   # switched for good: N_max on demand
+            s, o = 0, inst.max_gpus
+        elif not near:                         # safe to rely on spot now
             s = min(avail, inst.max_gpus) if avail >= inst.min_gpus else 0
             o = 0
         else:                                  # near the deadline: N_max, spot first
@@ -134,10 +185,11 @@ def msu(inst: SpotInstance) -> Outcome:
         if z >= inst.work - wr.TOL:
             break
     o, s = finish_plan(inst, od, sp)
-    return outcome("msu", inst, o, s, started, {})
+    info = {} if near_deadline == "spot_first" else {"near_deadline": near_deadline, "switch_slot": switched}
+    return outcome("msu", inst, o, s, started, info)
 
 
-UP_VARIANTS = ("reference", "aisched_v1", "spot_first")
+UP_VARIANTS = ("reference", "aisched_v1", "spot_first", "paper", "paper_lagged")
 
 #: The reference's kinds of slot (``ClusterType`` of ``sky_spot``): idle, spot, on-demand.
 IDLE, SPOT, ON_DEMAND = "idle", "spot", "on_demand"
@@ -145,7 +197,7 @@ IDLE, SPOT, ON_DEMAND = "idle", "spot", "on_demand"
 
 @register("spot", "up")
 def up(inst: SpotInstance, *,
-       variant: Literal["reference", "aisched_v1", "spot_first"] = "reference",
+       variant: Literal["reference", "aisched_v1", "spot_first", "paper", "paper_lagged"] = "reference",
        gpus: int | None = None) -> Outcome:
     """UP: Uniform Progress (Can't Be Late, NSDI'24, section 5.2); see the module doc.
 
@@ -157,7 +209,9 @@ def up(inst: SpotInstance, *,
         ``"reference"`` (default): the decision rule of ``sky_spot``'s
         ``rc_cr_threshold`` strategy with its strong guarantee
         (:func:`reference_decision`); ``"aisched_v1"``: our earlier reading of
-        the paper's text; ``"spot_first"``: the reading before that.
+        the paper's text; ``"spot_first"``: the reading before that; ``"paper"`` /
+        ``"paper_lagged"``: section VI-A's description, an elastic count that tracks (6)
+        (:func:`paper_decision`; readings S11).
 
     gpus
         ``N``, the GPUs UP runs (spot or on-demand) in the first two variants; ``None``
@@ -179,12 +233,14 @@ def up(inst: SpotInstance, *,
     if gpus is not None and not (isinstance(gpus, (int, np.integer)) and not isinstance(gpus, bool)
                                  and inst.min_gpus <= gpus <= inst.max_gpus):
         raise InvalidScenarioError("gpus", f"= {gpus!r} must be an integer in [{inst.min_gpus}, {inst.max_gpus}]")
-    if gpus is not None and variant == "spot_first":
+    if gpus is not None and variant not in ("reference", "aisched_v1"):
         raise InvalidScenarioError("gpus", "applies to the 'reference' and 'aisched_v1' variants")
     started = time.perf_counter()
     info: dict = {}
     if variant == "spot_first":
         od, sp = _up_spot_first(inst)
+    elif variant in ("paper", "paper_lagged"):
+        od, sp, info = _up_paper(inst, lagged=variant == "paper_lagged")
     elif variant == "aisched_v1":
         od, sp, info = _up_aisched_v1(inst, gpus)
     else:
@@ -352,3 +408,79 @@ def _up_spot_first(inst: SpotInstance) -> tuple[np.ndarray, np.ndarray]:
         if z >= L - wr.TOL:
             break
     return od, sp
+
+
+def paper_decision(inst: SpotInstance, *, slot: int, done: float, previous: tuple[int, int],
+                   lagged: bool = False) -> tuple[int, int]:
+    """One slot of UP as section VI-A describes it: ``(on_demand, spot)`` GPUs for slot ``t``.
+
+    "At each time slot, UP compares the accumulated progress against the expected progress, which
+    incorporates reconfiguration overhead. It prioritizes spot usage when available, and resorts to
+    on-demand instances only when progress falls behind and spot instances are unavailable." The
+    expected progress is (6), ``Z^exp_t = L t / d`` (section IV-E, 1-based; here the slot ``t``
+    0-based ends at ``L (t + 1) / d``).
+
+    1. ``Z_t >= min(L, L (t + 1) / d)``: on schedule for the slot's end, nothing (``(0, 0)``).
+    2. ``n`` = the smallest count in ``[N_min, N_max]`` with ``Z_t + mu_t H(n) >= L (t + 1) / d``,
+       ``mu_t`` of (2) for the split below against ``previous`` (``N_max`` if none reaches it).
+    3. ``s = min(n^avail_t, n)`` spot GPUs; ``o = n - s`` on-demand GPUs when behind, else 0;
+       ``s < N_min`` with ``o = 0`` runs nothing ((5d)).
+
+    Parameters
+    ----------
+    inst
+        The job and its market.
+    slot
+        ``t`` in ``0..d-1``.
+    done
+        ``Z_t``: work done before slot ``t``, in ``[0, L]``.
+    previous
+        ``(n^o_{t-1}, n^s_{t-1})``, the counts run in slot ``t - 1`` (``(0, 0)`` at ``t = 0``).
+    lagged
+        "Behind" is ``Z_t < L (t + 1) / d`` (``False``, ``variant="paper"``: on-demand covers
+        every spot shortfall of the slot) or ``Z_t < L t / d`` (``True``, ``"paper_lagged"``).
+
+    Raises
+    ------
+    InvalidScenarioError
+        Naming the field and value: ``slot`` outside ``0..d-1``, ``done`` outside ``[0, L]`` or not
+        finite, ``previous`` not two counts in ``[0, N_max]``.
+    """
+    d, L = inst.deadline, inst.work
+    if not (isinstance(slot, (int, np.integer)) and 0 <= slot < d):
+        raise InvalidScenarioError("slot", f"= {slot!r} must be an integer in 0..{d - 1}")
+    if not (math.isfinite(done) and -wr.TOL <= done <= L + wr.TOL):
+        raise InvalidScenarioError("done", f"= {done!r} must be in [0, L = {L}]")
+    for i, value in enumerate(previous):
+        if not (isinstance(value, (int, np.integer)) and 0 <= value <= inst.max_gpus):
+            raise InvalidScenarioError(f"previous[{i}]", f"= {value!r} must be an integer in [0, {inst.max_gpus}]")
+    expected_end = min(L, L * (slot + 1) / d)
+    if done >= expected_end - wr.TOL:
+        return 0, 0
+    behind = done < (min(L, L * slot / d) if lagged else expected_end) - wr.TOL
+    avail = int(inst.spot_available[slot])
+    need = inst.max_gpus
+    for n in range(inst.min_gpus, inst.max_gpus + 1):
+        s = min(avail, n)
+        if done + inst.slot_work(n - s, s, *previous) >= expected_end - wr.TOL:
+            need = n
+            break
+    s = min(avail, need)
+    o = need - s if behind else 0
+    if o == 0 and s < inst.min_gpus:
+        s = 0
+    return o, s
+
+
+def _up_paper(inst: SpotInstance, lagged: bool) -> tuple[np.ndarray, np.ndarray, dict]:
+    """:func:`paper_decision` in every slot ``0..d-1``; ``(od, spot, info)``."""
+    od = np.zeros(inst.num_slots, np.int64)
+    sp = np.zeros(inst.num_slots, np.int64)
+    z, prev = 0.0, (0, 0)
+    for t in range(inst.deadline):
+        o, s = paper_decision(inst, slot=t, done=min(z, inst.work), previous=prev, lagged=lagged)
+        od[t], sp[t] = o, s
+        z, prev = _step(inst, z, o, s, prev), (o, s)
+        if z >= inst.work - wr.TOL:
+            break
+    return od, sp, {"on_demand_slots": int(np.count_nonzero(od[:inst.deadline]))}

@@ -7,6 +7,8 @@
 - :mod:`~aisched.scenarios.genai.figures`: Fig. 3's worked example (ranks, order, options);
 - :mod:`~aisched.scenarios.genai.silent`: the values section IV.A leaves unstated and the paper's
   baseline relations they are fitted to;
+- :mod:`~aisched.scenarios.genai.processors`: the baseline relations under HEFT's processors
+  (docs/readings.md genai A2d);
 - :mod:`~aisched.scenarios.genai.cli`: the ``aisched compare genai`` options.
 
 Importing the package registers the family with :mod:`aisched.families` and imports
@@ -20,7 +22,7 @@ from aisched._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
-    submodules=["cli", "figures", "generator", "metrics", "paper", "silent"],
+    submodules=["cli", "figures", "generator", "metrics", "paper", "processors", "silent"],
     names={
         "CLI_ALGORITHMS": "cli",
         "CLI_HELP": "cli",

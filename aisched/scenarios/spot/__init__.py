@@ -24,7 +24,7 @@ from aisched._lazy import attach
 
 __getattr__, __dir__, __all__ = attach(
     __name__,
-    submodules=["cli", "figures", "generator", "metrics", "paper", "selection", "silent", "traces"],
+    submodules=["cli", "figures", "generator", "metrics", "paper", "selection", "silent", "traces", "up_msu"],
     names={
         "CLI_ALGORITHMS": "cli",
         "cell_metrics": "metrics",

@@ -195,3 +195,111 @@ def test_baselines_with_gpus_never_run_more_tasks_at_once_and_stay_feasible(seed
 def test_bad_gpus_option_is_refused(bad):
     with pytest.raises(InvalidScenarioError, match=r"gpus"):
         aisched.run("heft_ma", random_tiny(0), gpus=bad)
+
+
+# HEFT's processors (reading A2d): each edge's GPUs are processors, insertion into idle gaps.
+
+def _one(arrival: int, runtime: int) -> dict:
+    return {"arrival": arrival, "deadline": 9, "revenue": 50.0, "edges": [], "data": [],
+            "models": [[0]], "runtime": [[runtime]], "compute": [[1.0]]}
+
+
+def _insertion_instance():
+    """One edge, 1 GB models, 3 GB of memory, 10 slots; every job arrives at slot 0 (handled by index).
+
+    Job 0: one task of 3 slots. Job 1: one of 1 slot. Job 2: a chain a (1 slot) -> b (2 slots).
+    Jobs 3, 4, 5: one task of 2, 1, 1 slots.
+    """
+    chain = {"arrival": 0, "deadline": 9, "revenue": 50.0, "edges": [(0, 1)], "data": [0.0],
+             "models": [[0], [0]], "runtime": [[1], [2]], "compute": [[1.0], [1.0]]}
+    jobs = [_one(0, 3), _one(0, 1), chain, _one(0, 2), _one(0, 1), _one(0, 1)]
+    return make_instance(slots=10, capacity=[3.0], model_size=[1.0], jobs=jobs, cost=(0.0, 0.0, 0.0))
+
+
+@pytest.mark.parametrize("name", ["heft_a", "heft_ma", "random_a"])
+def test_heft_processors_match_a_hand_computed_schedule(name):
+    """Reading A2d, 2 GPUs, by hand (EST on each GPU, earliest start, ties to the lowest GPU):
+    job 0 -> GPU 0 [0, 3); job 1 -> GPU 1 [0, 1); a -> GPU 1 [1, 2); b (ready 2) -> GPU 1 [2, 4);
+    job 3 -> GPU 0 [3, 5) (GPU 1 only from 4); job 4 -> GPU 1 [4, 5); job 5 -> GPU 0 [5, 6).
+    Without processors, memory (3 GB) alone: starts 0, 0, a 0, 1 (job 3 at slot 1: 2 GB used), 3, 3."""
+    inst = _insertion_instance()
+    out = aisched.run(name, inst, processors=2)
+    start, gpu = out.plan["start"].values, out.info["gpu"]
+    assert out.admitted.all()
+    assert [int(start[i, 0]) for i in (0, 1, 3, 4, 5)] == [0, 0, 3, 4, 5] and start[2, :2].tolist() == [1, 2]
+    assert [int(gpu[i, 0]) for i in (0, 1, 3, 4, 5)] == [0, 1, 0, 1, 0] and gpu[2, :2].tolist() == [1, 1]
+    assert aisched.run(name, inst).plan["start"].values[:, 0].tolist() == [0, 0, 0, 1, 3, 3]
+
+
+def test_heft_processors_insert_into_an_idle_gap():
+    """HEFT's insertion policy: a later job's task takes an idle gap between two scheduled tasks of a GPU.
+
+    2 GPUs, 8 GB. Job 0: one 1-slot task -> GPU 0 [0, 1). Job 1: a (3 slots) -> b (1 slot), s (1 slot) -> b;
+    upward ranks a 4, s 2, b 1: a -> GPU 1 [0, 3) (GPU 0 only from 1); s -> GPU 0 [1, 2); b (ready 3) ->
+    GPU 0 [3, 4) (tie with GPU 1 at 3, lowest GPU): GPU 0 is idle in [2, 3). Job 2 (one 1-slot task) is
+    inserted there: GPU 0 at 2, where appending after each GPU's last task (no insertion) gives
+    GPU 1 at 3.
+    """
+    job1 = {"arrival": 0, "deadline": 9, "revenue": 50.0, "edges": [(0, 1), (2, 1)], "data": [0.0, 0.0],
+            "models": [[0], [0], [0]], "runtime": [[3], [1], [1]], "compute": [[1.0], [1.0], [1.0]]}
+    inst = make_instance(slots=10, capacity=[8.0], model_size=[1.0], jobs=[_one(0, 1), job1, _one(0, 1)],
+                         cost=(0.0, 0.0, 0.0))
+    for name in ("heft_a", "heft_ma"):
+        out = aisched.run(name, inst, processors=2)
+        assert out.plan["start"].values[:, :3].tolist()[:2] == [[0, -1, -1], [0, 3, 1]]
+        assert out.info["gpu"][1, :3].tolist() == [1, 0, 0]
+        assert int(out.plan["start"].values[2, 0]) == 2 and int(out.info["gpu"][2, 0]) == 0
+
+
+def test_processors_need_one_gpu_idle_over_the_whole_run():
+    """Where ``gpus=2`` (a count per slot) and ``processors=2`` differ, by hand. Job 0: A (1 slot) -> GPU 0 [0, 1).
+    Job 1: p (2 slots) -> C (1 slot): p -> GPU 1 [0, 2) (GPU 0 only from 1); C (ready 2) -> GPU 0 [2, 3) (tie,
+    lowest GPU). Job 2 (arrival 1, 2 slots): slots 1 and 2 each run one task, so the count lets it start at 1;
+    but GPU 0 is idle only in [1, 2) and GPU 1 from 2, so with processors it starts at 2 on GPU 1."""
+    chain = {"arrival": 0, "deadline": 9, "revenue": 50.0, "edges": [(0, 1)], "data": [0.0],
+             "models": [[0], [0]], "runtime": [[2], [1]], "compute": [[1.0], [1.0]]}
+    inst = make_instance(slots=10, capacity=[8.0], model_size=[1.0], jobs=[_one(0, 1), chain, _one(1, 2)],
+                         cost=(0.0, 0.0, 0.0))
+    for name in ("heft_a", "heft_ma"):
+        proc = aisched.run(name, inst, processors=2)
+        assert proc.plan["start"].values[:, :2].tolist() == [[0, -1], [0, 2], [2, -1]]
+        assert proc.info["gpu"][:, :2].tolist() == [[0, -1], [1, 0], [1, -1]]
+        assert int(aisched.run(name, inst, gpus=2).plan["start"].values[2, 0]) == 1
+
+
+def _no_gpu_runs_two_tasks(inst, out):
+    gpu, start, model = out.info["gpu"], out.plan["start"].values, out.plan["model"].values
+    busy = np.zeros((inst.num_edges, out.info["processors"], inst.num_slots), int)
+    for i in np.nonzero(out.admitted)[0]:
+        for j in range(int(inst.num_tasks[i])):
+            c = int(np.flatnonzero(inst.candidate_model[i, j] == model[i, j])[0])
+            k = int(out.plan["edge"].values[i, j])
+            busy[k, gpu[i, j], start[i, j]: start[i, j] + inst.runtime[i, j, c]] += 1
+    return busy.max(initial=0) <= 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("processors", [1, 2])
+def test_processors_keep_one_task_per_gpu_and_concurrency_under_the_gpu_count(seed, processors):
+    from aisched.online.genai import metrics
+
+    inst = random_tiny(seed, jobs=6)
+    for name in ("heft_a", "heft_ma", "random_a"):
+        out = aisched.run(name, inst, processors=processors)  # run verifies the plan against IP (5)
+        assert metrics.utilisation(inst, out, gpus=processors)["tasks_running_peak"] <= processors
+        assert _no_gpu_runs_two_tasks(inst, out) and out.info["processors"] == processors
+
+
+def test_processors_off_is_todays_plan_bit_for_bit():
+    for seed in range(4):
+        inst = random_tiny(seed, jobs=6)
+        for name in ("heft_a", "heft_ma", "random_a"):
+            today, off = aisched.run(name, inst), aisched.run(name, inst, processors=None)
+            assert today.plan.equals(off.plan) and today.objective == off.objective
+            assert "gpu" not in today.info and today.info["processors"] == -1
+
+
+@pytest.mark.parametrize("bad", [0, -2, 2.0, True, "4"])
+def test_bad_processors_option_is_refused(bad):
+    with pytest.raises(InvalidScenarioError, match=r"processors: = "):
+        aisched.run("heft_a", random_tiny(0), processors=bad)

@@ -194,3 +194,59 @@ def test_comdos_with_gpus_never_runs_more_tasks_at_once(seed, options):
 def test_bad_gpus_is_refused_by_comdos():
     with pytest.raises(InvalidScenarioError, match=r"^gpus: = 0 "):
         aisched.run("comdos", random_tiny(0), gpus=0)
+
+
+# Beyond the paper (docs/readings.md genai A2e): a computation capacity gpus=G priced by nu_kt.
+
+def test_gpu_price_beyond_paper_by_hand():
+    """One 2-slot task on edge 0 from slot 0, G = 2: nu rises by (9)'s form, alpha * b_hat * n / G,
+    b_hat = b_il / sum n_kt = b_il / 2; the memory price is the paper's, unchanged by the option."""
+    inst = one_task_instance()
+    plain = comdos.ComdosState(inst, gpus=2)
+    state = comdos.ComdosState(inst, gpus=2, gpu_price_beyond_paper=True)
+    d, d_plain = state.step(0), plain.step(0)
+    assert (d.edge.tolist(), d.start.tolist()) == ([0], [0]) and d.mu == pytest.approx(d_plain.mu)
+    np.testing.assert_array_equal(state.price, plain.price)
+    want = np.zeros((2, 4))
+    want[0, :2] = state.alpha * (d.profit / 2.0) * 1.0 / 2.0
+    np.testing.assert_allclose(state.gpu_price, want)
+    d2 = state.decide(1)  # the DP avoids the memory-priced cells; (8) would charge nu where it runs
+    assert d2.mu == pytest.approx(d2.profit - float(np.sum(d2.usage * state.price))
+                                  - float(np.sum(d2.tasks * state.gpu_price)))
+    assert plain.gpu_price is None
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000))
+def test_gpu_price_beyond_paper_never_decreases_and_plans_hold(seed):
+    from aisched.online.genai import metrics
+
+    inst = random_tiny(seed, jobs=4)
+    state = comdos.ComdosState(inst, gpus=1, gpu_price_beyond_paper=True)
+    before = state.gpu_price.copy()
+    for i in np.lexsort((np.arange(inst.num_jobs), inst.arrival)).tolist():
+        state.step(i)
+        assert np.all(state.gpu_price >= before - 1e-12)
+        before = state.gpu_price.copy()
+    out = aisched.run("comdos", inst, gpus=1, gpu_price_beyond_paper=True)  # verified against IP (5)
+    assert metrics.utilisation(inst, out, gpus=1)["tasks_running_peak"] <= 1
+    assert "gpu_price_beyond_paper" in out.prices and "gpu_price_beyond_paper" not in aisched.run(
+        "comdos", inst, gpus=1).prices
+
+
+def test_gpu_price_beyond_paper_off_is_todays_run():
+    for seed in range(3):
+        inst = random_tiny(seed, jobs=4)
+        a = aisched.run("comdos", inst, gpus=1)
+        b = aisched.run("comdos", inst, gpus=1, gpu_price_beyond_paper=False)
+        assert a.plan.equals(b.plan) and a.prices.equals(b.prices) and a.info["dual_objective"] == b.info[
+            "dual_objective"]
+
+
+@pytest.mark.parametrize(("params", "needle"), [
+    ({"gpu_price_beyond_paper": True}, r"gpu_price_beyond_paper: = True needs gpus=G"),
+    ({"gpu_price_beyond_paper": 1, "gpus": 2}, r"gpu_price_beyond_paper: = 1"),
+])
+def test_bad_gpu_price_beyond_paper_is_refused(params, needle):
+    with pytest.raises(InvalidScenarioError, match=needle):
+        aisched.run("comdos", random_tiny(0), **params)

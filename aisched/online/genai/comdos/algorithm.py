@@ -37,6 +37,19 @@ IP (5), whose edges are limited by memory alone): the resource check also needs
 at most ``G`` tasks running at once on an edge in every slot, and with
 ``room_aware`` the DP offers no room in a cell already running ``G`` tasks.
 
+Beyond the paper, ``gpu_price_beyond_paper=True`` (with ``gpus=G``; docs/readings.md genai A2e):
+IP (5) extended by a computation capacity, at most ``G`` tasks on edge ``k`` in slot ``t``
+(``aisched.offline(inst, gpus=G)``'s ``gpus_at_once[k, t]``), gets its own dual price
+``nu_kt`` per task-slot beside the memory price, in (8) and with (9)'s form::
+
+    mu_i = b_il - sum_{k,t} r_kt(il) lambda_kt - sum_{k,t} n_kt(il) nu_kt,
+    nu_kt <- nu_kt (1 + n_kt(il) / G) + alpha * b_hat_il * n_kt(il) / G,   b_hat_il = b_il / sum_{k,t} n_kt(il)
+
+with ``n_kt(il)`` the tasks the schedule runs on edge ``k`` in slot ``t``. The paper has no such
+constraint or price. Algorithm 2's DP still plans with the memory price alone (``nu`` enters the
+admission score (8), the update and the dual objective, not the choice of schedule), and ``alpha``
+is the memory price's (unit-free under ``density_ratio``). Off by default.
+
 Cost weights (Fig. 8): the instance's ``cost_weight`` (computation,
 communication, hosting) weight the objective; ``cost_weights=`` makes ComDOS
 *plan* with other weights (the reported objective stays the instance's).
@@ -236,15 +249,19 @@ class ComdosState:
     price : (K, T) float64 -- ``lambda_kt``, GB-slot price, starting at 0.
     used : (K, T) float64 -- GB hosted by admitted jobs.
     running : (K, T) float64 -- tasks of admitted jobs running (for ``gpus``).
+    gpu_price : (K, T) float64 or None -- ``nu_kt``, the task-slot price of the computation-capacity
+        extension (beyond the paper; only with ``gpu_price_beyond_paper``), starting at 0.
     """
 
     def __init__(self, instance: GenaiInstance, *, alpha: float | None = None,
                  cost_weights: Any = None, chunk: int = 8, room_aware: bool = False,
                  alpha_reading: AlphaReading = "density_ratio", selection: Selection = "algorithm2",
-                 option_eval: OptionEval = "shared", gpus: int | None = None) -> None:
+                 option_eval: OptionEval = "shared", gpus: int | None = None,
+                 gpu_price_beyond_paper: bool = False) -> None:
         self.instance = instance
         check_gpus(gpus)
         self.gpus = None if gpus is None else int(gpus)
+        check_gpu_price(gpu_price_beyond_paper, gpus)
         one_of("option_eval", option_eval, OPTION_EVALS)
         self.option_eval = option_eval
         one_of("selection", selection, SELECTIONS)
@@ -272,6 +289,7 @@ class ComdosState:
         self.price = np.zeros((K, T))
         self.used = np.zeros((K, T))
         self.running = np.zeros((K, T))
+        self.gpu_price = np.zeros((K, T)) if gpu_price_beyond_paper else None
         self.max_parents = max([max((d for _, d in g.in_degree()), default=0)
                                 for g in map(instance.dag_skeleton, range(instance.num_jobs))] + [1])
 
@@ -349,12 +367,14 @@ class ComdosState:
         np.add.at(usage, (edge, start), inst.model_size[model])
         np.add.at(usage, (edge, start + f), -inst.model_size[model])
         usage = np.cumsum(usage, axis=1)[:, :T]
-        mu = profit - float(np.sum(usage * self.price))
-        fits = bool(np.all(self.used + usage <= inst.memory_capacity[:, None] * (1 + 1e-12)))
         tasks = np.zeros((K, T + 1))
         np.add.at(tasks, (edge, start), 1.0)
         np.add.at(tasks, (edge, start + f), -1.0)
         tasks = np.cumsum(tasks, axis=1)[:, :T]
+        mu = profit - float(np.sum(usage * self.price))
+        if self.gpu_price is not None:  # beyond the paper: the task-slot price nu_kt in (8)
+            mu -= float(np.sum(tasks * self.gpu_price))
+        fits = bool(np.all(self.used + usage <= inst.memory_capacity[:, None] * (1 + 1e-12)))
         if self.gpus is not None:
             fits = fits and bool(np.all(self.running + tasks <= self.gpus))
         return Decision(i, mu, dp_profit, option, n_opt, edge, model, start, profit, usage, fits,
@@ -366,6 +386,10 @@ class ComdosState:
         total = float(d.usage.sum())
         b_bar = d.profit / total if total > 0 else 0.0
         self.price = self.price * (1 + d.usage / cap) + self.alpha * b_bar * d.usage / cap
+        if self.gpu_price is not None and d.tasks is not None:  # beyond the paper: (9)'s form for nu_kt
+            n = float(d.tasks.sum())
+            b_hat = d.profit / n if n > 0 else 0.0
+            self.gpu_price = self.gpu_price * (1 + d.tasks / self.gpus) + self.alpha * b_hat * d.tasks / self.gpus
 
     def step(self, i: int) -> Decision:
         """Decide job ``i``, raise prices if ``mu_i > 0``, commit it if admitted."""
@@ -383,7 +407,7 @@ class ComdosState:
 def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: Any = None,
         chunk: int = 8, room_aware: bool = False, alpha_reading: AlphaReading = "density_ratio",
         selection: Selection = "algorithm2", option_eval: OptionEval = "shared",
-        gpus: int | None = None) -> Outcome:
+        gpus: int | None = None, gpu_price_beyond_paper: bool = False) -> Outcome:
     """ComDOS (Algorithm 1) on ``instance``.
 
     Parameters
@@ -419,16 +443,21 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     gpus
         Beside the paper (an extension outside IP (5)): None (default, no limit)
         or the most tasks running at once on an edge (module docstring).
+    gpu_price_beyond_paper
+        Beyond the paper (needs ``gpus``): price the computation capacity ``gpus`` with a
+        dual ``nu_kt`` per task-slot in (8) and (9)'s update form (module docstring). Default False.
 
     Returns
     -------
     Outcome
         ``prices["memory_price"]`` (edge, slot) the final ``lambda_kt``;
-        ``info["mu"]`` the ``mu_i`` of (8) per job.
+        ``info["mu"]`` the ``mu_i`` of (8) per job; with ``gpu_price_beyond_paper``,
+        ``prices["gpu_price_beyond_paper"]`` (edge, slot) the final ``nu_kt``.
     """
     started = time.perf_counter()
     state = ComdosState(instance, alpha=alpha, cost_weights=cost_weights, chunk=chunk, room_aware=room_aware,
-                        alpha_reading=alpha_reading, selection=selection, option_eval=option_eval, gpus=gpus)
+                        alpha_reading=alpha_reading, selection=selection, option_eval=option_eval, gpus=gpus,
+                        gpu_price_beyond_paper=gpu_price_beyond_paper)
     inst = instance
     shape = (inst.num_jobs, inst.max_tasks)
     edge, model, start = (np.full(shape, -1, np.int32) for _ in range(3))
@@ -440,10 +469,13 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     for i in np.lexsort((np.arange(inst.num_jobs), inst.arrival)).tolist():
         t0 = time.perf_counter()
         before = state.price.copy()
+        before_gpu = None if state.gpu_price is None else state.gpu_price.copy()
         d = state.step(i)
         if d.mu > 0:
             profit[i] = d.profit
             step[i] = d.mu + float(np.sum(inst.memory_capacity[:, None] * (state.price - before)))
+            if before_gpu is not None:
+                step[i] += float(state.gpus * np.sum(state.gpu_price - before_gpu))
         decision_s[i] = time.perf_counter() - t0
         mu[i] = max(d.mu, 0.0)  # Algorithm 1: a declined job keeps mu_i = 0
         if d.admitted:
@@ -455,11 +487,16 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
     prices = xr.Dataset({"memory_price": (("edge", "slot"), state.price,
                                           {"units": "money units per GB-slot", "symbol": "lambda_kt"})},
                         coords={"edge": np.arange(inst.num_edges), "slot": np.arange(inst.num_slots)})
+    dual = float(mu.sum() + np.sum(inst.memory_capacity[:, None] * state.price))
+    if state.gpu_price is not None:
+        prices["gpu_price_beyond_paper"] = (("edge", "slot"), state.gpu_price,
+                                            {"units": "money units per task-slot", "symbol": "nu_kt",
+                                             "note": "beyond the paper: computation-capacity extension"})
+        dual += float(state.gpus * state.gpu_price.sum())
     return Outcome(algorithm="comdos", family="genai", objective=objective, plan=plan, prices=prices,
                    admitted=admitted, runtime_s=time.perf_counter() - started, decision_s=decision_s,
                    info={"alpha": state.alpha, "mu": mu, "room_aware": int(state.room_aware),
-                         "gpus": -1 if state.gpus is None else state.gpus, "dual_objective": float(
-                       mu.sum() + np.sum(inst.memory_capacity[:, None] * state.price)),
+                         "gpus": -1 if state.gpus is None else state.gpus, "dual_objective": dual,
                          **_step_record(mu, profit, step, state.alpha)})
 
 
@@ -474,10 +511,21 @@ def _step_record(mu: np.ndarray, profit: np.ndarray, step: np.ndarray, alpha: fl
     return {"dual_step_slack": slack, "almost_feasible_welfare": float(profit[on].sum())}
 
 
+def check_gpu_price(gpu_price_beyond_paper: Any, gpus: Any) -> None:
+    """Refuse a ``gpu_price_beyond_paper`` that is not a bool, or True without ``gpus`` (nothing to price)."""
+    if not isinstance(gpu_price_beyond_paper, (bool, np.bool_)):
+        raise InvalidScenarioError("gpu_price_beyond_paper", f"= {gpu_price_beyond_paper!r} must be True or False")
+    if gpu_price_beyond_paper and gpus is None:
+        raise InvalidScenarioError("gpu_price_beyond_paper", "= True needs gpus=G (the computation capacity it "
+                                   "prices, beyond the paper); got gpus=None")
+
+
 def _check_values(params: Mapping[str, object]) -> None:
     """The range checks :func:`aisched.api.check_params` runs before any work (``gpus`` >= 1 or None)."""
     if "gpus" in params:
         check_gpus(params["gpus"])
+    if "gpu_price_beyond_paper" in params:
+        check_gpu_price(params["gpu_price_beyond_paper"], params.get("gpus"))
 
 
 run.check_values = _check_values  # type: ignore[attr-defined]
