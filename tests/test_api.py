@@ -137,14 +137,16 @@ def _tenants_tiny():
 @pytest.mark.parametrize(("name", "params", "field", "says"), [
     ("astraea", {"foo": 1}, "foo", "it takes lam (an integer or a string, default 2), theta_w"),
     ("gandiva_fair", {"theta_w": 2.0}, "theta_w", "it takes release (one of 'arrival', 'batch', default"),
-    ("msu", {"seed": 1}, "seed", "it takes no parameters"),
+    ("od_only", {"seed": 1}, "seed", "it takes no parameters"),
+    ("msu", {"seed": 1}, "seed", "it takes near_deadline (one of 'spot_first', 'on_demand', default 'spot_first')"),
+    ("msu", {"near_deadline": "late"}, "near_deadline", "expected one of 'spot_first', 'on_demand'"),
     ("astraea", {"clock": "x"}, "clock", "expected one of 'batch', 'arrival'"),
     ("astraea", {"lam": True}, "lam", "expected an integer or a string"),
     ("astraea", {"theta_scale": float("nan")}, "theta_scale", "expected a finite number"),
     ("astraea", {"theta_w": "2"}, "theta_w", "expected a finite number or None"),
 ])
 def test_run_checks_parameter_names_and_values(name, params, field, says):
-    inst = _tenants_tiny() if name != "msu" else aisched.scenarios.spot.generate(seed=0)
+    inst = _tenants_tiny() if name not in ("msu", "od_only") else aisched.scenarios.spot.generate(seed=0)
     with pytest.raises(aisched.InvalidScenarioError, match=f"^{field}: ") as info:
         aisched.run(name, inst, **params)
     assert says in str(info.value)
