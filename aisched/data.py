@@ -30,7 +30,8 @@ from typing import Any
 from aisched._paths import cache_dir, search_path
 from aisched.errors import InvalidScenarioError
 
-__all__ = ["DATASETS", "DataFile", "Dataset", "FetchError", "data_file", "dataset_of", "fetch", "search_path", "status"]
+__all__ = ["DATASETS", "DataFile", "Dataset", "FetchError", "data_file", "dataset_of", "fetch", "provenance_page",
+           "search_path", "status"]
 
 _RAW = "https://raw.githubusercontent.com"
 
@@ -207,6 +208,41 @@ DATASETS: dict[str, Dataset] = {d.name: d for d in (
             "(id, domain, type, nodes, edges); see taskbench_dags.README.md",
     ),
 )}
+
+
+def provenance_page() -> str:
+    """The data page (``docs/data.md``) rendered from :data:`DATASETS`: what each file is, its source, licence
+    and what to cite, and how to get it.
+
+    The page is this function's output, never edited by hand (``tests/test_data.py`` checks that the committed
+    page is current), so the repository carries the provenance without copying any data file.
+
+    Returns
+    -------
+    str
+        The Markdown page.
+    """
+    lines = [
+        "# The data aisched reads",
+        "",
+        "Rendered from `aisched.data.DATASETS` by `aisched.data.provenance_page()`; do not edit by hand. aisched "
+        "ships no data: its loaders find each file by name in `$AISCHED_DATA`, then in the user cache that "
+        "`aisched data fetch NAME` fills, then in a `shared/data` folder beside a source checkout "
+        "(`aisched data list` says where each file was found). Cite the source named below when a scenario "
+        "uses its file.",
+        "",
+        "| dataset | what it is (who reads it) | source (repository @ commit : path) | licence, citation | "
+        "files | how to get it |",
+        "|---|---|---|---|---|---|",
+    ]
+    for data in DATASETS.values():
+        files = ", ".join(f"`{f.name}`" for f in data.files)
+        how = (f"`aisched data fetch {data.name}` (pinned commit, sha256 checked)" if data.downloadable
+               else data.how)
+        cells = (f"`{data.name}`", data.what, data.source, data.license, files, how)
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    lines.append("")
+    return "\n".join(lines)
 
 
 class FetchError(InvalidScenarioError):

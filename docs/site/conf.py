@@ -43,7 +43,7 @@ html_static_path: list[str] = []
 # the project's written record (docs/*.md) beside the pages, so the pages' links to it work wherever the
 # HTML is opened or copied (plain Markdown: rendered where the repository is browsed)
 RECORD = ["readings.md", "reproduction.md", "reproduction-lora.md", "reproduction-spot.md", "reproduction-genai.md",
-          "reproduction-tenants.md", "claims.md"]
+          "reproduction-tenants.md", "claims.md", "data.md", "architecture.md"]
 html_extra_path = [f"../{name}" for name in RECORD]
 html_title = f"aisched {release}"
 html_theme_options = {"description": "Online scheduling and pricing of AI workloads", "page_width": "1100px"}
