@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from conftest import SHARED_DATA
 
-from aisched.core import registry, runner
+from aisched.core import runner
 from aisched.errors import InvalidScenarioError
 from aisched.scenarios.genai import processors
 
@@ -16,12 +14,8 @@ _TINY = {"slots": 20, "edges": 3}
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is absent")
-def test_reads_only_baselines_and_reports_each_reading(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise AssertionError("the measurement ran ComDOS")
-
-    comdos = registry.algorithm("genai", "comdos")
-    monkeypatch.setitem(registry.tables("genai").algorithms, "comdos", dataclasses.replace(comdos, run=refuse))
+def test_reads_only_baselines_and_reports_each_reading(monkeypatch, forbid_algorithms):
+    forbid_algorithms("genai", "comdos")
     called: list[str] = []
     real = runner.run
 

@@ -11,7 +11,8 @@ from aisched.scenarios.spot import up_msu
 
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is absent")
-def test_reads_only_baselines_and_reference_up_is_od_only(monkeypatch):
+def test_reads_only_baselines_and_reference_up_is_od_only(monkeypatch, forbid_algorithms):
+    forbid_algorithms("spot", "ahap", "ahanp")
     called: list[str] = []
     real = runner.run
 
