@@ -193,7 +193,7 @@ def _parser() -> argparse.ArgumentParser:
                           "OUT/FAMILY/calibration-grid-DIGEST.json)")
     cal.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE", type=_reading_item,
                      help="an option every baseline runs with, held fixed, not fitted (repeatable; a reading of the "
-                          "paper, e.g. genai --reading gpus=4: an edge's 4 GPUs, docs/readings.md A2c); the sweeps "
+                          "paper, e.g. genai --reading gpus=4: an edge's 4 GPUs, docs/readings/genai.md A2c); the sweeps "
                           "get their own folders and the result goes to OUT/FAMILY/calibration-NAME=VALUE.json "
                           "(calibration.json stays the fit the page reads)")
     sen = sub.add_parser("sensitivity", help="every claim's verdict at the default, the fit and each silent value in "
@@ -217,7 +217,7 @@ def _parser() -> argparse.ArgumentParser:
                           "paper's sizes where the reduced forms lack the claims' points (default %(default)s)")
     sen.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE", type=_reading_item,
                      help="an option every algorithm (and the offline solve) runs with at every setting (repeatable; "
-                          "e.g. genai --reading gpus=4, docs/readings.md A2c); the fit is read from "
+                          "e.g. genai --reading gpus=4, docs/readings/genai.md A2c); the fit is read from "
                           "OUT/FAMILY/calibration-NAME=VALUE.json, the sweeps get their own folders and the record "
                           "goes to OUT/FAMILY/sensitivity[-full][-at-claims]-NAME=VALUE.json, shown on the page beside "
                           "the record without a reading")
@@ -237,8 +237,17 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--family", action="append", default=None, choices=families.names(), metavar="FAMILY",
                      help="the reproduction page of this family only (repeatable; default: every family under "
                           "DIR), e.g. a family's own page from a root that 'aisched reproduce all' filled")
-    rep.add_argument("--readings", type=Path, default=Path("docs/readings.md"),
-                     help="the readings page the reproduction page links to (default %(default)s)")
+    rep.add_argument("--readings", type=Path, default=Path("docs/readings"),
+                     help="the readings (a folder of per-family pages, or one file) the reproduction pages link to "
+                          "(default %(default)s)")
+    rep.add_argument("--records", type=Path, default=None, metavar="DIR",
+                     help="where the verdict records go (default: records/ beside the --reproduction page)")
+    pag = sub.add_parser("pages", help="render the reproduction pages from their verdict records (no run is read)")
+    pag.add_argument("--records", type=Path, default=Path("docs/records"), help="the records (default %(default)s)")
+    pag.add_argument("--out", type=Path, default=Path("docs/reproduction.md"), metavar="FILE",
+                     help="the index page; each family's page goes beside it (default %(default)s)")
+    pag.add_argument("--claims", type=Path, default=Path("docs/claims.md"), metavar="FILE",
+                     help="the page of the claims that do not reproduce (default %(default)s)")
     dat = sub.add_parser("data", help="the real-data files: list them, fetch the public ones")
     dsub = dat.add_subparsers(dest="action", required=True, parser_class=_Parser)
     dsub.add_parser("list", help="each dataset: what it is, source, licence, where found or missing")
@@ -474,28 +483,6 @@ def _sensitivity(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report(args: argparse.Namespace) -> int:
-    if not args.directory.is_dir():
-        what = "is not a folder" if args.directory.exists() else "does not exist"
-        raise InvalidScenarioError("directory", f"{str(args.directory)!r} {what} (give the --out folder of a sweep)")
-    from aisched.experiments.pages import report
-
-    if args.refresh_metrics:
-        from aisched.experiments.run.refresh import refresh_metrics
-
-        done = refresh_metrics(args.directory)
-        print(f"refreshed the metrics of {done.cells} cells in {done.folders} sweeps ({done.kept} left as they were)")
-    path = report.report(args.directory, figures=not args.no_figures)
-    print(f"wrote {path}")
-    if args.reproduction is not None:
-        from aisched.experiments.pages import reproduction
-
-        page = reproduction.write(args.directory, args.reproduction, readings=args.readings,
-                                  figures=not args.no_figures, families=args.family)
-        print(f"wrote {page}")
-    return 0
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``aisched`` command; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -545,7 +532,11 @@ def _command(args: argparse.Namespace) -> int:
         module = family_cli(args.family)
         assert module is not None
         return int(module.run_select(args))
-    commands = {"scenarios": _scenarios, "sweep": _sweep, "report": _report, "data": _data,
+    if args.command in ("report", "pages"):
+        from aisched.cli_pages import pages, report
+
+        return report(args) if args.command == "report" else pages(args)
+    commands = {"scenarios": _scenarios, "sweep": _sweep, "data": _data,
                 "reproduce": _reproduce, "calibrate": _calibrate, "sensitivity": _sensitivity}
     return commands[args.command](args)
 

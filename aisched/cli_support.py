@@ -47,7 +47,7 @@ def silent_argument(parser: argparse.ArgumentParser, family: str) -> None:
         return
     ranges = "; ".join(f"{_silent_key(p)} in [{p.low:g}, {p.high:g}]" for p in declared)
     parser.add_argument("--silent", action="append", default=None, metavar="NAME=VALUE",
-                        help=f"a value the paper leaves unstated (docs/readings.md; 'aisched calibrate' fits "
+                        help=f"a value the paper leaves unstated (docs/readings/<family>.md; 'aisched calibrate' fits "
                              f"them), inside the range its text allows: {ranges} (repeatable; default: ours, "
                              f"the same as the paper figures')")
 

@@ -19,7 +19,7 @@ runs made under the same load.
 
 Usage: ``python benchmarks/bench_pdftsp.py [--quick] [--no-titan] [--compare-kernels] [--dispatch sync]``
 (``--quick``: 50 nodes, Poisson(20), for a smoke run; ``--dispatch sync``: JAX's synchronous
-CPU dispatch for the whole run, the setting of aisched's sweep workers, docs/readings.md L2).
+CPU dispatch for the whole run, the setting of aisched's sweep workers, docs/readings/lora.md L2).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def per_task_times(inst, state: pdftsp.PdftspState, tasks: np.ndarray, *, refere
 
     ``fronts``: the implementation (pdftsp.fronts, the state's fronts); ``numpy``: the
     NumPy oracle, on the first ``reference`` tasks only. (The dense jitted kernel over
-    every node and work level that docs/readings.md L1 timed was removed: pdftsp.fronts
+    every node and work level that docs/readings/lora.md L1 timed was removed: pdftsp.fronts
     is the one implementation of ``selection="faithful"``.)
     """
     out: dict[str, list[float]] = {"fronts": [], "numpy": []}
@@ -144,7 +144,7 @@ def main() -> None:
     parser.add_argument("--no-titan", action="store_true", help="skip Titan")
     parser.add_argument("--dispatch", choices=("async", "sync"), default="async",
                         help="JAX's CPU dispatch for the whole run: 'async' (JAX's default) or 'sync' "
-                             "(as aisched's sweep workers run, docs/readings.md L2)")
+                             "(as aisched's sweep workers run, docs/readings/lora.md L2)")
     parser.add_argument("--compare-kernels", action="store_true",
                         help="time the NumPy oracle on --sample tasks (slow)")
     args = parser.parse_args()

@@ -16,7 +16,7 @@
    defaults; ``--no-offline`` skips it, ``--offline-only`` runs only it).
 
 4. ``--changeover on``: the same pool with the changeover cost on every job
-   (docs/readings.md S7): AHAP's (10) over (on-demand, spot) splits
+   (docs/readings/spot.md S7): AHAP's (10) over (on-demand, spot) splits
    (:mod:`aisched.online.spot.window.split`), one forward pass per job, slot and
    previous split (:mod:`aisched.online.spot.window.groups`). ``--changeover
    both`` runs off and then on in one process on the same jobs and prints the
@@ -56,7 +56,7 @@ def main() -> None:
     ap.add_argument("--offline-only", action="store_true", help="only the offline timing")
     ap.add_argument("--offline-seeds", type=int, default=20)
     ap.add_argument("--averaging", choices=("chc", "actual_state"), default="chc",
-                    help="AHAP's averaging reading (docs/readings.md S3)")
+                    help="AHAP's averaging reading (docs/readings/spot.md S3)")
     ap.add_argument("--changeover", choices=("off", "on", "both"), default="off",
                     help="the changeover cost of every job (S7); 'both': off then on, and their ratio")
     ap.add_argument("--save", default=None, metavar="PATH.npy",

@@ -1,6 +1,6 @@
 """How often Astraea shares at Fig. 4a's setting (14 users, 100 servers, 200 jobs); prints figures.
 
-Per seed and window rule (``generate(window=...)``, docs/readings.md T8): the
+Per seed and window rule (``generate(window=...)``, docs/readings/tenants.md T8): the
 rule that ran (``instance.workload``), users with jobs, and for each scheduler
 its revenue (3), jobs admitted and the sharing diagnostics of
 :func:`aisched.scenarios.tenants.metrics.sharing` (``shared_jobs``: Astraea's

@@ -1,4 +1,4 @@
-"""genai workloads against the paper's premises (docs/readings.md genai A2b).
+"""genai workloads against the paper's premises (docs/readings/genai.md A2b).
 
 Prints, per workload (``legacy``: the generator's constants; ``gpu_priced``: costs from a GPU's cloud
 price and the revenue rate from the on-demand markup), arrival rate and seed, what

@@ -17,6 +17,7 @@ import pytest
 
 pytest.importorskip("sphinx", reason="the docs extra is not installed (make install installs it)")
 pytest.importorskip("numpydoc", reason="the docs extra is not installed (make install installs it)")
+pytest.importorskip("myst_parser", reason="the docs extra is not installed (make install installs it)")
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "docs" / "site"
@@ -71,6 +72,19 @@ def test_family_pages_show_the_examples_and_link_the_record(site: Path) -> None:
     for family in ("lora", "spot", "genai", "tenants"):
         text = (site / f"{family}.html").read_text()
         assert "@register" in text and f'"{family}"' in text, f"{family}.html lacks its example"
-        assert f'href="reproduction-{family}.md"' in text and 'href="readings.md"' in text
-        assert (site / f"reproduction-{family}.md").is_file()
-    assert (site / "readings.md").is_file()
+        assert f'href="record/reproduction-{family}.html"' in text and f'href="record/readings/{family}.html"' in text
+    assert (site / "record" / "readings" / "index.html").is_file()
+
+
+def test_the_record_is_rendered_with_its_figures(site: Path) -> None:
+    """The reproduction pages, readings, claims, data, architecture and examples are pages of the site, not
+    raw Markdown files: each has its HTML, and a family's page shows its figures."""
+    for name in ("reproduction", "reproduction-lora", "reproduction-spot", "reproduction-genai",
+                 "reproduction-tenants", "claims", "theorems", "data", "architecture", "examples"):
+        assert (site / "record" / f"{name}.html").is_file(), name
+    page = (site / "record" / "reproduction-lora.html").read_text()
+    images = re.findall(r'<img [^>]*src="([^"]+\.svg)"', page)
+    assert images and all((site / "record" / src).is_file() for src in images), images[:3]
+    assert 'id="claims-at-a-glance"' in page  # the glance table's heading, anchored as on GitHub
+    examples = (site / "record" / "examples.html").read_text()
+    assert all(f"{family}_own_algorithm.py" in examples for family in ("lora", "spot", "genai", "tenants"))

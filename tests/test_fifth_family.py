@@ -100,10 +100,10 @@ def test_a_sweep_the_report_and_the_reproduction_page(tmp_path) -> None:
     page = written.read_text()
     # the summary: one claim, it holds (an "at most" claim on means: no paired test, so none in Holm's count)
     assert f"| {FAMILY} | default | 1 | 1 | 0 of 0 | 0 | 0 | 0 | 0 |" in page
-    glance = page.split(f"## {FAMILY}: claims at a glance", 1)[1].split("## Per figure", 1)[0]
+    glance = page.split("## Claims at a glance", 1)[1].split("## Per figure", 1)[0]
     row = next(line for line in glance.splitlines() if line.startswith("| [fig1-capacity]"))
-    assert row.startswith(f"| [fig1-capacity](#{FAMILY}fig1-capacity) | the threshold rule reaches at most the "
-                          "optimum | 1 | 0.") and "| holds |" in row
+    assert row.startswith(f"| [fig1-capacity](#{FAMILY}fig1-capacity): the threshold rule reaches at most the "
+                          "optimum | 1 | 0.") and "| holds | the means move as the paper says |" in row
     assert f"### {FAMILY}/fig1-capacity" in page.split("## Per figure", 1)[1]  # the full text stays below
     again = sweep.sweep(scenario, tmp_path, resume=True, executor="serial", progress=False)  # nothing to rerun
     pd.testing.assert_frame_equal(again, table)

@@ -125,90 +125,35 @@ def test_make_run_output_is_what_the_default_gives() -> None:
         assert float(rows[name][2]) == pytest.approx(outcome.objective / bound, abs=0.0006), name
 
 
-_KINDS = ("holds", "**fails**", "inconclusive", "untestable", "not checked")
+def _records() -> dict[str, dict]:
+    from aisched.experiments.pages.records import read_records
+
+    return read_records(README.parent / "docs" / "records")
 
 
-def _claim_counts(page: Path) -> dict[str, list[int]]:
-    """(hold, fail, inconclusive, untestable, not checked) per family of the default reading, counted claim by claim
-    from a reproduction page's per-figure sections (the regime maps' region lines carry no verdict)."""
-    counts: dict[str, list[int]] = {}
-    family, figures = None, False
-    for line in page.read_text(encoding="utf-8").splitlines():
-        figures = figures or line.startswith("## Per figure")
-        found = re.match(r"### (\w+)/", line)
-        if found:
-            family = found.group(1)
-        elif figures and family and line.startswith("- "):
-            verdict = re.search(r": (holds|\*\*fails\*\*|inconclusive at \d+ seed|untestable on this workload|"
-                                r"not checked)(?!\w)", line)
-            if verdict is None:
-                assert re.match(r"- \S+ above \S+ \(95 % paired", line), line
-                continue
-            kind = next(k for k, name in enumerate(_KINDS) if verdict.group(1).startswith(name))
-            counts.setdefault(family, [0] * len(_KINDS))[kind] += 1
-    return counts
+def test_the_papers_table_counts_the_claims_of_the_verdict_records() -> None:
+    """The README's counts per paper are the headline regime's, read from the committed records (the pages'
+    only source, tests/test_docs_pages.py), never copied from a page."""
+    from aisched.experiments.verdicts.stats import VERDICTS
 
-
-def _summary_counts(page: Path, regime: str = "default") -> dict[str, list[int]]:
-    """The same five counts per family as the page's summary table states them (``regime``: only the families
-    whose page that regime heads; a page written before the regime column has the default's only)."""
-    rows = {}
-    for line in page.read_text(encoding="utf-8").splitlines():
-        found = re.match(r"\| (\w+) \| (default|fit) \| (\d+) \| (\d+) \| (\d+ of \d+|not computed at the fit) \| "
-                         r"(\d+) \| (\d+) \| (\d+) \| (\d+) \|$", line)
-        if found:  # the headline regime, then hold, hold after Holm, fail, inconclusive, untestable, not checked
-            g = found.groups()
-            total, hold = int(g[2]), int(g[3])
-            fail, inconclusive, untestable, unchecked = (int(x) for x in g[5:])
-            assert total == hold + fail + untestable + inconclusive + unchecked, line
-            if regime in ("any", g[1]):
-                rows[found.group(1)] = [hold, fail, inconclusive, untestable, unchecked]
-            continue
-        found = re.match(r"\| (\w+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", line)
-        if found:  # a page written before the Holm column: hold, fail, untestable, inconclusive, not checked
-            total, hold, fail, untestable, inconclusive, unchecked = (int(g) for g in found.groups()[1:])
-            assert total == hold + fail + untestable + inconclusive + unchecked, line
-            rows[found.group(1)] = [hold, fail, inconclusive, untestable, unchecked]
-        found = re.match(r"\| (\w+) \| (\d+) \| (\d+) \| (\d+) of \d+ \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", line)
-        if found:  # hold, hold after Holm, fail, inconclusive, untestable, not checked (the README's order)
-            total, hold, holm, fail, inconclusive, untestable, unchecked = (int(g) for g in found.groups()[1:])
-            assert total == hold + fail + untestable + inconclusive + unchecked and holm <= hold, line
-            rows[found.group(1)] = [hold, fail, inconclusive, untestable, unchecked]
-    return rows
-
-
-def test_the_papers_table_counts_the_claims_of_the_reproduction_pages() -> None:
-    rows = {}
+    rows, fit = {}, {}
     for line in README.read_text(encoding="utf-8").splitlines():
-        found = re.match(r"\| `(\w+)` \|.*\| (\d+) / (\d+) / (\d+) / (\d+) / (\d+)", line)
+        found = re.match(r"\| `(\w+)` \|.*\| (\d+) / (\d+) / (\d+) / (\d+) / (\d+)( \(at the fit\))? \|$", line)
         if found:
-            rows[found.group(1)] = [int(g) for g in found.groups()[1:]]
-    assert list(rows) == ["lora", "spot", "genai", "tenants"]
-    docs = README.parent / "docs"
-    combined = _claim_counts(docs / "reproduction.md")  # the figures' runs: the default regime
-    headline = _summary_counts(docs / "reproduction.md", "any")  # each family's headline regime
-    assert sorted(combined) == sorted(headline) == ["genai", "lora", "spot", "tenants"]
-    default_headed = _summary_counts(docs / "reproduction.md")
-    assert {f: c for f, c in combined.items() if f in default_headed} == default_headed
-    for family, counts in headline.items():
-        assert rows[family] == counts, family  # the README counts the headline regime's verdicts
-        own = docs / f"reproduction-{family}.md"
-        assert _summary_counts(own, "any") == {family: _summary_counts(own, "any")[family]}, family
-        if family in default_headed:  # a page agrees with itself
-            assert _claim_counts(own) == _summary_counts(own), family
-        if _finished(own, family) == _finished(docs / "reproduction.md", family):  # the same run: the same counts
-            assert _summary_counts(own, "any") == {family: counts}, family
-
-
-def _finished(page: Path, family: str) -> str | None:
-    """When the page's ``aisched reproduce FAMILY`` run finished (its run line), None where it names none.
-
-    A family's own page may come from a newer run than the combined page (regenerated alone); the
-    counts must agree only where both pages come from the same run."""
-    text = page.read_text(encoding="utf-8")
-    found = re.search(rf"`aisched reproduce {family} --seeds 3`, finished (\S+),", text) or re.search(
-        r"`aisched reproduce all --seeds 3`, finished (\S+),", text)  # one run of every family: it covers this one
-    return found.group(1) if found else None
+            rows[found.group(1)] = [int(g) for g in found.groups()[1:6]]
+            fit[found.group(1)] = found.group(7) is not None
+    records = _records()
+    assert list(rows) == list(records) == ["lora", "spot", "genai", "tenants"]
+    for family, record in records.items():
+        summary = record["summary"]
+        assert rows[family] == [summary["counts"][k] for k in VERDICTS], family
+        assert fit[family] == (summary["regime"] == "fit"), family  # "(at the fit)" exactly where the fit heads
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    stated = re.findall(r"(\w+) (?:reads )?(\d+) / (\d+) / (\d+) / (\d+) / (\d+)(?=[ ,:;.]|$)", text.split(
+        "At the default", 1)[1].split(":", 1)[0])  # "At the default spot reads 12 / 10 / ... and genai 1 / 9 / ..."
+    assert sorted(f for f, *_ in stated) == sorted(f for f, r in records.items() if r["summary"]["regime"] == "fit")
+    for family, *counts in stated:
+        assert [int(c) for c in counts] == [records[family]["summary"]["default_counts"][k] for k in VERDICTS]
 
 
 def test_the_other_numbers_of_the_text() -> None:
@@ -216,13 +161,13 @@ def test_the_other_numbers_of_the_text() -> None:
 
     text = " ".join(README.read_text(encoding="utf-8").split())
     assert f"(`paper` = {len(pool_members('paper'))}, `ahap` = {len(pool_members('ahap'))}," in text
-    page = (README.parent / "docs" / "reproduction.md").read_text(encoding="utf-8")
-    dates = sorted(set(re.findall(r"finished (\d{4}-\d\d-\d\d)T", page)))  # the page's run lines
-    assert dates, "the combined page names no run"
+    runs = [run for record in _records().values() for run in record["run"]["runs"]]
+    dates = sorted({str(run["finished"])[:10] for run in runs})  # the records' runs
+    assert dates, "the records name no run"
     runs_of = dates[0] if len(dates) == 1 else f"{dates[0]}/{dates[-1][-2:]}"
     assert f"(all four families, the runs of {runs_of}" in text
-    for family in ("lora", "spot", "genai", "tenants"):  # every family from a 3-seed run: its own, or one of all four
-        assert f"`aisched reproduce {family} --seeds 3`" in page or "`aisched reproduce all --seeds 3`" in page
+    for family, record in _records().items():  # every family from a run of 3 seeds or more
+        assert any(run.get("seeds") == "auto" or (run.get("seeds") or 0) >= 3 for run in record["run"]["runs"]), family
 
 
 def test_the_first_screen_says_what_it_is_and_how_to_run_it() -> None:

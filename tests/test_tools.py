@@ -33,7 +33,7 @@ def test_regenerate_pages_parses_and_runs_only_commands_the_cli_accepts() -> Non
     assert subprocess.run(["bash", "-n", str(script)], capture_output=True).returncode == 0
     commands = _commands(script)
     assert [c[0] for c in commands] == ["reproduce", "reproduce", "calibrate", "sensitivity", "sensitivity",
-                                        "sensitivity", "report", "report"]
+                                        "sensitivity", "report", "pages"]
     parser = cli._parser()
     for words in commands:
         args = parser.parse_args(words)  # an unknown option or choice exits 2 here
@@ -44,5 +44,8 @@ def test_regenerate_pages_parses_and_runs_only_commands_the_cli_accepts() -> Non
     assert regimes.full and regimes.regimes and regimes.seeds == 3 and regimes.points == "all"
     full = parser.parse_args(commands[5])
     assert full.full and full.points == "claims"
-    page = parser.parse_args(commands[6])
-    assert page.family == ["genai"] and page.reproduction == Path("docs/reproduction-genai.md")
+    page = parser.parse_args(commands[6])  # every family's record and page, and the index, from the one root
+    assert page.family is None and page.reproduction == Path("docs/reproduction.md")
+    assert page.readings == Path("docs/readings")
+    rendered = parser.parse_args(commands[7])  # the pages again from the records alone, with the claims page
+    assert rendered.records == Path("docs/records") and rendered.claims == Path("docs/claims.md")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate the reproduction pages (docs/reproduction.md and docs/reproduction-FAMILY.md) from scratch,
+# Regenerate the reproduction pages (docs/records/, docs/reproduction*.md, docs/claims.md) from scratch,
 # from one results root, so every page names the same run:
 #
 #   1. `aisched reproduce all --seeds N`: every named scenario of the four families at full size;
@@ -12,12 +12,13 @@
 #   3. per family with silent parameters, `aisched sensitivity` at the reduced sizes, and, where
 #      SENSITIVITY_FULL names the family, `--full --points claims` (the paper's sizes at the claims'
 #      points, which the reduced forms lack);
-#   4. `aisched report ROOT --family F --reproduction docs/reproduction-F.md` (with figures, into
-#      docs/figures/) and the combined page without figures.
+#   4. `aisched report ROOT --reproduction docs/reproduction.md`: the verdict records (docs/records/), the
+#      figures (docs/figures/), each family's page and the index; then `aisched pages` renders them again
+#      with docs/claims.md (the pages' only source is the records).
 #
 # Every step resumes where an earlier call stopped (the sweeps keep their finished cells), so the script
 # can be stopped and called again; a resumed `reproduce` is not counted against the time budget (the
-# page's budget table says so). Costs measured on 2 cores (docs/claims.md): step 1's `reproduce all
+# page's budget table says so). Costs measured on 2 cores (CHANGELOG.md, 2026-12-05 and before): step 1's `reproduce all
 # --seeds 3` 72.7 min from scratch on 2026-12-04 (3,921 cells), its `--seeds auto` spot 3.7 min,
 # genai none (no claim open), tenants about 25, lora to at most 6 seeds 25 (AUTO_SEEDS, MAX_SEEDS=6);
 # step 2 under 7 min a family; step 3 reduced 1-10 min a family.
@@ -54,7 +55,6 @@ done
 for family in $full; do
     "$aisched" sensitivity "$family" --out "$root" --full --points claims --no-progress
 done
-for family in "${families[@]}"; do
-    "$aisched" report "$root" --family "$family" --reproduction "docs/reproduction-$family.md"
-done
-"$aisched" report "$root" --no-figures --reproduction docs/reproduction.md
+# the verdict records (docs/records/<family>.json), each family's page, the index, then the claims page
+"$aisched" report "$root" --reproduction docs/reproduction.md --readings docs/readings
+"$aisched" pages --records docs/records --out docs/reproduction.md --claims docs/claims.md

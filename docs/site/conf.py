@@ -13,6 +13,7 @@ render fails the build; ``tests/test_docs_site.py`` builds the site the same way
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -33,6 +34,7 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
+    "myst_parser",  # the written record (docs/*.md) rendered as pages, figures and anchors included
 ]
 
 root_doc = "index"
@@ -40,11 +42,49 @@ exclude_patterns = ["_build"]
 templates_path: list[str] = []
 html_theme = "alabaster"
 html_static_path: list[str] = []
-# the project's written record (docs/*.md) beside the pages, so the pages' links to it work wherever the
-# HTML is opened or copied (plain Markdown: rendered where the repository is browsed)
-RECORD = ["readings.md", "reproduction.md", "reproduction-lora.md", "reproduction-spot.md", "reproduction-genai.md",
-          "reproduction-tenants.md", "claims.md", "data.md", "architecture.md"]
-html_extra_path = [f"../{name}" for name in RECORD]
+# The project's written record (docs/*.md: the reproduction pages rendered from docs/records, the readings,
+# the claims, the data's provenance, the architecture, the theorems) is rendered here by MyST, with its figures.
+# Each build copies it into record/ (ignored by git) so its own relative links (figures/, readings/, records/)
+# hold on the site as they do where the repository is browsed; examples/ becomes record/examples.md.
+DOCS = ROOT / "docs"
+RECORD_DIR = Path(__file__).resolve().parent / "record"
+RECORD = ["reproduction.md", "reproduction-lora.md", "reproduction-spot.md", "reproduction-genai.md",
+          "reproduction-tenants.md", "claims.md", "theorems.md", "data.md", "architecture.md"]
+RECORD_FOLDERS = ["readings", "figures", "records"]
+
+
+def _example_page() -> str:
+    """record/examples.md: each example's docstring as prose, then its code (one page, in file order)."""
+    import ast
+
+    lines = ["# Examples: your own algorithm, registered and compared", "",
+             "Each example registers a user's own online algorithm for one family with `aisched.registry` and "
+             "compares it with the paper's algorithms and the offline optimum. Run one with "
+             "`python examples/<file>` from the checkout.", ""]
+    for path in sorted((ROOT / "examples").glob("*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or path.stem
+        title, _, body = doc.partition("\n")
+        lines += [f"## `{path.name}`", "", title, "", body.strip(), "",
+                  f"```{{literalinclude}} ../../../examples/{path.name}", ":language: python", "```", ""]
+    return "\n".join(lines)
+
+
+def _copy_record() -> None:
+    shutil.rmtree(RECORD_DIR, ignore_errors=True)
+    RECORD_DIR.mkdir()
+    for name in RECORD:
+        shutil.copyfile(DOCS / name, RECORD_DIR / name)
+    for name in RECORD_FOLDERS:
+        if (DOCS / name).is_dir():
+            shutil.copytree(DOCS / name, RECORD_DIR / name)
+    (RECORD_DIR / "examples.md").write_text(_example_page(), encoding="utf-8")
+
+
+_copy_record()
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+myst_heading_anchors = 4  # GitHub's anchors on headings down to ####: the pages' links work on both
+myst_enable_extensions = ["dollarmath"]
+suppress_warnings = ["myst.header"]  # a rendered page may start its sections at ### (a figure's notes)
 html_title = f"aisched {release}"
 html_theme_options = {"description": "Online scheduling and pricing of AI workloads", "page_width": "1100px"}
 

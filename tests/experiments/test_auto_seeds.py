@@ -100,7 +100,8 @@ def test_reproduce_auto_records_the_whole_run_and_a_linked_folder_keeps_its_leve
     assert not (tmp_path / "other" / auto.RECORD).exists()
     assert auto.levels(tmp_path / "other") == {name: pytest.approx(look_level())}
     page = reproduction.write(tmp_path / "run", tmp_path / "page.md", readings=None, figures=False).read_text()
-    assert "- Run: `aisched reproduce spot --seeds auto --max-seeds 6 --reduced` (a first look at 3 seeds, " in page
+    assert "Run: `aisched reproduce spot --seeds auto --max-seeds 6 --reduced`, finished " in page
+    assert "cells in " in page and "(a first look at 3 seeds, " in page
     again = reproduction.write(tmp_path / "other", tmp_path / "again.md", readings=None, figures=False).read_text()
     def verdicts(text: str) -> list[str]:
         return [line for line in text.splitlines() if line.startswith("- ") and "[reduced run]" in line]

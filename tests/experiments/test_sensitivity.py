@@ -99,7 +99,7 @@ def test_sensitivity_runs_the_claims_at_each_setting_and_the_page_shows_it(swap_
     sweeps.sweep(catalog.get(name).reduced(), tmp_path, seeds=1, executor="serial", progress=False, outcomes=False)
     page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
     assert "## Sensitivity to the silent parameters" in page
-    assert "| verdict (the figures' run, at the default) | headroom | readings | at the fit | across the silent range |" in page
+    assert "| claim | paper | ours | interval | verdict | why | readings | at the fit | across the silent range |" in page
     assert "### spot/silent" not in page and page.count("### spot/fig5-deadline\n") == 1  # no section of its own
     first = entry["claims"][0]
     assert f"across the silent range (reduced sizes, 1 seeds; `spot/silent-*`): {first['sensitivity']}" in page
@@ -242,7 +242,8 @@ def test_where_the_fit_heads_the_page_the_summary_counts_the_fit_from_the_regime
     """The headline rule decides from the calibration record; the regimes run (the default and the fit at the same
     sizes and seeds) gives the fit's verdicts, which the summary then counts and the glance table labels."""
     from aisched.experiments.pages.headline import regimes_of
-    from aisched.experiments.pages.reproduction import _summary
+    from aisched.experiments.pages.render import summary_lines
+    from aisched.experiments.pages.reproduction import family_summary, summary_text
     from aisched.experiments.studies import calibrate as cal
     from aisched.experiments.studies.sensitivity import calibration_identity, record_name
 
@@ -271,7 +272,8 @@ def test_where_the_fit_heads_the_page_the_summary_counts_the_fit_from_the_regime
     assert heads.fit_heads and heads.size == "full sizes, 3 seeds"
     assert heads.verdicts[("spot/x", "a")] == {"default": "holds", "fit": "fails"}
     counts = {"holds": 1, "fails": 1, "inconclusive": 0, "untestable": 0, "not checked": 0}  # the default's
-    lines = _summary({"spot": counts}, {}, {}, {"spot": {"a": 0.01, "b": float("nan")}}, {"spot": heads})
+    lines = [*summary_lines({"spot": family_summary(counts, {"a": 0.01, "b": float("nan")}, heads)}),
+             *summary_text("spot", heads)]
     assert "| spot | fit | 2 | 0 | not computed at the fit | 2 | 0 | 0 | 0 |" in lines
     assert any(line.startswith("- spot: the fit heads the page ((a) 1 target(s) met") for line in lines)
     calibration["stated"] = {"outside": ["value = 140 (stated: [120, 120])"]}  # the rule now keeps the default

@@ -185,11 +185,13 @@ def test_t_quantiles_against_known_values() -> None:
 
 
 def test_the_summary_counts_the_claims_that_hold_after_holm() -> None:
-    from aisched.experiments.pages.reproduction import _summary
+    from aisched.experiments.pages.render import summary_lines
+    from aisched.experiments.pages.reproduction import family_summary, summary_text
 
     counts = {"holds": 3, "fails": 1, "inconclusive": 1, "untestable": 0, "not checked": 0}
-    p_values = {"toy": {"a": 0.001, "b": 0.02, "c": 0.04, "d": float("nan"), "e": float("nan")}}
-    lines = _summary({"toy": counts}, {}, {}, p_values)
+    p_values = {"a": 0.001, "b": 0.02, "c": 0.04, "d": float("nan"), "e": float("nan")}
+    lines = ["## Summary", "", *summary_lines({"toy": family_summary(counts, p_values, None)}), "",
+             *summary_text("toy", None)]
     assert lines[2] == ("| family | headline regime | claims | hold | hold after Holm | fail | inconclusive at the "
                         "seeds run | untestable on our workload | not checked |")
     assert lines[4] == "| toy | default | 5 | 3 | 1 of 3 | 1 | 1 | 0 | 0 |"  # 0.001 <= 0.05/5; 0.02 > 0.05/4 stops the rest

@@ -139,7 +139,7 @@ def test_lora_costs_are_listed_and_never_part_of_a_sweep_record(capsys: pytest.C
 
 
 def test_lora_titan_runs_the_running_form_only_where_runtime_is_not_measured() -> None:
-    """Figs. 4-9 give Titan's per-slot MILP 20 s with the JCT stage in the "running" form (docs/readings.md,
+    """Figs. 4-9 give Titan's per-slot MILP 20 s with the JCT stage in the "running" form (docs/readings/lora.md,
     lora L8); Fig. 13 times Titan, so it keeps the 20 s "completion" form it has always timed."""
     params = {name: catalog.get(name).params["titan"]
               for name in catalog.names("lora") if "titan" in catalog.get(name).algorithms}

@@ -34,7 +34,7 @@ _WORKER = [False]  # whether this process is a pool worker (set by its initializ
 #: beside the other workers, so the hand-off per jitted call (pdFTSP's per-task kernel: one call a task) is
 #: pure cost there: measured 2026-11-27 on a 2-core host, `lora/fig8-load` at 80 tasks a slot alone in its
 #: process: pdFTSP 28.2 -> 19.9 s, `cell_prices` 9.9 -> 6.9 s; two processes at once (a full pool) about 4 %
-#: (docs/readings.md L2). The user's own process keeps JAX's default (the flag is process-wide).
+#: (docs/readings/lora.md L2). The user's own process keeps JAX's default (the flag is process-wide).
 #: ``AISCHED_WORKER_DISPATCH`` sets it; read when a pool opens and handed to its workers.
 WORKER_DISPATCHES = ("sync", "async")
 

@@ -79,7 +79,7 @@ class Claim:
         ``improvement``: the paper's relative change (0.4899 for +48.99%);
         ``at_most`` / ``at_least``: the bound; ``spread_at_most``: the largest max / min ratio.
     why
-        Keys of the sections of ``docs/readings.md`` that explain the claim's verdict where it
+        Keys of the sections of the readings (``docs/readings/``) that explain the claim's verdict where it
         fails or cannot be tested here: a section's key is its heading's first word (``"S3"`` for
         ``### S3. Averaged commitments ...``, ``"L8"``, ``"A-bound"``). The reproduction page links
         each key's section beside such a verdict; empty: the page says that no
@@ -168,7 +168,7 @@ class Scenario:
         seed), shown by ``aisched scenarios``. Not part of :meth:`sweep_record`:
         restating a cost never stops a sweep folder from resuming.
     why
-        Keys of the ``docs/readings.md`` sections that explain the figure's claims
+        Keys of the readings' sections (``docs/readings/``) that explain the figure's claims
         (:attr:`Claim.why`), given to every claim that names none of its own. Like
         ``cost``, documentation: the claims' ``why`` is not part of :meth:`sweep_record`
         (the reproduction page looks it up in the catalogue by scenario name and claim).

@@ -410,7 +410,7 @@ def calibrate(family: Family | str, out: str | os.PathLike[str], *, seeds: int =
         range the paper states is tried only here, as a named reading.
     reading
         Options every baseline runs with, held fixed (a reading of the paper, never fitted), e.g.
-        ``{"gpus": 4}``: genai's baselines under an edge's 4 GPUs (docs/readings.md genai A2c). The
+        ``{"gpus": 4}``: genai's baselines under an edge's 4 GPUs (docs/readings/genai.md A2c). The
         sweeps get their own folders and the record its own file (``calibration-gpus=4.json``).
     confirm_seeds, max_confirm_seeds
         Held-out seeds for the confirmation of the default and the fit, and the most it grows to

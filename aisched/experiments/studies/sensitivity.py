@@ -250,7 +250,7 @@ def sensitivity(family: Family | str, out: str | os.PathLike[str], *, seeds: int
         at (:func:`at_claim_points`; a scenario with no such claim is not run).
     reading
         Options every algorithm of every scenario (and its offline solve) runs with, held fixed at every
-        setting, e.g. ``{"gpus": 4}`` (genai: an edge's 4 GPUs, docs/readings.md A2c). The fit is then
+        setting, e.g. ``{"gpus": 4}`` (genai: an edge's 4 GPUs, docs/readings/genai.md A2c). The fit is then
         read from the calibration under the same reading (``calibration-gpus=4.json``:
         :func:`~aisched.experiments.studies.calibrate.result_path`), the sweeps get their own folders and the
         record its own name (``sensitivity-gpus=4.json``), which the page shows beside, never instead of,

@@ -257,7 +257,8 @@ def _compact(rooms: list[Any], baseline: str) -> str:
     """One line of headroom over ``baseline`` at several points."""
     have = [r for r in rooms if r.available]
     if not have:
-        return f"no reference for {baseline} at {', '.join(r.x for r in rooms)}"
+        return (f"headroom over {baseline} unknown at {', '.join(r.x for r in rooms)} (no optimum or certified bound "
+                "was run there)")
     kind = "optimum" if all(r.kind == "optimum" for r in have) else "certified bound on the optimum"
     parts = [f"{r.x}: {r.room:+.1%}" if r.available else f"{r.x}: no reference" for r in rooms]
     return f"headroom of the {kind} over {baseline}: " + ", ".join(parts)

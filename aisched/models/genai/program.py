@@ -19,7 +19,7 @@ construction. ``z`` exists only for starts with ``t_i <= s`` and
                            (sum_{s' <= t} z_j' <= sum_{s + f <= t} z_j)
     capacity[k, t]         (5h): hosted model size on edge k in slot t <= c^s_k
     leaves[i, e, k]        w_iek >= sum_{c,s} z[i, j, c, k, s] - sum_{c,s} z[i, j', c, k, s]
-    gpus_at_once[k, t]     only with ``gpus=G`` (an extension outside IP (5), docs/readings.md
+    gpus_at_once[k, t]     only with ``gpus=G`` (an extension outside IP (5), docs/readings/genai.md
                            genai A2c): tasks running on edge k in slot t <= G
 
 Transfer cost (3) is charged on the sending edge: ``h_{jj'} e^p_k`` for the
@@ -251,7 +251,7 @@ def solve_offline(instance: GenaiInstance, *, solver: str = "highs", time_limit:
     without one, :class:`~aisched.errors.SolverError` says so.
 
     ``gpus``: None (IP (5) as printed) or at most that many tasks at once on an edge
-    (:func:`build`; an extension, docs/readings.md genai A2c).
+    (:func:`build`; an extension, docs/readings/genai.md A2c).
     """
     def too_large(started: float) -> Outcome | None:
         starts = count_starts(instance)

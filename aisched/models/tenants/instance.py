@@ -228,7 +228,7 @@ class TenantInstance(ValidatedInstance):
         Where the arrivals and owners came from (provenance only; no algorithm
         reads it): :func:`aisched.scenarios.tenants.generate` writes
         ``"trace-window"``, ``"trace-draw"``, ``"trace-consecutive"`` or
-        ``"synthetic"`` (docs/readings.md T8); ``""`` for a hand-made instance.
+        ``"synthetic"`` (docs/readings/tenants.md T8); ``""`` for a hand-made instance.
 
     Notes
     -----

@@ -34,7 +34,7 @@ HEFT-A's model (reading A6): the paper gives HEFT-A no model selection
 (HEFT-MA adds it), so each task runs one fixed model; we use the first listed
 candidate, the default model of the task's type in :data:`aisched.scenarios.genai.MODEL_POOLS`.
 
-Admission control (``admission=``, genai reading A3 in ``docs/readings.md``):
+Admission control (``admission=``, genai reading A3 in ``docs/readings/genai.md``):
 the paper says "when the profit for executing a task is negative, the task is
 directly declined". Default ``"task"``: each task's profit is its share of
 the job's revenue, split in proportion to the task's resource demand (mean

@@ -8,7 +8,7 @@ running tasks) and as a share only when the caller names a compute capacity.
 
 Outside the paper's program, the tasks running at once on an edge are counted
 against its GPUs (section IV.A: an edge is a server of 4 GPUs; our runtimes are
-one GPU's, docs/readings.md genai A2c): IP (5) lets any number of tasks run at
+one GPU's, docs/readings/genai.md A2c): IP (5) lets any number of tasks run at
 once on an edge, and a plan that runs more of them than the edge has GPUs is
 one the paper's testbed could not run as timed.
 """

@@ -58,7 +58,7 @@ The paper describes them in one sentence each; our readings:
   count needed to reach ``L (t+1)/d`` with ``mu_1``, only when behind and no
   spot; no hysteresis, no safety net).
   ``variant="paper"`` and ``"paper_lagged"``: section VI-A's own sentences
-  (docs/readings.md S11), not Can't Be Late's rule: the count is elastic in
+  (docs/readings/spot.md S11), not Can't Be Late's rule: the count is elastic in
   ``[N_min, N_max]``, the smallest ``n`` that brings the accumulated
   progress ``Z_t`` to the expected progress (6) of the slot's end,
   ``Z^exp = L (t + 1) / d``, with ``mu_t`` of (2) ("which incorporates
@@ -216,7 +216,7 @@ def up(inst: SpotInstance, *,
     gpus
         ``N``, the GPUs UP runs (spot or on-demand) in the first two variants; ``None``
         (default): OD-Only's count (:func:`od_only_count`), as the reference sizes a job.
-        The paper does not say; ``docs/readings.md`` S-silent declares it a silent parameter.
+        The paper does not say; ``docs/readings/spot.md`` S-silent declares it a silent parameter.
 
     Returns
     -------

@@ -183,7 +183,7 @@ def ahap_pool(stacked: dict[str, np.ndarray], window: np.ndarray, commitment: np
     stats ``forward_passes``); ``False``: one DP per distinct problem
     (:func:`solve_windows`). Falls back to ``False`` when ``mu_1 != mu_2``.
 
-    ``changeover``: the jobs' changeover cost is on (``docs/readings.md`` S7):
+    ``changeover``: the jobs' changeover cost is on (``docs/readings/spot.md`` S7):
     lanes and sub-trajectories keep their previous split, the distinct
     problems are keyed on it too and solved over splits (with ``shared_forward``
     one pass per ``(job, previous split)``, :mod:`~aisched.online.spot.window.groups`;

@@ -7,7 +7,7 @@ common to the greedy emulations (Gandiva_fair, HiveD): a job is started as
 soon as its placement fits (events: releases (``release``) and job ends; capacity never
 falls later, as every running job started before) and it ends inside the
 horizon (the model's (3f): a job runs to completion within ``T``); no payments.
-Admission (``admission``, docs/readings.md T3): section 5.1 and the
+Admission (``admission``, docs/readings/tenants.md T3): section 5.1 and the
 baselines' own papers describe no utility test, so by default (``"none"``) a
 job is started whatever it will earn, and a job that finishes late earns what
 (3) says, a loss included. ``admission="utility"`` keeps the rule before issue

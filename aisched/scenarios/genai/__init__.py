@@ -8,7 +8,7 @@
 - :mod:`~aisched.scenarios.genai.silent`: the values section IV.A leaves unstated and the paper's
   baseline relations they are fitted to;
 - :mod:`~aisched.scenarios.genai.processors`: the baseline relations under HEFT's processors
-  (docs/readings.md genai A2d);
+  (docs/readings/genai.md A2d);
 - :mod:`~aisched.scenarios.genai.cli`: the ``aisched compare genai`` options.
 
 Importing the package registers the family with :mod:`aisched.families` and imports

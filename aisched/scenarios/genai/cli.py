@@ -80,9 +80,9 @@ class GenaiCli(FamilyCli):
                                  "(default %(default)s)")
         parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
         parser.add_argument("--deadline-rule", choices=DEADLINE_RULES, default="arrival",
-                            help="deadline draw (docs/readings.md genai A2; default %(default)s)")
+                            help="deadline draw (docs/readings/genai.md A2; default %(default)s)")
         parser.add_argument("--revenue-rule", choices=REVENUE_RULES, default="proportional",
-                            help="revenue rule (docs/readings.md genai A2; default %(default)s)")
+                            help="revenue rule (docs/readings/genai.md A2; default %(default)s)")
         parser.add_argument("--workload", choices=WORKLOADS, default="legacy",
                             help="costs, revenue rate and runtimes (genai A2b; the paper figures run gpu_priced; "
                                  "default %(default)s)")

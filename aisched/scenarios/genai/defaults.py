@@ -15,7 +15,7 @@ __all__ = ["ADMISSIONS", "ALPHA_READINGS", "CAPACITY_GB", "COMMUNICATIONS", "DEA
 
 DEADLINE_RULES: tuple[str, ...] = ("arrival", "earliest_finish")
 REVENUE_RULES: tuple[str, ...] = ("proportional", "random_factor")
-#: The workloads of :func:`~aisched.scenarios.genai.generator.generate` (docs/readings.md genai A2b).
+#: The workloads of :func:`~aisched.scenarios.genai.generator.generate` (docs/readings/genai.md A2b).
 WORKLOADS: tuple[str, ...] = ("legacy", "gpu_priced")
 CAPACITY_GB = {"homo-S": 4 * 12.0, "homo-M": 4 * 24.0, "homo-L": 4 * 32.0}
 
@@ -28,7 +28,7 @@ DEFAULT_SCENARIO: dict[str, Any] = {"seed": 0, "edges": 2, "slots": 12, "jobs": 
 
 #: Section IV-A's default setting as the paper's figures run it (Figs. 4-8's base point): 10 edges of
 #: homo-M memory, 200 five-second slots, Poisson(5) arrivals, on the workload the figures run
-#: (``gpu_priced``, docs/readings.md genai A2b). :func:`~aisched.scenarios.genai.generator.paper_instance`
+#: (``gpu_priced``, docs/readings/genai.md A2b). :func:`~aisched.scenarios.genai.generator.paper_instance`
 #: draws it; the API's and the CLI's default is the small :data:`DEFAULT_SCENARIO`.
 PAPER_SCENARIO: dict[str, Any] = {"edges": 10, "slots": 200, "arrival_rate": 5.0, "capacity": "homo-M",
                                   "workload": "gpu_priced"}

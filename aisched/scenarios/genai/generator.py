@@ -25,7 +25,7 @@ Where section IV.A is silent we chose: the proportionality constant
 memory (the resource of (5h)), "reference average completion time" as the
 critical path at mean runtimes, and the unit costs below. Four of these
 choices are declared silent parameters with the range the text allows
-(:mod:`aisched.scenarios.genai.silent`, docs/readings.md genai
+(:mod:`aisched.scenarios.genai.silent`, docs/readings/genai.md genai
 A-silent): ``revenue_scale``, ``candidate_shuffle`` (the candidates' order,
 which decides HEFT-MA's ties and HEFT-A's model), ``transfer_scale`` and
 ``runtime_scale``; each defaults to the instance drawn before them.
@@ -242,7 +242,7 @@ def generate(seed: int = DEFAULT_SCENARIO["seed"], edges: int = DEFAULT_SCENARIO
     term_weights
         Fig. 8 read as weighting the four terms of section II.E, 1)-4): (revenue (1),
         computation (2), communication (3), hosting (4)); the revenues ``b_i`` are
-        multiplied by the first, the rest become ``cost_weights`` (``docs/readings.md``
+        multiplied by the first, the rest become ``cost_weights`` (``docs/readings/genai.md``
         genai A9). Exclusive with a non-default ``cost_weights``.
     capacity_scale
         Multiplies every edge's memory ``c^s_k`` after ``capacity`` set it (> 0;
@@ -252,7 +252,7 @@ def generate(seed: int = DEFAULT_SCENARIO["seed"], edges: int = DEFAULT_SCENARIO
         every other array of the instance is the same as at 1.
     workload
         ``"legacy"`` (default): the unit costs and ``REVENUE_RATE`` above.
-        ``"gpu_priced"`` (beside it; docs/readings.md genai A2b): the same draws
+        ``"gpu_priced"`` (beside it; docs/readings/genai.md A2b): the same draws
         (DAGs, deadlines, the per-edge ``U(0.8, 1.2)`` factors); runtimes are the published inference
         times of :mod:`aisched.scenarios.genai.runtimes` in slots on an RTX 4090 (one per model, no
         per-job ``U(0.8, 1.5)`` factor: no source motivates it, and section II.C gives each model its
@@ -268,7 +268,7 @@ def generate(seed: int = DEFAULT_SCENARIO["seed"], edges: int = DEFAULT_SCENARIO
         Multiplies every revenue ``b_i`` (> 0; default 1: the rate above). Section IV.A prices revenue
         "in proportion to its overall resource demand multiplied by a reference average completion
         time" and gives no constant: this is the constant's free factor, a silent parameter (
-        :mod:`aisched.scenarios.genai.silent`, docs/readings.md genai A-silent). Under ``gpu_priced``,
+        :mod:`aisched.scenarios.genai.silent`, docs/readings/genai.md A-silent). Under ``gpu_priced``,
         ``1 / (1 + markup)`` (0.361) is markup 0: the median job's reference schedule is paid its cost.
         Draws nothing; with ``term_weights`` the two factors multiply.
     candidate_shuffle

@@ -33,7 +33,7 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
 
 
 def workload_premises(instance: Any, *, bound_time_limit: float | None = 60.0) -> dict[str, float]:
-    """How a workload stands against the paper's premises (docs/readings.md genai A2b).
+    """How a workload stands against the paper's premises (docs/readings/genai.md A2b).
 
     Task costs are taken at the mean unit costs over edges, weighted by the instance's
     ``cost_weight``, without transfers: ``cost_jm = f_mj (w_f r^f_mj mean e^f + w_h r^s_m mean e^h)``.

@@ -11,7 +11,7 @@ __all__ = ["add_scenarios"]
 
 _GENAI_ALGOS = ("comdos", "heft_ma", "heft_a", "random_a")
 #: The figures run the workload rebuilt from the paper's premises (``workload="gpu_priced"``: GPU-priced costs,
-#: argued revenue rate, published inference times; docs/readings.md genai A2b); Figs. 4-8 also run as
+#: argued revenue rate, published inference times; docs/readings/genai.md A2b); Figs. 4-8 also run as
 #: ``genai/<fig>-legacy`` on the earlier (legacy) draw. ``generate()``'s own default stays ``"legacy"``.
 _WORKLOAD = "gpu_priced"
 _GENAI_BASE = {"edges": 10, "slots": 200, "arrival_rate": 5.0, "capacity": "homo-M", "workload": _WORKLOAD}
@@ -26,11 +26,11 @@ FIG8_TERM_WEIGHTS = ((0.1, 0.1, 0.1, 0.1), (0.5, 0.1, 0.1, 0.1), (0.1, 0.5, 0.1,
                      (0.1, 0.1, 0.1, 0.5))
 
 #: The named option set of "a ComDOS that works" beside the paper's two alpha readings (
-#: docs/readings.md genai A10): (9) with alpha = 1 / (e - 1) and the capacity-aware DP. A copy of
+#: docs/readings/genai.md A10): (9) with alpha = 1 / (e - 1) and the capacity-aware DP. A copy of
 #: ``aisched.online.genai.comdos.FULL_CELL_OPTIONS`` (tested equal; this module loads no NumPy).
 FULL_CELL_VARIANT = {"alpha_reading": "full_cell", "room_aware": True}
 
-#: The two readings of alpha in update (9) (docs/readings.md genai A1; section III.B prints
+#: The two readings of alpha in update (9) (docs/readings/genai.md A1; section III.B prints
 #: "alpha = max_i {b_i / r_i,min}" and no unit), both run on every genai scenario:
 #: ``comdos`` itself reads it unit-free, alpha = U / L (``alpha_reading="density_ratio"``, from (9)'s units and
 #: property (ii)); the variant ``alpha-gb`` reads the printed ratio literally, in the instance's money per GB
@@ -74,7 +74,7 @@ def add_scenarios(add: Add) -> None:
     enumeration makes the ~4 % of TaskBench jobs whose DAG skeleton has a cycle cost
     seconds each at 10 edges and 200 slots. ``genai/fig9-competitive-scale`` takes Fig. 9's ratio to
     paper scale (1,502 / 2,478 / 3,451 jobs at seed 0) with the certified bound
-    (:func:`aisched.bounds.genai.bound.bound`, docs/readings.md genai A-bound) as the reference, no
+    (:func:`aisched.bounds.genai.bound.bound`, docs/readings/genai.md A-bound) as the reference, no
     MILP; cell costs measured at seed 0 on the 2-core machine at load 8-11 from other jobs: the
     bound 10 / 16 / 13-42 s (2 rounds each; its verified plan meets it, so there the reference is the
     optimum), ComDOS 21 / 22 / 20 s, ComDOS alpha-gb 7 / 29 / 65 s. Figs. 4-8 compute the same bound at
@@ -86,7 +86,7 @@ def add_scenarios(add: Add) -> None:
     ``genai/regime-capacity`` over edge memory and ``genai/regime-revenue`` over the revenue constant
     (``revenue_scale``, a silent parameter; 27 s for 3 seeds, serial, 2026-11-28). The figures
     keep today's values of genai's silent parameters: their calibration meets five of its six targets, not all
-    (docs/readings.md genai A-silent).
+    (docs/readings/genai.md A-silent).
     """
     figures_4_to_8: list[Scenario] = []
 
@@ -139,7 +139,7 @@ def add_scenarios(add: Add) -> None:
     paper_figure(Scenario(
         name="genai/fig8-weights", family="genai",
         title="Fig. 8: profit under weights of (revenue, computation, communication, hosting): all 0.1, "
-              "then each of the four terms at 0.5 (section II.E's four terms; docs/readings.md genai A9)",
+              "then each of the four terms at 0.5 (section II.E's four terms; docs/readings/genai.md A9)",
         x="term_weights", values=FIG8_TERM_WEIGHTS, base=_GENAI_BASE, algorithms=_GENAI_ALGOS,
         reduced_base=_GENAI_SMALL, reduced_values=FIG8_TERM_WEIGHTS, variants=_VARIANTS, bound=True,
         why=("A1", "A2b", "A9", "A10"),
@@ -163,7 +163,7 @@ def add_scenarios(add: Add) -> None:
         title="Regime map (not a paper figure): ComDOS against HEFT-MA, HEFT-A and Random-A as the revenue constant "
               "falls from ours (revenue_scale 1) to 0.6 (the calibration's fit), 0.361 (markup 0) and 0.25 (5 edges, "
               "60 slots, Poisson 3, homo-M), with the certified bound as the reference (memory idle: its verified "
-              "plan meets it, so it is the optimum; docs/readings.md genai A-silent)",
+              "plan meets it, so it is the optimum; docs/readings/genai.md A-silent)",
         x="revenue_scale", values=(1.0, 0.6, 0.361, 0.25),
         base={"edges": 5, "slots": 60, "arrival_rate": 3.0, "capacity": "homo-M", "workload": _WORKLOAD},
         algorithms=_GENAI_ALGOS, bound=True, time_limit=20.0, figures=("regime",), variants=_VARIANTS,

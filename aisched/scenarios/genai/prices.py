@@ -10,7 +10,7 @@ RTX 4090 of the paper's ``homo-M`` edge (section IV.A); the file has no RTX 3060
   renting the GPU: the provider's cost of a GB-slot of GPU memory held);
 - ``on_demand``: the median on-demand price, what a user pays to rent the same GPU outright;
 - ``markup = on_demand / spot - 1``: the margin a cloud charges over its marginal price, the stated
-  markup of the revenue rate (docs/readings.md genai A2b).
+  markup of the revenue rate (docs/readings/genai.md A2b).
 """
 
 from __future__ import annotations

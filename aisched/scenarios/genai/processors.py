@@ -1,4 +1,4 @@
-"""HEFT's processors against today's baselines at the calibration's target points (docs/readings.md genai A2d).
+"""HEFT's processors against today's baselines at the calibration's target points (docs/readings/genai.md A2d).
 
 Issue 61 item 4. The six baseline-only relations of :data:`~aisched.scenarios.genai.silent.REGIME_TARGETS`
 (HEFT-A / HEFT-MA and Random-A / HEFT-MA at Fig. 4's 500 slots and Fig. 7's Poisson 3 and 7) read with the
@@ -46,7 +46,7 @@ READINGS: dict[str, dict[str, int]] = {"none": {}, "gpus=4": {"gpus": 4}, "proce
 #: The calibration's target points by short name (the generator parameters of silent.py).
 POINTS: dict[str, dict[str, Any]] = {"fig4_500": FIG4_POINT, "fig7_p3": FIG7_LIGHT_POINT,
                                      "fig7_p7": FIG7_HEAVY_POINT}
-#: A-silent's fit (docs/readings.md genai A-silent): revenue 0.6, every candidate list shuffled, transfer 2.
+#: A-silent's fit (docs/readings/genai.md A-silent): revenue 0.6, every candidate list shuffled, transfer 2.
 FIT: dict[str, float] = {"revenue_scale": 0.6, "candidate_shuffle": 1.0, "transfer_scale": 2.0}
 #: The ``--settings`` choices: the silent values of each setting run (``{}``: the generator's defaults).
 SETTINGS: dict[str, tuple[dict[str, float], ...]] = {"default": ({},), "fit": (dict(FIT),), "both": ({}, dict(FIT))}

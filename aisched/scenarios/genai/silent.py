@@ -4,7 +4,7 @@
 :func:`aisched.scenarios.genai.generator.generate`); :data:`REGIME_TARGETS` are the relations among
 the baselines HEFT-A, HEFT-MA and Random-A that the paper's own percentages imply (section IV.B).
 Calibration (:mod:`aisched.experiments.studies.calibrate`) fits the first to the second and reads only the
-baselines' outcomes. ``docs/readings.md`` genai A-silent gives the quotes, the fit and the residuals.
+baselines' outcomes. ``docs/readings/genai.md`` A-silent gives the quotes, the fit and the residuals.
 
 Every target is the ratio of two of the paper's improvement percentages at one point: ComDOS's profit
 cancels, so the relation is between two baselines. ComDOS itself is never a target, and neither is any
@@ -14,7 +14,7 @@ Not silent parameters here:
 
 - alpha's unit in update (9) (``alpha_reading``): an option of ComDOS, the paper's own algorithm, so
   fitting it would be fitting to a claim. Both readings run on every figure as variants
-  (docs/readings.md genai A1).
+  (docs/readings/genai.md A1).
 - HEFT-MA's tie rule as an algorithm option (``heft_ma(tie="random")``): with the candidates in the
   pools' order it only moves HEFT-MA off the cheap first-listed model while HEFT-A keeps it, so
   HEFT-A / HEFT-MA rises above 1, away from every target. The candidate order (``candidate_shuffle``)
@@ -54,7 +54,7 @@ SILENT_PARAMETERS: tuple[SilentParameter, ...] = (
         low=0.12, high=1.0, default=1.0, grid=(0.5, 0.6, 0.7, 1.0), scope=_GPU_PRICED,
         argument="the proportionality constant is not given. Ours (1) prices the median job's reference "
                  "schedule at the GPU's on-demand price over its spot price (markup 1.768 over cost, "
-                 "docs/readings.md genai A2b), which leaves the median job most of its revenue at its "
+                 "docs/readings/genai.md A2b), which leaves the median job most of its revenue at its "
                  "cheapest schedule, so cost savings barely move profit. 1 / 2.768 = 0.361 is markup 0 (the "
                  "median job's reference schedule is paid its cost); the text allows less: 0.12 is where the "
                  "median job's cheapest schedule stops earning (its margin at markup 0 is 68 %), below which "
@@ -92,7 +92,7 @@ SILENT_PARAMETERS: tuple[SilentParameter, ...] = (
                  "include RTX 3060 servers (2.8x less memory bandwidth than a 4090) and Fig. 3's example has "
                  "mean runtimes of 3-7 slots, about 10x ours. Not varied by the calibration (its grid is the "
                  "default: the budget of 20 minutes on 2 cores holds the other three); measured beside it in "
-                 "docs/readings.md genai A-silent, where 2x and 4x move both ratios away from the targets."),
+                 "docs/readings/genai.md A-silent, where 2x and 4x move both ratios away from the targets."),
 )
 
 

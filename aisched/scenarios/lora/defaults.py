@@ -31,7 +31,7 @@ PAPER_MEDIUM_LOAD = 50 / 100
 #: lora`` and of :func:`~aisched.scenarios.lora.generator.generate` alike: 4 nodes (2 A100, 2 A40), 24
 #: slots (4 hours), 2 vendors and 48 tasks, i.e. the paper's medium per-node load
 #: (:data:`PAPER_MEDIUM_LOAD` x 4 nodes x 24 slots), the regime its Figs. 4-9 study, so capacity
-#: binds. Chosen from the paper's settings, not from which algorithm wins (docs/readings.md, lora
+#: binds. Chosen from the paper's settings, not from which algorithm wins (docs/readings/lora.md, lora
 #: "make run's scenario"). The task count applies when neither ``tasks``, ``arrival_rate`` nor a
 #: trace is given; a trace starts at its slot ``trace_start``.
 DEFAULT_SCENARIO: dict[str, Any] = {

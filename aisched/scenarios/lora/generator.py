@@ -440,7 +440,7 @@ def generate(
         Value per sample ``v_i ~ U(0.6 s, 1.8 s)`` (> 0; default 1: today's ``U(0.6, 1.8)``).
     vendor_pool
         None (default): the ``vendors`` vendors are drawn for this day alone, so another count
-        redraws every price and delay (docs/readings.md, lora L10). An integer ``P >= vendors``: a
+        redraws every price and delay (docs/readings/lora.md L10). An integer ``P >= vendors``: a
         nested market, the first ``vendors`` of a fixed pool of ``P`` (prices, delays and the
         deadlines drawn for the pool), so adding vendors keeps the earlier ones (Fig. 5's "more
         choices for data pre-processing").

@@ -4,7 +4,7 @@ One day of 144 ten-minute slots, mixed A100/A40 nodes, Poisson arrivals of 50
 tasks a slot ("medium") unless a figure varies it, 3 labour vendors, "slack"
 deadlines. Titan solves one MILP per slot (20 s limit each; in Figs. 4-9 its JCT stage
 in the "running" form, which proves most slots optimal; Fig. 13 times the "completion" form;
-docs/readings.md, lora L8). At paper scale these days hold thousands of
+docs/readings/lora.md L8). At paper scale these days hold thousands of
 tasks: the full-size runs take long (see the README's "Reproducing the papers").
 
 Regime. Prices only matter where capacity binds. :data:`CAPACITY_BOUND` names
@@ -42,7 +42,7 @@ from aisched.experiments.spec.scenario import Add, Claim, Scenario
 
 __all__ = ["add_scenarios", "CAPACITY_BOUND", "COST", "VARIANTS"]
 
-#: The readings' alternatives (docs/readings.md, section lora), run beside the defaults so the
+#: The readings' alternatives (docs/readings/lora.md), run beside the defaults so the
 #: report shows which readings carry each claim.
 VARIANTS = {
     "cell-prices": {"pdftsp": {"selection": "cell_prices"}},  # line 13: each cell at its own duals
@@ -62,11 +62,11 @@ CAPACITY_BOUND: dict[str, tuple[str, ...]] = {
 _LORA_ALGOS = ("pdftsp", "titan", "eft", "ntm")
 _LORA_DAY = {"slots": 144, "arrival_rate": 50.0, "vendors": 3, "gpu_mix": "mixed", "deadline": "slack"}
 #: Fig. 5's market: the first N vendors of one pool of 7 (its largest count), so "more vendors" keeps the
-#: earlier ones, which is what the paper's "since we have more choices" says (docs/readings.md L10).
+#: earlier ones, which is what the paper's "since we have more choices" says (docs/readings/lora.md L10).
 FIG5_VENDOR_POOL = 7
 _LORA_SMALL = {"slots": 36, "arrival_rate": 1.0, "nodes": 2}  # 80 % of tasks can finish alone; capacity binds
 #: Titan's per-slot MILP in the day-long figures (4-9): 20 s a slot with the JCT stage in the "running"
-#: form (docs/readings.md, lora L8, "Titan's day at the sizes of Figs. 4-9"; the same program as the
+#: form (docs/readings/lora.md L8, "Titan's day at the sizes of Figs. 4-9"; the same program as the
 #: "completion" form, proved and tested, solved 2.3-5.6x faster in CPU; welfare within 0.5 % of the 20 s
 #: completion form at Figs. 8-9, -0.53 % at Fig. 4's 50 nodes, where the former 5 s limit lost up to 4.1 %).
 #: Fig. 13 measures Titan's runtime, so keeps the 20 s completion form it has always timed.
@@ -81,7 +81,7 @@ _SHARED = "; its 21 default-day cells are Fig. 4's (run once, experiments.sharin
 
 #: What a full-size run costs (measured 2026-11-27: one ``aisched reproduce lora --seeds 3``, 2 workers on a
 #: 2-core machine with nothing else running, load 0.2-2.2; 79.3 min in all, 158 CPU-min of cells, two
-#: scenarios in flight, so each scenario's cost is given in CPU-minutes of its cells; docs/readings.md L8):
+#: scenarios in flight, so each scenario's cost is given in CPU-minutes of its cells; docs/readings/lora.md L8):
 #: shown by ``aisched scenarios``, not part of a definition.
 COST: dict[str, str] = {
     "lora/fig4-scale": f"{_DAY_COST}; 4 points x 3 seeds 25.4 CPU-min, with the certified bound "
@@ -138,7 +138,7 @@ def add_scenarios(add: Add) -> None:
         name="lora/fig5-vendors", family="lora",
         title="Fig. 5: social welfare vs number of labour vendors (values chosen: 1..7) on a nested market: "
               "N vendors are the first N of one pool of 7, so adding vendors keeps the earlier ones "
-              "('more choices', docs/readings.md L10)",
+              "('more choices', docs/readings/lora.md L10)",
         x="vendors", values=(1, 3, 5, 7), base={**_LORA_DAY, "nodes": 100, "vendor_pool": FIG5_VENDOR_POOL},
         algorithms=_LORA_ALGOS, params=_TITAN, reduced_base={**_LORA_SMALL, "vendor_pool": FIG5_VENDOR_POOL},
         reduced_values=(1, 3), why=("L10",),
@@ -149,7 +149,7 @@ def add_scenarios(add: Add) -> None:
     add(replace(  # the earlier market, a named variant: each vendor count draws its own vendors (another day)
         fig5, name="lora/fig5-vendors-redraw",
         title="Fig. 5 on the earlier market (a named variant): each vendor count draws its own vendors, prices "
-              "and delays, so its points are different days (docs/readings.md L10)",
+              "and delays, so its points are different days (docs/readings/lora.md L10)",
         base={**_LORA_DAY, "nodes": 100}, reduced_base=_LORA_SMALL))
     add(Scenario(
         name="lora/fig6-capacity", family="lora",

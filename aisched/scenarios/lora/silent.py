@@ -4,10 +4,10 @@
 :func:`aisched.scenarios.lora.generator.generate`, each defaulting to today's draw);
 :data:`REGIME_TARGETS` are the relations among the baselines Titan, EFT and NTM that section 5.2's
 own percentages imply. Calibration (:mod:`aisched.experiments.studies.calibrate`) fits the first to the
-second and reads only the baselines' outcomes. ``docs/readings.md`` L-silent gives the quotes, the
+second and reads only the baselines' outcomes. ``docs/readings/lora.md`` L-silent gives the quotes, the
 measurements behind the choice of parameters, the fit and the residuals.
 
-What sets the merging gain (NTM / EFT), measured before declaring (docs/readings.md, L-silent):
+What sets the merging gain (NTM / EFT), measured before declaring (docs/readings/lora.md, L-silent):
 the batch share ``u_i`` a task gets alone (``min_batch_share``: at ``U(0.1, 0.5)``, the draw until
 2026-12-05, a node holds about 3.3 tasks' throughput and NTM admits 19.5 % of EFT's tasks; at
 ``U(0.5, 0.9)`` it admits 95 %; the default ``U(0.33, 0.73)`` lies inside our measured evidence);

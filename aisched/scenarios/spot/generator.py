@@ -113,7 +113,7 @@ def vast_market(data_dir: Path | None = None, *, mean_price: float | None = None
       ``mean_available / mean`` when ``mean_available`` is given (Fig. 7),
       then rounded and capped to ``0..16``.
 
-    See docs/readings.md, spot S10.
+    See docs/readings/spot.md S10.
     """
     name = "gpu_market_price_availability_2025.csv"
     path = Path(data_dir) / name if data_dir is not None else data_file(name)

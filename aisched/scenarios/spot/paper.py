@@ -31,7 +31,7 @@ COST = {
 
 def _cost(fig: str) -> str:
     return f" [cost: {COST[fig]}]"
-#: The readings' alternatives (docs/readings.md, spot S1-S4), each run beside the defaults.
+#: The readings' alternatives (docs/readings/spot.md S1-S4), each run beside the defaults.
 _VARIANTS = {
     "sigma-ahead-only": {"ahap": {"sigma_rule": "ahead_only"}},       # S1
     "ahanp-on-schedule": {"ahanp": {"first_slot": "on_schedule"}},    # S2
@@ -45,7 +45,7 @@ _VARIANTS = {
 def _add_figs_5_to_8(add: Add, market: str, suffix: str) -> None:
     """Figs. 5-8 on ``market``: the paper's Vast.ai market (``suffix=""``) or the synthetic variant.
 
-    How each axis maps onto the market: docs/readings.md, spot S10 (Fig. 7's
+    How each axis maps onto the market: docs/readings/spot.md S10 (Fig. 7's
     level is the availability's mean after the uniform downscaling, Fig. 8's
     the normalised price's mean after a uniform scale).
     """

@@ -3,7 +3,7 @@
 :data:`SILENT_PARAMETERS` are the values section VI-A never gives; :data:`REGIME_TARGETS` are the
 relations among the baselines that its own percentages imply. Calibration
 (:mod:`aisched.experiments.studies.calibrate`) fits the first to the second and reads only the baselines'
-outcomes. ``docs/readings.md`` S-silent gives the quotes, the fit and the residuals.
+outcomes. ``docs/readings/spot.md`` S-silent gives the quotes, the fit and the residuals.
 
 Not a target: AHANP / OD-Only (1.490 / 1.232 = 1.209 by Fig. 5's percentages). Section VI-A names
 "the proposed AHAP and AHANP algorithms": AHANP is the paper's own algorithm, and fitting to it

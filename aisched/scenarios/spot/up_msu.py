@@ -1,4 +1,4 @@
-"""UP and MSU against OD-Only under each reading of section VI-A (docs/readings.md S11; issue 61 item 3).
+"""UP and MSU against OD-Only under each reading of section VI-A (docs/readings/spot.md S11; issue 61 item 3).
 
 Fig. 5's two baseline-only relations (:data:`~aisched.scenarios.spot.silent.REGIME_TARGETS`: UP / OD-Only
 1.117 and MSU / OD-Only 0.963 at deadline 10 on the Vast.ai market) read with the calibration's own
@@ -32,7 +32,7 @@ __all__ = ["UP_READINGS", "MSU_READINGS", "FIT", "measure", "main"]
 UP_READINGS: tuple[str, ...] = ("reference", "paper", "paper_lagged")
 #: MSU's readings compared (``near_deadline`` of :func:`aisched.online.spot.baselines.msu`).
 MSU_READINGS: tuple[str, ...] = ("spot_first", "on_demand")
-#: The calibration's fit (docs/readings.md S-silent): value 120, availability 8, price 0.85.
+#: The calibration's fit (docs/readings/spot.md S-silent): value 120, availability 8, price 0.85.
 FIT: dict[str, Any] = {"value": 120.0, "mean_available": 8.0, "mean_price": 0.85}
 
 

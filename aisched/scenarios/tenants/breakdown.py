@@ -10,7 +10,7 @@ from arrival to completion (3). Split per scheduler, exactly:
   :meth:`TenantInstance.fastest_run` ((1), (3e), (3i)-(3k), ignoring other
   jobs): the most the chosen set of jobs can earn;
 - ``ideal_t4``: the part of it from jobs Astraea's rounds cannot finish at a
-  profit (:func:`beyond_rounds`, docs/readings.md T4); ``ideal_other``: the rest;
+  profit (:func:`beyond_rounds`, docs/readings/tenants.md T4); ``ideal_other``: the rest;
 - ``wait_loss``: ``ideal - revenue``, what waiting (and a slower placement than
   the fastest) cost the admitted jobs; ``>= 0`` as ``f`` decreases in ``c``;
 - ``mean_delay``: mean over admitted jobs of ``c_j - d_j`` slots.
@@ -73,7 +73,7 @@ def earliest_round_completion(instance: TenantInstance, lam: int = DEFAULT_LAMBD
 
 
 def beyond_rounds(instance: TenantInstance, lam: int = DEFAULT_LAMBDA) -> np.ndarray:
-    """(job,) True for jobs Astraea's rounds cannot finish at a profit (docs/readings.md T4).
+    """(job,) True for jobs Astraea's rounds cannot finish at a profit (docs/readings/tenants.md T4).
 
     Their utility is ``<= 0`` at :func:`earliest_round_completion` (or they
     cannot finish inside any round before the horizon): no schedule of
@@ -142,7 +142,7 @@ def gap_lines(stored: StoredScenario, table: pd.DataFrame, proposed: str = "astr
     if not rows:
         return []
     return [f"Where {proposed}'s revenue gap goes (mean over the seeds both ran; {proposed} minus baseline, "
-            "= the next three columns; docs/readings.md T10):", "",
+            "= the next three columns; docs/readings/tenants.md T10):", "",
             f"| {stored.x} | baseline | gap | jobs beyond one round (T4) | other jobs admitted | "
             f"waiting | mean delay, slots ({proposed} / baseline) |",
             "|---|---|---|---|---|---|---|", *rows, ""]

@@ -111,9 +111,9 @@ class TenantsCli(FamilyCli):
                             help="workers (GPUs) per server (default %(default)s)")
         parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
         parser.add_argument("--horizon", choices=HORIZONS, default="finishable",
-                            help="rule of the automatic horizon (default %(default)s; docs/readings.md T2)")
+                            help="rule of the automatic horizon (default %(default)s; docs/readings/tenants.md T2)")
         parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
-        # algorithm options (docs/readings.md, tenants): passed to the algorithms that take them
+        # algorithm options (docs/readings/tenants.md): passed to the algorithms that take them
         parser.add_argument("--admission", choices=("real_revenue", "ideal"), default=None,
                             help="Astraea's and BatchSche's admission (default real_revenue; T1)")
         parser.add_argument("--clock", choices=("batch", "arrival"), default=None,

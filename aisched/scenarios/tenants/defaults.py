@@ -17,11 +17,11 @@ __all__ = ["DEFAULT_SCENARIO", "DEFAULT_SLOT_HOURS", "HORIZONS", "PAPER_SCENARIO
 REDUCED_JOBS, REDUCED_SLOT_HOURS = 15, 48.0
 
 #: The slot length of :func:`~aisched.scenarios.tenants.generator.generate` and of ``aisched compare
-#: tenants`` when none is given (docs/readings.md T2): one hour (section 5.1) above
+#: tenants`` when none is given (docs/readings/tenants.md T2): one hour (section 5.1) above
 #: ``REDUCED_JOBS`` jobs, ``REDUCED_SLOT_HOURS`` at or below, so a small instance has a small MILP.
 DEFAULT_SLOT_HOURS = "auto"
 
-#: Rules that pick the trace window and the owners (docs/readings.md T8).
+#: Rules that pick the trace window and the owners (docs/readings/tenants.md T8).
 WINDOWS: tuple[str, ...] = ("every_tenant", "draw", "consecutive")
 
 #: Horizon rules of :func:`~aisched.scenarios.tenants.generator.generate`.

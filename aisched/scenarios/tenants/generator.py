@@ -19,7 +19,7 @@
   PROVENANCE.md), a window of ``jobs`` consecutive submissions giving the
   arrivals (one slot = ``slot_hours`` hours). Virtual clusters are ranked by
   jobs, cluster ``k`` -> user ``k mod users``. ``window`` picks the window and
-  the owners (docs/readings.md T8; the rule that ran is the instance's
+  the owners (docs/readings/tenants.md T8; the rule that ran is the instance's
   ``workload``):
 
   - ``"every_tenant"`` (default): the shortest window (in time) in which
@@ -191,7 +191,7 @@ def generate(
         Length of a slot in hours, or ``"auto"`` (default, as ``aisched compare
         tenants``): 1 for more than 15 jobs (section 5.1) and 48 for at most 15
         jobs (the reduced setting of section 5.2 with few slots, so the MILP
-        stays small; docs/readings.md T2).
+        stays small; docs/readings/tenants.md T2).
     gpus_per_server
         Workers per server ``C_sw``.
     slots
@@ -206,14 +206,14 @@ def generate(
     window
         How a trace gives the window and the owners: ``"every_tenant"``
         (default), ``"draw"`` or ``"consecutive"`` (the module docstring;
-        docs/readings.md T8). Ignored when ``trace`` is None.
+        docs/readings/tenants.md T8). Ignored when ``trace`` is None.
     width_from_trace
         1: a job's workers are capped by the GPUs it requested in the trace too (section 5.1: "the
         number of GPUs requested by jobs is regarded as their demand for workers"), its work
         ``E D M`` kept; 0 (default): by its ``D_j`` chunks alone (the earlier rule).
     duration_scale
         Multiplies ``m_j``, ``G_j`` and ``epsilon_j``, hence every run length (default 1:
-        section 5.1's values; docs/readings.md T-silent).
+        section 5.1's values; docs/readings/tenants.md T-silent).
     demand_shares
         Quotas proportional to ``(1 - a) / U + a * requested GPUs share`` (``a`` this value); None
         (default): the window rule's own (equal for the draw).

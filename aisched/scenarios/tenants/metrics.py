@@ -58,7 +58,7 @@ def sharing(instance: TenantInstance, plan: Any) -> dict[str, float]:
 
     ``owners_drawn``: 1 when the generator's documented draw gave the owners
     (``instance.workload == "trace-draw"``), 0 when a trace window did, ``nan``
-    otherwise (synthetic or hand-made; docs/readings.md T8);
+    otherwise (synthetic or hand-made; docs/readings/tenants.md T8);
     ``users_with_jobs``: users that submitted at least one job; ``users_admitted``:
     users with at least one admitted job; ``jobs_beyond_quota``: admitted jobs
     that ran in a slot where their owner's jobs together held more workers or

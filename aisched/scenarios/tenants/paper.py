@@ -11,7 +11,7 @@ __all__ = ["add_scenarios"]
 
 _TENANT_ALGOS = ("astraea", "batchsche", "gandiva_fair", "hived")
 #: One-hour slots (section 5.1) given explicitly, so that the reduced forms' <= 15-job points keep them
-#: under generate's default slot_hours="auto" (docs/readings.md T2).
+#: under generate's default slot_hours="auto" (docs/readings/tenants.md T2).
 _ONE_HOUR = {"slot_hours": 1.0}
 _TENANT_BASE = {"users": 14, "servers": 100, "jobs": 200, **_ONE_HOUR}
 _TENANT_SMALL = {"users": 2, "servers": 3, "jobs": 4}
@@ -26,7 +26,7 @@ _TENANT_REDUCED_SERVERS = {"users": 2, "jobs": 20}
 _TENANT_REDUCED_SERVER_VALUES = (1, 3)
 _TENANT_REDUCED_USERS = {"servers": 2, "jobs": 20}
 _TENANT_REDUCED_ONE = {"users": 2, "servers": 2, "jobs": 20}
-#: The readings' alternatives that are algorithm options (docs/readings.md, tenants T1 and T3).
+#: The readings' alternatives that are algorithm options (docs/readings/tenants.md T1 and T3).
 #: The generator's readings (``horizon="ignore_bandwidth"``, T2; ``window="consecutive"``, T8) change
 #: the instance, which a variant cannot; the old window rule runs as the copies ``*-consecutive`` of
 #: Figs. 4a and 8 (:func:`_consecutive`).
@@ -37,12 +37,12 @@ _TENANT_VARIANTS = {
     "greedy-utility": {"gandiva_fair": {"admission": "utility"}, "hived": {"admission": "utility"}},
 }
 #: Every tenants figure that runs Gandiva_fair and HiveD shows its claims under their utility test too
-#: (the earlier rule, docs/readings.md T3).
+#: (the earlier rule, docs/readings/tenants.md T3).
 _GREEDY_UTILITY = {"greedy-utility": _TENANT_VARIANTS["greedy-utility"]}
 
 
 def _consecutive(scenario: Scenario) -> Scenario:
-    """``scenario`` on the earlier window rule (``window="consecutive"``, docs/readings.md T8).
+    """``scenario`` on the earlier window rule (``window="consecutive"``, docs/readings/tenants.md T8).
 
     The rule changes the instance, which a variant cannot; the copy shows the claims on the old
     workload beside the default's (no bound: the default scenario's points carry the reference).
@@ -60,7 +60,7 @@ def add_scenarios(add: Add) -> None:
     ``slot_hours="auto"`` would give 48 hours at the reduced forms' <= 15 jobs) except in the
     reduced settings with an offline optimum (Figs. 5-6), which keep 48-hour
     slots (``_TENANT_OFFLINE_SLOT``): at one hour the MILP of even 8 jobs is
-    too large to build in minutes (a departure, docs/readings.md T2).
+    too large to build in minutes (a departure, docs/readings/tenants.md T2).
     Figs. 4a-4b compute the certified bound (:func:`aisched.bounds.tenants.bound.bound`,
     cluster-level) at the claims' points only (200 jobs, 100 servers): each
     improvement claim's headroom reference (63 s a seed at its 60 s limit; loose:

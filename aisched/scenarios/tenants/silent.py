@@ -4,7 +4,7 @@
 :mod:`~aisched.scenarios.tenants.workload_options`) and Astraea's own estimated price base;
 :data:`REGIME_TARGETS` are the relations among BatchSche, Gandiva_fair and HiveD that the
 paper's own figures and percentages imply. Calibration (:mod:`aisched.experiments.studies.calibrate`) fits
-the first to the second and reads only the baselines' outcomes. ``docs/readings.md`` T-silent
+the first to the second and reads only the baselines' outcomes. ``docs/readings/tenants.md`` T-silent
 gives the quotes, the fit and the residuals.
 
 Astraea's ``theta_scale`` is declared (what an operator could know, Fig. 11's range) but never

@@ -196,7 +196,7 @@ def test_bad_gpus_is_refused_by_comdos():
         aisched.run("comdos", random_tiny(0), gpus=0)
 
 
-# Beyond the paper (docs/readings.md genai A2e): a computation capacity gpus=G priced by nu_kt.
+# Beyond the paper (docs/readings/genai.md A2e): a computation capacity gpus=G priced by nu_kt.
 
 def test_gpu_price_beyond_paper_by_hand():
     """One 2-slot task on edge 0 from slot 0, G = 2: nu rises by (9)'s form, alpha * b_hat * n / G,

@@ -1,4 +1,4 @@
-"""The ``full_cell`` option set of ComDOS (docs/readings.md genai A10).
+"""The ``full_cell`` option set of ComDOS (docs/readings/genai.md A10).
 
 (9) unchanged with alpha = 1 / (e - 1) and the capacity-aware DP: the price bound that
 restores property (ii), kernel against the NumPy reference on the variant's own rooms,

@@ -1,4 +1,4 @@
-"""pdFTSP's results are those of the code before the speed work (docs/readings.md L2), bit for bit.
+"""pdFTSP's results are those of the code before the speed work (docs/readings/lora.md L2), bit for bit.
 
 ``tests/data/lora_pdftsp_golden.npz`` was written by commit 217020a (before the fronts
 kernel, the vectorized front updates and the per-start F parts) from

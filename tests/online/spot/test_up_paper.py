@@ -1,6 +1,6 @@
 """UP as section VI-A describes it (``variant="paper"`` / ``"paper_lagged"``) and MSU's ``near_deadline``.
 
-docs/readings.md S11. The hand case and the transcription below are written from the paper's sentences
+docs/readings/spot.md S11. The hand case and the transcription below are written from the paper's sentences
 ("compares the accumulated progress against the expected progress, which incorporates reconfiguration
 overhead. It prioritizes spot usage when available, and resorts to on-demand instances only when progress
 falls behind and spot instances are unavailable"; (2), (6)), sharing no code with ``baselines.py``.

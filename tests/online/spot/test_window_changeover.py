@@ -60,7 +60,7 @@ def test_window_with_changeover_is_exact(seed):
 
 
 def _switch_market() -> SpotInstance:
-    """docs/readings.md S7's constructed market: the optimum keeps 1 spot + 1 on-demand with changeover on."""
+    """docs/readings/spot.md S7's constructed market: the optimum keeps 1 spot + 1 on-demand with changeover on."""
     return SpotInstance(work=5.6, deadline=3, min_gpus=1, max_gpus=2, value=12.0, hard_deadline_factor=2.0,
                         scale_up_efficiency=0.8, scale_down_efficiency=0.8,
                         spot_price=np.array([0.3, 0.3, 0.3, 0.3, 0.3, 0.3]),

@@ -29,7 +29,7 @@ SHIFTS = [(2, 0, 2, 0, 3, 0), (1, 1, 1, 1, 2, 1), (2, 1, 3, 0, 3, 1), (0, 0, 1, 
 def _step_reference(best: np.ndarray, key: np.ndarray, shifts: tuple[int, ...], width: int) -> np.ndarray:
     """``new[n', g, s']``: the best previous split's value at ``g`` minus its branch's shift, minus the key.
 
-    Branch (``docs/readings.md`` S7): the split itself -> "same"; the on-demand
+    Branch (``docs/readings/spot.md`` S7): the split itself -> "same"; the on-demand
     or the spot count grows -> "up"; else "down". Tables ``(n, g, s)``, NEG
     outside; cells that are not splits (``s > n``) are no previous state.
     """

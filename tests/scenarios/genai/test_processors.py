@@ -1,4 +1,4 @@
-"""HEFT's processors measurement (``aisched.scenarios.genai.processors``; docs/readings.md genai A2d)."""
+"""HEFT's processors measurement (``aisched.scenarios.genai.processors``; docs/readings/genai.md A2d)."""
 
 from __future__ import annotations
 

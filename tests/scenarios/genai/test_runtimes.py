@@ -1,4 +1,4 @@
-"""Sourced inference times of the genai models (docs/readings.md genai A2b)."""
+"""Sourced inference times of the genai models (docs/readings/genai.md A2b)."""
 
 from __future__ import annotations
 

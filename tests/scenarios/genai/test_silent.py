@@ -1,4 +1,4 @@
-"""genai's silent parameters and regime targets (docs/readings.md genai A-silent)."""
+"""genai's silent parameters and regime targets (docs/readings/genai.md A-silent)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``gpu_priced`` workload (docs/readings.md genai A2b) and its premise metrics."""
+"""The ``gpu_priced`` workload (docs/readings/genai.md A2b) and its premise metrics."""
 
 from __future__ import annotations
 

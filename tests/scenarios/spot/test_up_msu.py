@@ -1,4 +1,4 @@
-"""The UP / MSU readings' measurement (``aisched.scenarios.spot.up_msu``; docs/readings.md S11)."""
+"""The UP / MSU readings' measurement (``aisched.scenarios.spot.up_msu``; docs/readings/spot.md S11)."""
 
 from __future__ import annotations
 

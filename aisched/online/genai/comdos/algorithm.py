@@ -32,12 +32,12 @@ capacity (5h), so a job whose own tasks overlap on one edge beyond its
 memory, or a model larger than an edge, is priced and then declined by the
 resource check (test: ``test_prices_rise_even_when_the_resource_check_declines``).
 
-Beside the paper, ``gpus=G`` (docs/readings.md genai A2c; an extension outside
+Beside the paper, ``gpus=G`` (docs/readings/genai.md A2c; an extension outside
 IP (5), whose edges are limited by memory alone): the resource check also needs
 at most ``G`` tasks running at once on an edge in every slot, and with
 ``room_aware`` the DP offers no room in a cell already running ``G`` tasks.
 
-Beyond the paper, ``gpu_price_beyond_paper=True`` (with ``gpus=G``; docs/readings.md genai A2e):
+Beyond the paper, ``gpu_price_beyond_paper=True`` (with ``gpus=G``; docs/readings/genai.md A2e):
 IP (5) extended by a computation capacity, at most ``G`` tasks on edge ``k`` in slot ``t``
 (``aisched.offline(inst, gpus=G)``'s ``gpus_at_once[k, t]``), gets its own dual price
 ``nu_kt`` per task-slot beside the memory price, in (8) and with (9)'s form::
@@ -88,7 +88,7 @@ ALPHA_READINGS: tuple[str, ...] = ("density_ratio", "gb", "full_cell")
 FULL_CELL_ALPHA: float = 1.0 / (math.e - 1.0)
 
 #: The named option set "a ComDOS that works" beside the paper's two readings of alpha
-#: (``docs/readings.md`` genai A10): (9) unchanged with the ``full_cell`` price scale, and the
+#: (``docs/readings/genai.md`` A10): (9) unchanged with the ``full_cell`` price scale, and the
 #: capacity-aware selection. Never the default; the figures draw it as the variant ``full-cell``.
 FULL_CELL_OPTIONS: dict[str, Any] = {"alpha_reading": "full_cell", "room_aware": True}
 Selection = Literal["algorithm2", "exact"]
@@ -115,7 +115,7 @@ def _revenue_densities(instance: GenaiInstance) -> tuple[np.ndarray, np.ndarray]
 
 
 def default_alpha(instance: GenaiInstance, reading: AlphaReading = "density_ratio") -> float:
-    """(9)'s ``alpha = max_i b_i / r_{i,min}`` under a reading of its unit (``docs/readings.md``, genai A1).
+    """(9)'s ``alpha = max_i b_i / r_{i,min}`` under a reading of its unit (``docs/readings/genai.md`` A1).
 
     Parameters
     ----------
@@ -435,7 +435,7 @@ def run(instance: GenaiInstance, *, alpha: float | None = None, cost_weights: An
         ``"algorithm2"`` (default, the paper's DP over options ``H``) or
         ``"exact"`` (beside the paper: the schedule maximising (8) over edges,
         models and starts, :mod:`aisched.online.genai.comdos.exact`;
-        ``docs/readings.md`` genai A8).
+        ``docs/readings/genai.md`` A8).
     room_aware
         Beside the paper: the DP skips starts whose run meets a cell without
         room for the model (Algorithm 2 as printed ignores capacity and

@@ -1,6 +1,6 @@
 """Exact per-job selection for ComDOS (``selection="exact"``): the schedule maximising (8).
 
-Beside the paper (``docs/readings.md``, genai A8).
+Beside the paper (``docs/readings/genai.md`` A8).
 Algorithm 2 fixes a multi-child task's edge and model through an option
 ``h in H`` but not its start, and charges a parent's cumulative cost only to
 its child ``R_j'``; on DAGs with forks or joins its ``P`` is then not the

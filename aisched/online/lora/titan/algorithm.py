@@ -160,7 +160,7 @@ def run(
         ``"warm"``: the count stage as ``"limit"``, the JCT stage on
         ``highspy`` with ``slot_time_limit``, started from the count stage's plan.
         The program (objective, constraints) is the same; only how long a hard
-        slot may search differs (docs/readings.md, lora, "Titan's day").
+        slot may search differs (docs/readings/lora.md, lora, "Titan's day").
     jct_form
         How the JCT stage writes each task's last slot: ``"completion"``
         (default, ``C_i >= t sum_c y_ict``), ``"running"`` (still-running

@@ -50,7 +50,7 @@ integer-valued function of integer columns only (its costs ``start_i + fewest_i 
 a plan optimal once the bound passes ``JCT - 1``. That, more than the tighter rows, is what
 closes the JCT stage: on Fig. 4's 50-node slots the completion form's stage 2 stops at its
 time limit one or two slots above a bound it cannot raise (651 against 649 after 58 s),
-while the running form proves 650 in about 2 s (docs/readings.md, L8, "Titan's day").
+while the running form proves 650 in about 2 s (docs/readings/lora.md, L8, "Titan's day").
 The rows themselves are not much tighter: the two forms' dual bounds after the same search
 were close on the slot measured (649.00 and 649.08); no dominance of one LP bound over
 the other is claimed here. Tested against the brute force

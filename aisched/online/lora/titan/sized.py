@@ -6,7 +6,7 @@ via :func:`aisched.solvers.highs.solve_milp` with ``engine="highspy"``).
 ``budget="sized"`` it solves the count stage as the default does (up to the slot limit)
 and the JCT stage from the count stage's plan (feasible for it: same rows, and the
 count row holds), for at most :func:`sized_limit` seconds, so a stop at the limit
-keeps a plan at least as good as that start. Measured in docs/readings.md (lora,
+keeps a plan at least as good as that start. Measured in docs/readings/lora.md (lora,
 "Titan's day"): 7x less CPU than the 20 s form on Fig. 4's 50-node day, 7.5 % less
 welfare; no scenario uses it.
 """

@@ -46,12 +46,12 @@ LANES = 16
 PROBLEMS = 64
 #: Forward passes and problems per call over splits (changeover on): a pass keeps 217 rows (``S = 17``,
 #: folded) of tables for the backtracking, so few passes a call (cache; as ``batched.SPLIT_BATCH``;
-#: 2 / 16 was faster than 1 / 8, 4 / 32 and 8 / 64 on 10 jobs before the fold, docs/readings.md S7).
+#: 2 / 16 was faster than 1 / 8, 4 / 32 and 8 / 64 on 10 jobs before the fold, docs/readings/spot.md S7).
 SPLIT_LANES = 2
 SPLIT_PROBLEMS = 16
 #: Threads that run a slot's calls (an option): each call runs on one core and they are
 #: independent, so the results are the same for any number. 1 (default): one thread, as before; the gain
-#: of 2 was not shown at 1000 jobs on the loaded 2-core machine (docs/readings.md S9). ``AISCHED_SPOT_THREADS``.
+#: of 2 was not shown at 1000 jobs on the loaded 2-core machine (docs/readings/spot.md S9). ``AISCHED_SPOT_THREADS``.
 THREADS = max(1, int(os.environ.get("AISCHED_SPOT_THREADS", "1")))
 
 

@@ -1,6 +1,6 @@
 """The window problem (10) with ``changeover="on"``: an exact lattice DP over ``(count, spot)`` splits.
 
-With the changeover cost (``docs/readings.md`` S7) a slot's efficiency reads
+With the changeover cost (``docs/readings/spot.md`` S7) a slot's efficiency reads
 the previous *split*: ``mu_1`` when the on-demand count or the spot count
 grows (:meth:`~aisched.models.spot.SpotInstance.split_efficiency`), else
 ``mu_2`` when the total shrinks, else 1. So the state of the window DP is the

@@ -43,7 +43,7 @@ objective (3) counts from the job's arrival; ``clock="arrival"`` (beside the
 paper) scores with that. With the batch clock alone, ``mu > 0`` admits jobs
 whose revenue under (3) is negative (they waited for their batch); the default
 ``admission="real_revenue"`` also requires ``f(t+ - r) - c_w - c_p > 0``
-(docs/readings.md, tenants T1). For linear utilities the two clocks
+(docs/readings/tenants.md T1). For linear utilities the two clocks
 differ by the constant ``k (r0 - r)``, so the schedule picked is the same and
 ``admission="real_revenue"`` equals ``clock="arrival"``.
 
