@@ -218,3 +218,26 @@ def test_generated_instance_runs_under_both_readings(mid):
         out = aisched.run(name, mid, **kw)
         assert out.verify(mid) == pytest.approx(out.objective)
         assert out.num_admitted > 0
+
+
+def test_cli_share_and_cells_reach_gandiva_fair_and_hived(tmp_path):
+    from aisched.cli import main
+    from aisched.scenarios import tenants as sc
+
+    code = main(["compare", "tenants", "--users", "2", "--servers", "2", "--jobs", "4", "--trace", "synthetic",
+                 "--share", "tickets", "--cells", "buddy", "--algorithms", "gandiva_fair,hived",
+                 "--no-offline", "--no-figures", "--out", str(tmp_path)])
+    assert code == 0
+    inst = sc.generate(seed=0, users=2, servers=2, jobs=4, trace=None, slot_hours="auto")
+    for name, params in (("gandiva_fair", {"share": "tickets"}), ("hived", {"cells": "buddy"})):
+        back = aisched.Outcome.from_netcdf(tmp_path / f"tenants_{name}.nc")
+        assert back.objective == pytest.approx(aisched.run(name, inst, **params).objective), name
+
+
+def test_cli_cells_without_hived_exits_2_naming_it(capsys):
+    from aisched.cli import main
+
+    code = main(["compare", "tenants", "--no-offline", "--no-figures", "--cells", "buddy", "--algorithms", "astraea"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--cells" in err and err.count("\n") == 1
