@@ -25,7 +25,9 @@ admission the described schedulers do not have).
 - ``gandiva_fair`` (Chaudhary et al. [14], :func:`run_gandiva_fair`): fair GPU
   shares with trading, no compensation, placement-unaware. Pending jobs are
   served in order of their owner's current worker use over its quota
-  (lowest first; then arrival, index); a job takes as many workers as are
+  (lowest first; then arrival, index; ``share="tickets"``: Gandiva_fair's
+  own stride scheduling over tickets, :mod:`~aisched.online.tenants.gandiva_fair`);
+  a job takes as many workers as are
   free, up to ``D_j``, anywhere (work-conserving: users use others' idle
   GPUs for free); the PS goes to the first server with a free PS and workers
   fill servers first-fit in index order, without regard to locality; when
@@ -33,7 +35,8 @@ admission the described schedulers do not have).
   dropped from the last server filled.
 - ``hived`` (Zhao et al. [25], :func:`run_hived`): virtual private clusters
   bound to users. A user's jobs use at most its quota of workers and PSs at
-  any time (its VC, bound dynamically to physical servers); jobs are packed
+  any time (its VC, bound dynamically to physical servers; ``cells="buddy"``:
+  HiveD's own cells and buddy cell allocation, :mod:`~aisched.online.tenants.hived`); jobs are packed
   for affinity into the fewest servers: the single server with the fewest
   free workers that fits the job centralised, else the server with the most
   free workers hosts the PSs and the rest fill servers with the most free
@@ -56,8 +59,8 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Callable
-from typing import Any, Literal
+from collections.abc import Callable, Iterator
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -65,10 +68,12 @@ from aisched.core.parameters import one_of
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance, make_plan
 from aisched.online.tenants.astraea.algorithm import Admission, Clock, make_params, outcome_of, simulate
+from aisched.online.tenants.gandiva_fair import StrideTickets
+from aisched.online.tenants.hived import HivedCells
 from aisched.outcome import Outcome
 from aisched.registry import register
 
-__all__ = ["GREEDY_ADMISSIONS", "run_batchsche", "run_gandiva_fair", "run_hived", "greedy", "release_times",
+__all__ = ["GREEDY_ADMISSIONS", "GreedyPolicy", "run_batchsche", "run_gandiva_fair", "run_hived", "greedy", "release_times",
            "private_clusters"]
 
 Placement = tuple[np.ndarray, np.ndarray]
@@ -79,6 +84,28 @@ GREEDY_ADMISSIONS: tuple[str, ...] = ("none", "utility")
 
 
 Cluster = Literal["private", "quota"]
+
+
+class GreedyPolicy(Protocol):
+    """A paper's own ordering and placement plugged into :func:`greedy` (its ``policy``).
+
+    ``released(t, new, pending)`` is called at every event once the jobs
+    released at ``t`` (``new``) joined ``pending``; ``order(pending)`` yields
+    the pending jobs to try, best first, and may look at the state again
+    after each start; ``place`` is a :data:`Placer`; ``started`` and
+    ``ended`` follow the jobs the loop starts and ends.
+    """
+
+    def released(self, t: int, new: list[int], pending: list[int]) -> None: ...
+
+    def order(self, pending: list[int]) -> Iterator[int]: ...
+
+    def place(self, instance: TenantInstance, j: int, free_w: np.ndarray, free_p: np.ndarray, room_w: int,
+              room_p: int) -> list[Placement]: ...
+
+    def started(self, j: int, t: int, d: int, y: np.ndarray, z: np.ndarray) -> None: ...
+
+    def ended(self, j: int) -> None: ...
 
 
 def private_clusters(instance: TenantInstance) -> tuple[np.ndarray, np.ndarray]:
@@ -304,6 +331,7 @@ def greedy(
     release: Release = "arrival",
     lam: int = 2,
     admission: GreedyAdmission = "none",
+    policy: GreedyPolicy | None = None,
 ) -> Outcome:
     """Event-driven non-preemptive greedy scheduler shared by the Gandiva_fair and HiveD emulations.
 
@@ -329,6 +357,14 @@ def greedy(
         placement fits and that ends within the horizon, whatever its utility;
         ``"utility"``: only if its utility ``f_j`` at completion is positive (the
         earlier rule, kept as an alternative reading).
+    policy
+        ``None`` (the default emulations, unchanged): order by ``fair_order``
+        and place with ``place``. A :class:`GreedyPolicy` (the papers' own
+        mechanisms, :mod:`~aisched.online.tenants.hived` and
+        :mod:`~aisched.online.tenants.gandiva_fair`) replaces both: the next
+        pending job is the one with the least ``policy.key`` (asked again after
+        every start), ``policy.place`` gives its candidates, and
+        ``policy.started`` / ``policy.ended`` follow each job.
 
     Raises
     ------
@@ -338,6 +374,8 @@ def greedy(
     """
     one_of("admission", admission, GREEDY_ADMISSIONS)
     utility_test = admission == "utility"
+    if policy is not None:
+        place = policy.place
     started = time.perf_counter()
     J, S, T = instance.num_jobs, instance.num_servers, instance.num_slots
     free_w = instance.workers.astype(np.int64).copy()
@@ -360,6 +398,8 @@ def greedy(
         while ends and ends[0][0] <= t:
             _, k = heapq.heappop(ends)
             u = int(instance.owner[k])
+            if policy is not None:
+                policy.ended(k)
             free_w += ys[k]
             free_p += zs[k]
             user_w[u] -= int(ys[k].sum())
@@ -370,7 +410,9 @@ def greedy(
         quota = np.maximum(instance.worker_quota, 1)
         key = (lambda j: (user_w[instance.owner[j]] / quota[instance.owner[j]], int(instance.arrival[j]), j)) \
             if fair_order else (lambda j: (int(instance.arrival[j]), j))
-        for j in sorted(pending, key=key):
+        if policy is not None:
+            policy.released(t, [k for k in pending if ready[k] == t], pending)
+        for j in sorted(pending, key=key) if policy is None else policy.order(pending):
             tic = time.perf_counter()
             u = int(instance.owner[j])
             room_w = int(instance.worker_quota[u] - user_w[u]) if within_quota else int(free_w.sum())
@@ -391,6 +433,8 @@ def greedy(
                 user_p[u] += int(z.sum())
                 heapq.heappush(ends, (t + d, j))
                 pending.remove(j)
+                if policy is not None:
+                    policy.started(j, t, d, y, z)
             decision_s[j] += time.perf_counter() - tic
     plan = make_plan(instance, start, end, ys, zs, admitted)
     revenue = float(instance.verify_plan(plan))
@@ -401,17 +445,73 @@ def greedy(
     )
 
 
+Share = Literal["usage", "tickets"]
+Cells = Literal["quota", "buddy"]
+
+
 @register("tenants", "gandiva_fair")
 def run_gandiva_fair(instance: TenantInstance, *, release: Release = "arrival", lam: int = 2,
-                     admission: GreedyAdmission = "none") -> Outcome:
-    """Gandiva_fair emulation (see the module docstring); ``release``, ``admission``: see :func:`greedy`."""
-    return greedy(instance, "gandiva_fair", _gandiva_place, within_quota=False, fair_order=True,
-                  release=release, lam=lam, admission=admission)
+                     admission: GreedyAdmission = "none", share: Share = "usage") -> Outcome:
+    """Gandiva_fair emulation (see the module docstring).
+
+    Parameters
+    ----------
+    release, admission, lam
+        See :func:`greedy`.
+    share
+        Which user goes first. ``"usage"`` (default, the emulation since issue 27): the owner
+        with the least workers in use now over its quota. ``"tickets"``: Gandiva_fair's own
+        ticket-based stride scheduling (Chaudhary et al. [14]: "allocates cluster-wide GPU time
+        fairly among active users"): the least *pass*, GPU time granted over tickets (the
+        quota), charged when a job starts, a (re)joining user taking the least active pass
+        (:class:`~aisched.online.tenants.gandiva_fair.StrideTickets`, docs/readings-tenants-fair-baselines.md
+        T13). Placement (first fit) and work conservation are the default's in both; trading
+        between GPU generations has nothing to act on in section 5.1's one-kind cluster.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``share`` not one of the names above (field ``share``), before any work.
+    """
+    one_of("share", share, Share)
+    policy = StrideTickets(instance, _gandiva_place) if share == "tickets" else None
+    out = greedy(instance, "gandiva_fair", _gandiva_place, within_quota=False, fair_order=True,
+                 release=release, lam=lam, admission=admission, policy=policy)
+    if policy is not None:
+        out.info["share"] = share
+    return out
 
 
 @register("tenants", "hived")
 def run_hived(instance: TenantInstance, *, release: Release = "arrival", lam: int = 2,
-               admission: GreedyAdmission = "none") -> Outcome:
-    """HiveD emulation (see the module docstring); ``release``, ``admission``: see :func:`greedy`."""
-    return greedy(instance, "hived", _hived_place, within_quota=True, fair_order=False,
-                  release=release, lam=lam, admission=admission)
+              admission: GreedyAdmission = "none", cells: Cells = "quota") -> Outcome:
+    """HiveD emulation (see the module docstring).
+
+    Parameters
+    ----------
+    release, admission, lam
+        See :func:`greedy`.
+    cells
+        What a tenant's virtual private cluster (VC) reserves. ``"quota"`` (default): a count,
+        at most ``q^u_w`` workers and ``q^u_p`` PSs in use, on any free GPUs of the cluster.
+        ``"buddy"``: HiveD's own cells (Zhao et al. [25]: "each tenant reserves resources
+        through a Virtual Private Cluster (VC), defined in terms of multi-level cell
+        structures", bound to physical cells by "buddy cell allocation"): the quota as node
+        cells plus power-of-two sub-node cells, bound when first used and released when empty,
+        a job placed only on its VC's cells
+        (:class:`~aisched.online.tenants.hived.HivedCells`, docs/readings-tenants-fair-baselines.md
+        T13). FIFO order and affinity packing are the default's in both.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``cells`` not one of the names above (field ``cells``), or ``"buddy"`` on servers
+        that do not all hold the same power-of-two number of workers, before any work.
+    """
+    one_of("cells", cells, Cells)
+    policy = HivedCells(instance, _hived_place) if cells == "buddy" else None
+    out = greedy(instance, "hived", _hived_place, within_quota=True, fair_order=False,
+                 release=release, lam=lam, admission=admission, policy=policy)
+    if policy is not None:
+        out.info["cells"] = cells
+    return out

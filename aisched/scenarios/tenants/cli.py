@@ -67,6 +67,8 @@ _CLI_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "theta_scale": ("theta_scale", ("astraea",)),
     "cluster": ("cluster", ("batchsche",)),
     "release": ("release", ("gandiva_fair", "hived")),
+    "share": ("share", ("gandiva_fair",)),
+    "cells": ("cells", ("hived",)),
 }
 
 
@@ -126,6 +128,12 @@ class TenantsCli(FamilyCli):
                             help="BatchSche's cluster (default private; T3)")
         parser.add_argument("--release", choices=("arrival", "batch"), default=None,
                             help="when Gandiva_fair and HiveD may start a job (default arrival; T3)")
+        parser.add_argument("--share", choices=("usage", "tickets"), default=None,
+                            help="Gandiva_fair's fair share: usage now over quota, or its paper's ticket-based "
+                                 "stride scheduling (default usage; docs/readings-tenants-fair-baselines.md T13)")
+        parser.add_argument("--cells", choices=("quota", "buddy"), default=None,
+                            help="HiveD's VCs: a count quota, or its paper's cells bound by buddy allocation "
+                                 "(default quota; T13)")
 
     def params(self, args: argparse.Namespace, names: list[str]) -> dict[str, dict[str, Any]]:
         """Per-algorithm keyword parameters of the options given (the others keep the algorithms' defaults).
