@@ -464,7 +464,7 @@ def run_gandiva_fair(instance: TenantInstance, *, release: Release = "arrival", 
         ticket-based stride scheduling (Chaudhary et al. [14]: "allocates cluster-wide GPU time
         fairly among active users"): the least *pass*, GPU time granted over tickets (the
         quota), charged when a job starts, a (re)joining user taking the least active pass
-        (:class:`~aisched.online.tenants.gandiva_fair.StrideTickets`, docs/readings-tenants-fair-baselines.md
+        (:class:`~aisched.online.tenants.gandiva_fair.StrideTickets`, docs/readings/tenants.md
         T13). Placement (first fit) and work conservation are the default's in both; trading
         between GPU generations has nothing to act on in section 5.1's one-kind cluster.
 
@@ -499,7 +499,7 @@ def run_hived(instance: TenantInstance, *, release: Release = "arrival", lam: in
         structures", bound to physical cells by "buddy cell allocation"): the quota as node
         cells plus power-of-two sub-node cells, bound when first used and released when empty,
         a job placed only on its VC's cells
-        (:class:`~aisched.online.tenants.hived.HivedCells`, docs/readings-tenants-fair-baselines.md
+        (:class:`~aisched.online.tenants.hived.HivedCells`, docs/readings/tenants.md
         T13). FIFO order and affinity packing are the default's in both.
 
     Raises

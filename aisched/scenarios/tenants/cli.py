@@ -130,7 +130,7 @@ class TenantsCli(FamilyCli):
                             help="when Gandiva_fair and HiveD may start a job (default arrival; T3)")
         parser.add_argument("--share", choices=("usage", "tickets"), default=None,
                             help="Gandiva_fair's fair share: usage now over quota, or its paper's ticket-based "
-                                 "stride scheduling (default usage; docs/readings-tenants-fair-baselines.md T13)")
+                                 "stride scheduling (default usage; docs/readings/tenants.md T13)")
         parser.add_argument("--cells", choices=("quota", "buddy"), default=None,
                             help="HiveD's VCs: a count quota, or its paper's cells bound by buddy allocation "
                                  "(default quota; T13)")
