@@ -225,7 +225,8 @@ def generate(
         (default): the window rule's own (equal for the draw).
     ps_per_server
         ``C_sp``: 1 (default, section 5.1: "we set the number of PSs to 1"), an integer, or
-        ``"widest_job"``: the fewest that let a job of 50 workers meet (3i) at the drawn bandwidths
+        ``"widest_job"``: the fewest that let the widest job (``max_j D_j``, 50 at section 5.1's ranges)
+        meet (3i) at the drawn bandwidths
         (:func:`~aisched.scenarios.tenants.workload_options.ps_count`; docs/readings-tenants-capacity.md
         T12). Quotas ``q_p^u`` split the ``S C_sp`` PSs as before.
     cluster_shares
@@ -302,9 +303,6 @@ def generate(
     # --- section 5.1's job and network settings ----------------------------------
     b_w = rng.uniform(100.0, 5120.0) * 3600.0 * h  # Mb per slot
     b_p = rng.uniform(5.0, 20.0) * 1024.0 * 3600.0 * h
-    if ps_per_server != 1:  # after every draw it reads: the stream is the default's
-        ps = np.full(S, ps_count(ps_per_server, int(gpus_per_server), b_w, b_p), dtype=np.int64)
-        ps_quota = _split(int(ps.sum()), weights)
     epochs = rng.integers(50, 101, size=J)
     chunks = rng.integers(20, 51, size=J)
     minibatches = rng.integers(10, 51, size=J)
@@ -324,6 +322,10 @@ def generate(
                                                                gradient_size)
     if width_from_trace:
         chunks, minibatches = trace_widths(chunks, minibatches, requested)
+    if ps_per_server != 1:  # after every draw it reads (no draw of its own): the stream is the default's
+        widest = int(chunks.max(initial=1))
+        ps = np.full(S, ps_count(ps_per_server, int(gpus_per_server), widest, b_w, b_p), dtype=np.int64)
+        ps_quota = _split(int(ps.sum()), weights)
     if demand_shares is not None:
         weights = demand_weights(owner, requested, U, float(demand_shares))
         worker_quota = _split(int(workers.sum()), weights)

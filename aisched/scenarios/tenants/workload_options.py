@@ -25,9 +25,9 @@ Each option's default reproduces the workload from before these options exactly;
   in each machine, we set the number of PSs to 1"; with (3i) a job's PS server then covers
   ``floor(b_p / b_w)`` workers elsewhere, which at the drawn bandwidths is far below section
   5.1's ``D_j`` of up to 50. ``ps_per_server=1`` (default): the text's ``C_sp = 1``; an integer
-  ``k``: ``C_sp = k``; ``"widest_job"``: the fewest PSs per server that let a job of
-  :data:`WIDEST_CHUNKS` workers run under (3i) at the instance's ``b_w``, ``b_p``
-  (docs/readings-tenants-capacity.md T12).
+  ``k``: ``C_sp = k``; ``"widest_job"``: the fewest PSs per server that let the instance's widest
+  job (``max_j D_j``, :data:`WIDEST_CHUNKS` at section 5.1's ranges) run at its full width under (3i)
+  at the instance's ``b_w``, ``b_p`` (docs/readings-tenants-capacity.md T12).
 - **Shares of the virtual clusters** (:func:`cluster_shares_of`). Section 5.1 maps the trace's
   virtual clusters to tenants and counts "each user's fair share" from their machines, which no
   readable source gives. ``cluster_shares="gpu_time"``: each tenant's share is its clusters' share
@@ -54,7 +54,7 @@ from aisched.models.tenants import TenantInstance
 __all__ = ["CLUSTER_SHARES", "WIDEST_CHUNKS", "check_capacity_options", "check_options", "cluster_shares_of",
            "demand_weights", "past_window", "ps_count", "scale_durations", "trace_widths"]
 
-#: Section 5.1's largest ``D_j`` ("D_j in [20, 50]"): the widest job ``ps_per_server="widest_job"`` makes feasible.
+#: Section 5.1's largest ``D_j`` ("D_j in [20, 50]"): the widest job of its ranges.
 WIDEST_CHUNKS = 50
 #: Values of ``cluster_shares`` besides None: the virtual clusters' shares of the extract's GPU time.
 CLUSTER_SHARES: tuple[str, ...] = ("gpu_time",)
@@ -81,8 +81,8 @@ def check_capacity_options(ps_per_server: Any, cluster_shares: Any, demand_share
                                               and not isinstance(ps_per_server, (bool, np.bool_))
                                               and ps_per_server >= 1)):
         raise InvalidScenarioError("ps_per_server", f"= {ps_per_server!r} must be an integer >= 1 (C_sp; section "
-                                   "5.1 sets 1) or 'widest_job' (the fewest PSs that let a job of "
-                                   f"{WIDEST_CHUNKS} workers meet (3i))")
+                                   "5.1 sets 1) or 'widest_job' (the fewest PSs that let the widest "
+                                   f"job, D_j up to {WIDEST_CHUNKS}, meet (3i))")
     if cluster_shares is not None and cluster_shares not in CLUSTER_SHARES:
         raise InvalidScenarioError("cluster_shares", f"= {cluster_shares!r} must be None (each window rule's "
                                    f"own quotas) or one of {list(CLUSTER_SHARES)}")
@@ -94,7 +94,7 @@ def check_capacity_options(ps_per_server: Any, cluster_shares: Any, demand_share
                                    f"{demand_shares!r} both set the quotas: give one of them")
 
 
-def ps_count(ps_per_server: int | str, workers_per_server: int, worker_bandwidth: float,
+def ps_count(ps_per_server: int | str, workers_per_server: int, widest: int, worker_bandwidth: float,
              ps_bandwidth: float) -> int:
     """``C_sp``: parameter servers on each server under the ``ps_per_server`` reading.
 
@@ -104,21 +104,23 @@ def ps_count(ps_per_server: int | str, workers_per_server: int, worker_bandwidth
         An integer ``k >= 1`` (``C_sp = k``; section 5.1's is 1), or ``"widest_job"``.
     workers_per_server
         ``C_sw``.
+    widest
+        The most workers any job may use, ``max_j D_j`` (3e): section 5.1's ``D_j`` reach
+        :data:`WIDEST_CHUNKS`; with ``width_from_trace=1``, the widest request of the window.
     worker_bandwidth, ps_bandwidth
         ``b_w`` and ``b_p`` (one unit).
 
     Returns
     -------
     int
-        ``k``; for ``"widest_job"``, ``max(1, ceil((WIDEST_CHUNKS - C_sw) b_w / b_p))``: a job of
-        :data:`WIDEST_CHUNKS` workers with ``C_sw`` of them beside its PSs has
-        ``WIDEST_CHUNKS - C_sw`` elsewhere, which (3i), ``sum_{s' != s} y_js' b_w <= z_js b_p``,
-        lets ``z_js`` PSs on one server cover only when ``z_js >= (WIDEST_CHUNKS - C_sw) b_w / b_p``
-        (Algorithm 4, line 8's ``ceil((D_w - D_sw) b_w / b_p)``).
+        ``k``; for ``"widest_job"``, ``max(1, ceil((widest - C_sw) b_w / b_p))``: a job of ``widest``
+        workers with ``C_sw`` of them beside its PSs has ``widest - C_sw`` elsewhere, which (3i),
+        ``sum_{s' != s} y_js' b_w <= z_js b_p``, lets ``z_js`` PSs on one server cover only when
+        ``z_js >= (widest - C_sw) b_w / b_p`` (Algorithm 4, line 8's ``ceil((D_w - D_sw) b_w / b_p)``).
     """
     if ps_per_server != "widest_job":
         return int(ps_per_server)
-    remote = max(0, WIDEST_CHUNKS - int(workers_per_server))
+    remote = max(0, int(widest) - int(workers_per_server))
     return max(1, math.ceil(remote * float(worker_bandwidth) / float(ps_bandwidth) - 1e-9))
 
 

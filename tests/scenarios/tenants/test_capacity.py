@@ -73,12 +73,14 @@ def test_readings_are_deterministic_and_keep_the_jobs_draws(kwargs) -> None:
 
 
 def test_ps_count_by_hand() -> None:
-    assert ps_count(1, 8, 100.0, 5120.0) == 1
-    assert ps_count(4, 8, 5120.0, 5120.0) == 4
-    assert ps_count("widest_job", 8, 100.0, 5120.0) == 1  # 42 * 100 / 5120 = 0.82
-    assert ps_count("widest_job", 8, 1000.0, 10000.0) == 5  # 4.2
-    assert ps_count("widest_job", 8, 5120.0, 5120.0) == 42  # b_w = b_p: one PS per remote worker
-    assert ps_count("widest_job", 8, 1000.0, 2000.0) == 21  # exactly 21: no rounding up past it
+    assert ps_count(1, 8, 50, 100.0, 5120.0) == 1
+    assert ps_count(4, 8, 50, 5120.0, 5120.0) == 4
+    assert ps_count("widest_job", 8, 50, 100.0, 5120.0) == 1  # 42 * 100 / 5120 = 0.82
+    assert ps_count("widest_job", 8, 50, 1000.0, 10000.0) == 5  # 4.2
+    assert ps_count("widest_job", 8, 50, 5120.0, 5120.0) == 42  # b_w = b_p: one PS per remote worker
+    assert ps_count("widest_job", 8, 50, 1000.0, 2000.0) == 21  # exactly 21: no rounding up past it
+    assert ps_count("widest_job", 8, 16, 1000.0, 2000.0) == 4  # trace widths: 16 GPUs at most
+    assert ps_count("widest_job", 8, 6, 5120.0, 5120.0) == 1  # fits one server: the floor of 1
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -86,13 +88,23 @@ def test_widest_job_reading_makes_fifty_workers_feasible(seed) -> None:
     default = tenants_sc.generate(seed=seed, **PAPER)
     inst = tenants_sc.generate(seed=seed, ps_per_server="widest_job", **PAPER)
     assert default.widest_run()[0].max() < WIDEST_CHUNKS  # C_sp = 1: 8 + floor(b_p / b_w) workers
-    assert inst.parameter_servers[0] == ps_count("widest_job", 8, inst.worker_bandwidth, inst.ps_bandwidth)
+    assert inst.chunks.max() == WIDEST_CHUNKS
+    assert inst.parameter_servers[0] == ps_count("widest_job", 8, WIDEST_CHUNKS, inst.worker_bandwidth,
+                                                 inst.ps_bandwidth)
     dist, _ = inst.widest_run()
     np.testing.assert_array_equal(dist, inst.chunks)  # every job may run at its D_j workers (3e), 50 included
     out = aisched.run("gandiva_fair", inst)
     out.verify(inst)  # (3d), (3i) hold on the plan
     used = out.plan["workers"].values.sum(axis=1)[out.plan["admitted"].values]
     assert used.max() > default.widest_run()[0].max()
+
+
+def test_widest_job_reading_under_trace_widths_covers_the_widest_request() -> None:
+    inst = tenants_sc.generate(seed=0, ps_per_server="widest_job", width_from_trace=1, **PAPER)
+    assert inst.chunks.max() <= 16  # the extract's widest request
+    np.testing.assert_array_equal(inst.widest_run()[0], inst.chunks)
+    assert inst.parameter_servers[0] == ps_count("widest_job", 8, int(inst.chunks.max()), inst.worker_bandwidth,
+                                                 inst.ps_bandwidth)
 
 
 def test_cluster_shares_are_the_clusters_gpu_time() -> None:
