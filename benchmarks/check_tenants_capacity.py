@@ -51,6 +51,12 @@ READINGS: dict[str, dict[str, Any]] = {
     "week10-vc-shares": {"trace": "week", "users": 10, "cluster_shares": "gpu_time"},
     "week10-vc-shares+ps-widest": {"trace": "week", "users": 10, "cluster_shares": "gpu_time",
                                    "ps_per_server": "widest_job"},
+    # with docs/readings.md T3's named variant greedy-utility (Gandiva_fair and HiveD start a job only at a
+    # profit): the capacity reading beside the baselines' admission reading, for context
+    "default+greedy-utility": {"_params": {"gandiva_fair": {"admission": "utility"}, "hived": {"admission": "utility"}}},
+    "ps-widest+greedy-utility": {"ps_per_server": "widest_job",
+                                 "_params": {"gandiva_fair": {"admission": "utility"},
+                                             "hived": {"admission": "utility"}}},
 }
 
 COLUMNS = ("gpu_util_peak", "gpu_util_mean", "gpu_util_busy_mean", "jobs_beyond_quota", "shared_jobs",
@@ -62,18 +68,23 @@ def run_point(options: dict[str, Any], seeds: list[int], algorithms: tuple[str, 
     objectives: dict[str, dict[int, float]] = {a: {} for a in algorithms}
     rows: dict[str, list[dict[str, float]]] = {a: [] for a in algorithms}
     widest: list[int] = []
+    ps: list[int] = []
+    fastest: list[float] = []
+    params = options.get("_params", {})
     for seed in seeds:
-        point = {**PAPER_POINT, **options}
+        point = {**PAPER_POINT, **{k: v for k, v in options.items() if k != "_params"}}
         inst = generate(seed=seed, **point)
         widest.append(int(inst.widest_run()[0].max()))
+        ps.append(int(inst.parameter_servers[0]))
+        fastest.append(float(np.median(inst.fastest_run())))
         for name in algorithms:
-            out = aisched.run(name, inst)
+            out = aisched.run(name, inst, **params.get(name, {}))
             objectives[name][seed] = float(out.objective)
             row = {k: float(v) for k, v in cell_metrics(inst, out).items() if k in COLUMNS}
             row["objective"], row["admitted"] = float(out.objective), float(out.admitted.sum())
             rows[name].append(row)
     return {"objectives": objectives, "rows": rows, "widest": widest,
-            "ps_per_server": int(inst.parameter_servers[0]), "slots": int(inst.num_slots)}
+            "ps_per_server": ps, "fastest": fastest, "slots": int(inst.num_slots)}
 
 
 def _mean(values: list[float]) -> float:
@@ -106,9 +117,11 @@ def main() -> None:
                     if dict(t.at) == {**PAPER_POINT, "servers": servers}:
                         extra.append(estimate(t, at["objectives"]))
         wall = time.perf_counter() - began
-        print(f"\n## {reading} {options} (seeds {seeds[0]}-{seeds[-1]}, C_sp = {main_point['ps_per_server']}, "
+        print(f"\n## {reading} {options} (seeds {seeds[0]}-{seeds[-1]}, C_sp = {min(main_point['ps_per_server'])}-"
+              f"{max(main_point['ps_per_server'])} (median {int(np.median(main_point['ps_per_server']))}), "
               f"T = {main_point['slots']} at the last seed, widest feasible job {min(main_point['widest'])}-"
-              f"{max(main_point['widest'])} workers, {wall:.0f} s)")
+              f"{max(main_point['widest'])} workers, median fastest run {min(main_point['fastest']):.0f}-"
+              f"{max(main_point['fastest']):.0f} slots, {wall:.0f} s)")
         print("| relation | paper | ours [90 % interval] | status |\n|---|---|---|---|")
         for e in estimates + extra:
             paper = "-" if not math.isfinite(e.paper) else f"{e.paper:.3f}"
@@ -123,7 +136,8 @@ def main() -> None:
                   f"{_mean([r['admitted'] for r in rows]):.1f} | " + " | ".join(cells) + " |")
         record["readings"][reading] = {"options": options, "estimates": [e.to_json() for e in estimates + extra],
                                        "rows": main_point["rows"], "widest": main_point["widest"],
-                                       "ps_per_server": main_point["ps_per_server"], "wall_s": wall}
+                                       "ps_per_server": main_point["ps_per_server"], "fastest": main_point["fastest"],
+                                       "wall_s": wall}
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(record, fh, indent=1, default=str)
