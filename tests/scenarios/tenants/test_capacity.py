@@ -200,3 +200,18 @@ def test_cell_metrics_carry_the_contention_columns() -> None:
                                       "rejected_waiting"))
         assert parts == rejected, name
         assert 0.0 <= cell["gpu_util_busy_mean"] <= cell["gpu_util_peak"] <= 1.0 or np.isnan(cell["gpu_util_busy_mean"])
+
+
+def test_cli_capacity_options_reach_the_generator(tmp_path, capsys) -> None:
+    from aisched.cli import main
+
+    code = main(["compare", "tenants", "--users", "2", "--servers", "3", "--jobs", "4", "--ps-per-server", "3",
+                 "--cluster-shares", "gpu_time", "--algorithms", "gandiva_fair", "--no-offline", "--no-figures",
+                 "--out", str(tmp_path)])
+    assert code == 0
+    assert "(24 workers, 9 PSs)" in capsys.readouterr().out
+    try:
+        code = main(["compare", "tenants", "--no-offline", "--no-figures", "--ps-per-server", "many"])
+    except SystemExit as exc:  # argparse's own type check
+        code = exc.code
+    assert code == 2 and "--ps-per-server" in capsys.readouterr().err
