@@ -51,11 +51,13 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance
 
-__all__ = ["CLUSTER_SHARES", "WIDEST_CHUNKS", "check_capacity_options", "check_options", "cluster_shares_of",
+__all__ = ["CLUSTER_SHARES", "MAX_PS_PER_SERVER", "WIDEST_CHUNKS", "check_capacity_options", "check_options", "cluster_shares_of",
            "demand_weights", "past_window", "ps_count", "scale_durations", "trace_widths"]
 
 #: Section 5.1's largest ``D_j`` ("D_j in [20, 50]"): the widest job of its ranges.
 WIDEST_CHUNKS = 50
+#: Size guard of ``ps_per_server`` (``"widest_job"`` needs at most ``WIDEST_CHUNKS``, as ``b_p >= b_w``).
+MAX_PS_PER_SERVER = 1_024
 #: Values of ``cluster_shares`` besides None: the virtual clusters' shares of the extract's GPU time.
 CLUSTER_SHARES: tuple[str, ...] = ("gpu_time",)
 
@@ -83,6 +85,9 @@ def check_capacity_options(ps_per_server: Any, cluster_shares: Any, demand_share
         raise InvalidScenarioError("ps_per_server", f"= {ps_per_server!r} must be an integer >= 1 (C_sp; section "
                                    "5.1 sets 1) or 'widest_job' (the fewest PSs that let the widest "
                                    f"job, D_j up to {WIDEST_CHUNKS}, meet (3i))")
+    if ps_per_server != "widest_job" and ps_per_server > MAX_PS_PER_SERVER:
+        raise InvalidScenarioError("ps_per_server", f"= {ps_per_server!r} is more than the limit {MAX_PS_PER_SERVER} "
+                                   "(aisched.scenarios.tenants.workload_options.MAX_PS_PER_SERVER)")
     if cluster_shares is not None and cluster_shares not in CLUSTER_SHARES:
         raise InvalidScenarioError("cluster_shares", f"= {cluster_shares!r} must be None (each window rule's "
                                    f"own quotas) or one of {list(CLUSTER_SHARES)}")

@@ -27,7 +27,7 @@ def _trace(name: str):
 
 # --- options: validation ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("value", [0, -1, 1.5, True, "wide", None, np.float64(2.0)])
+@pytest.mark.parametrize("value", [0, -1, 1.5, True, "wide", None, np.float64(2.0), 10**6])
 def test_bad_ps_per_server_is_refused_naming_the_field(value) -> None:
     with pytest.raises(InvalidScenarioError, match="ps_per_server") as info:
         tenants_sc.generate(seed=0, ps_per_server=value)
