@@ -59,6 +59,16 @@ def _lam(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer or 'lemma1'") from None
 
 
+def _ps_per_server(text: str) -> int | str:
+    """``--ps-per-server``: an integer or ``widest_job`` (docs/readings/tenants.md T12)."""
+    if text == "widest_job":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer or 'widest_job'") from None
+
+
 #: ``aisched compare tenants`` option -> (algorithm parameter, algorithms that take it).
 _CLI_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "admission": ("admission", ("astraea", "batchsche")),
@@ -114,6 +124,12 @@ class TenantsCli(FamilyCli):
         parser.add_argument("--slots", type=int, default=None, help="horizon (default: automatic)")
         parser.add_argument("--horizon", choices=HORIZONS, default="finishable",
                             help="rule of the automatic horizon (default %(default)s; docs/readings/tenants.md T2)")
+        parser.add_argument("--ps-per-server", type=_ps_per_server, default=1,
+                            help="PSs per server C_sp: an integer or 'widest_job' (enough for the widest job under "
+                                 "(3i); default %(default)s, section 5.1; docs/readings/tenants.md T12)")
+        parser.add_argument("--cluster-shares", choices=("gpu_time",), default=None,
+                            help="tenants' shares from the extract's virtual clusters' GPU time (needs users <= its "
+                                 "clusters: 8 day, 10 week; default: each window rule's own; T14)")
         parser.add_argument("--seed", type=int, default=d["seed"], help="generator seed (default %(default)s)")
         # algorithm options (docs/readings/tenants.md): passed to the algorithms that take them
         parser.add_argument("--admission", choices=("real_revenue", "ideal"), default=None,
@@ -199,6 +215,7 @@ class TenantsCli(FamilyCli):
             trace=None if args.trace == "synthetic" else args.trace, slot_hours=args.slot_hours,
             gpus_per_server=args.gpus_per_server, slots=args.slots, horizon=args.horizon,
             window=getattr(args, "window", "every_tenant"),
+            ps_per_server=getattr(args, "ps_per_server", 1), cluster_shares=getattr(args, "cluster_shares", None),
             **silent_generator_kwargs(args, "tenants"),
         )
         _CLI_INSTANCE[0] = inst

@@ -3,7 +3,8 @@
 :func:`generate` draws a :class:`~aisched.models.tenants.TenantInstance`:
 
 - servers: ``gpus_per_server`` workers (GPUs; Philly machines have 8) and one
-  PS each (section 5.1: one CPU per machine);
+  PS each (section 5.1: one CPU per machine); ``ps_per_server`` another count
+  or ``"widest_job"`` (docs/readings/tenants.md T12);
 - bandwidths: ``b_w ~ U[100, 5120]`` Mbps, ``b_p ~ U[5, 20]`` Gbps, one draw
   per instance, stored in megabits per slot;
 - jobs: ``E ~ U{50..100}``, ``D ~ U{20..50}``, ``M ~ U{10..50}``,
@@ -91,10 +92,13 @@ from aisched.scenarios.tenants.defaults import (
 )
 from aisched.scenarios.tenants.traces import TRACES, every_tenant_window, load_philly, spread_owners
 from aisched.scenarios.tenants.workload_options import (
+    check_capacity_options,
     check_options,
+    cluster_shares_of,
     demand_weights,
     past_instance,
     past_window,
+    ps_count,
     scale_durations,
     trace_widths,
 )
@@ -171,6 +175,8 @@ def generate(
     width_from_trace: int = 0,
     duration_scale: float = 1.0,
     demand_shares: float | None = None,
+    ps_per_server: int | Literal["widest_job"] = 1,
+    cluster_shares: Literal["gpu_time"] | None = None,
 ) -> TenantInstance:
     """A seeded instance with section 5.1's settings (see the module docstring).
 
@@ -217,6 +223,16 @@ def generate(
     demand_shares
         Quotas proportional to ``(1 - a) / U + a * requested GPUs share`` (``a`` this value); None
         (default): the window rule's own (equal for the draw).
+    ps_per_server
+        ``C_sp``: 1 (default, section 5.1: "we set the number of PSs to 1"), an integer, or
+        ``"widest_job"``: the fewest that let the widest job (``max_j D_j``, 50 at section 5.1's ranges)
+        meet (3i) at the drawn bandwidths
+        (:func:`~aisched.scenarios.tenants.workload_options.ps_count`; docs/readings/tenants.md
+        T12). Quotas ``q_p^u`` split the ``S C_sp`` PSs as before.
+    cluster_shares
+        ``"gpu_time"``: tenants' shares (quotas, and the draw's owners) are their virtual clusters'
+        shares of the extract's GPU time; needs ``users`` at most the extract's clusters (8 day, 10
+        week). None (default): each window rule's own (T8; docs/readings/tenants.md T14).
     """
     if rng is None:
         _check("seed", seed, 0)
@@ -238,6 +254,7 @@ def generate(
         _check("slots", slots, 1)
     one_of("utility", utility, UTILITIES)
     check_options(width_from_trace, duration_scale, demand_shares, trace is not None)
+    check_capacity_options(ps_per_server, cluster_shares, demand_shares, trace is not None)
     rng = np.random.default_rng(seed) if rng is None else rng
     U, S, J, h = int(users), int(servers), int(jobs), float(slot_hours)
     workers = np.full(S, int(gpus_per_server))
@@ -272,6 +289,8 @@ def generate(
         else:
             demand = np.bincount(owner, weights=chosen["num_gpus"].to_numpy(float), minlength=U)
             weights = 1.0 + demand / max(1.0, demand.sum()) * U
+        if cluster_shares is not None:  # the virtual clusters' shares: quotas, and the draw's owners below
+            weights = cluster_shares_of(frame, U)
     else:
         rule = "synthetic"
         requested, past_requested = np.ones(J, dtype=np.int64), None
@@ -303,6 +322,10 @@ def generate(
                                                                gradient_size)
     if width_from_trace:
         chunks, minibatches = trace_widths(chunks, minibatches, requested)
+    if ps_per_server != 1:  # after every draw it reads (no draw of its own): the stream is the default's
+        widest = int(chunks.max(initial=1))
+        ps = np.full(S, ps_count(ps_per_server, int(gpus_per_server), widest, b_w, b_p), dtype=np.int64)
+        ps_quota = _split(int(ps.sum()), weights)
     if demand_shares is not None:
         weights = demand_weights(owner, requested, U, float(demand_shares))
         worker_quota = _split(int(workers.sum()), weights)

@@ -10,7 +10,12 @@ from aisched import families
 from aisched.models.tenants import TenantInstance
 from aisched.scenarios.tenants.breakdown import revenue_breakdown
 
-__all__ = ["DIAGNOSTICS", "metrics", "cell_metrics", "gpu_utilisation", "sharing"]
+__all__ = ["CONTENTION_COLUMNS", "DIAGNOSTICS", "cell_metrics", "contention", "fastest_width", "gpu_utilisation",
+           "metrics", "rejections", "sharing"]
+
+#: The contention columns :func:`contention` adds to a cell (docs/readings/tenants.md T-contention).
+CONTENTION_COLUMNS = ("gpu_util_busy_mean", "admitted_at_loss", "rejected_unprofitable", "rejected_capacity",
+                      "rejected_quota", "rejected_waiting")
 
 
 def metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
@@ -50,6 +55,111 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
     out.update(sharing(instance, plan))
     out["gpu_util_mean"] = float(util.mean()) if util.size else 0.0
     out.update(revenue_breakdown(instance, plan))
+    out.update(contention(instance, plan))
+    return out
+
+
+def fastest_width(instance: TenantInstance) -> np.ndarray:
+    """(job,) workers of the job's fastest feasible run (:meth:`TenantInstance.fastest_run`); 0 if none.
+
+    The widest distributed run ((3e), (3i): :meth:`TenantInstance.widest_run`) where its duration (1)
+    is at most the widest centralised run's (3j), else the widest centralised run.
+    """
+    if instance.num_jobs == 0:
+        return np.zeros(0, dtype=np.int64)
+    dist_w, cen_w = instance.widest_run()
+    big = np.iinfo(np.int64).max
+    d_dist = np.where(dist_w >= 1, instance.duration(np.maximum(dist_w, 1), False), big)
+    d_cen = np.where(cen_w >= 1, instance.duration(np.maximum(cen_w, 1), True), big)
+    return np.where(d_dist <= d_cen, dist_w, cen_w).astype(np.int64)
+
+
+def rejections(instance: TenantInstance, plan: Any) -> dict[str, float]:
+    """Why each job a scheduler did not admit was left out, read from the plan alone.
+
+    A rejected job ``j`` (arrival ``r_j``, fastest feasible run ``d_j`` slots on ``w_j`` workers,
+    :func:`fastest_width`) is counted in exactly one of:
+
+    - ``rejected_unprofitable``: no schedule earns from it even alone on the empty cluster: no
+      placement exists, ``r_j + d_j > T``, or ``f_j(d_j) <= 0`` (utility (3) at completion ``d_j``
+      slots after arrival). No scheduler can be blamed for these;
+    - ``rejected_capacity``: in some slot of ``[r_j, r_j + d_j)`` the admitted jobs of this plan left
+      fewer than ``w_j`` workers free in the whole cluster (3c): the others held the capacity its
+      fastest run needs from its arrival;
+    - ``rejected_quota``: not for capacity, but in some slot of ``[r_j, r_j + d_j)`` the owner's
+      admitted jobs left fewer than ``w_j`` of its worker quota ``q_w^u`` free: the job fitted the
+      cluster only on other tenants' idle workers, which a scheduler without sharing (BatchSche's
+      private clusters, HiveD's virtual clusters) does not lend;
+    - ``rejected_waiting``: the rest: the cluster and the owner's quota had ``w_j`` workers free over
+      ``[r_j, r_j + d_j)`` and the scheduler did not start the job then (Astraea's batch wait of
+      Algorithm 1 and its one-round rule, docs/readings/tenants.md T4, its prices (8) and admission (7), a
+      baseline's queue). The tests are on worker counts: a placement that (3d) or (3i) rules out
+      counts as waiting.
+
+    Returns
+    -------
+    dict
+        The three counts (floats, as every cell column).
+    """
+    from aisched.models.tenants import usage
+
+    admitted = plan["admitted"].values.astype(bool)
+    rejected = ~admitted
+    out = {"rejected_unprofitable": 0.0, "rejected_capacity": 0.0, "rejected_quota": 0.0, "rejected_waiting": 0.0}
+    if not rejected.any():
+        return out
+    fastest = instance.fastest_run()
+    width = fastest_width(instance)
+    arrival = np.asarray(instance.arrival, dtype=np.int64)
+    T = instance.num_slots
+    runnable = (width >= 1) & (fastest <= T - arrival)
+    value = np.full(instance.num_jobs, -np.inf)
+    value[runnable] = instance.utility_value(np.nonzero(runnable)[0], fastest[runnable])
+    unprofitable = rejected & ~(value > 0)
+    owner = np.asarray(instance.owner)
+    free = instance.total_workers - usage(instance, plan)[0].sum(axis=0)
+    own_free: dict[int, np.ndarray] = {}
+    capacity = quota = 0
+    for j in np.nonzero(rejected & ~unprofitable)[0]:
+        window = slice(arrival[j], arrival[j] + fastest[j])
+        if free[window].min() < width[j]:
+            capacity += 1
+            continue
+        u = int(owner[j])
+        if u not in own_free:
+            own_free[u] = instance.worker_quota[u] - usage(instance, plan, owner == u)[0].sum(axis=0)
+        quota += int(own_free[u][window].min() < width[j])
+    out["rejected_unprofitable"] = float(unprofitable.sum())
+    out["rejected_capacity"] = float(capacity)
+    out["rejected_quota"] = float(quota)
+    out["rejected_waiting"] = float(int((rejected & ~unprofitable).sum()) - capacity - quota)
+    return out
+
+
+def contention(instance: TenantInstance, plan: Any) -> dict[str, float]:
+    """How crowded a run was: busy share of the GPUs and why jobs were left out (issue 61).
+
+    ``gpu_util_busy_mean``: the mean over slots ``0 .. makespan - 1`` of the share of all workers in
+    use (:func:`gpu_utilisation`; ``gpu_util_mean`` averages over the whole horizon ``T``, which the
+    finishable horizon of docs/readings/tenants.md T2 makes several times the makespan); ``nan`` when no job
+    is admitted. ``admitted_at_loss``: admitted jobs whose utility (3) at their completion is <= 0
+    (what a scheduler that starts every job, docs/readings/tenants.md T3, pays for waiting where another
+    would reject). The rejection counts are :func:`rejections`'. With ``gpu_util_peak``,
+    ``gpu_util_mean``, ``jobs_beyond_quota`` (jobs shared, whatever the scheduler) and ``shared_jobs``
+    (Astraea's own line-5 jobs) of :func:`cell_metrics`, these are the contention figures.
+    """
+    admitted = plan["admitted"].values.astype(bool)
+    out = {}
+    if admitted.any():
+        makespan = int(plan["end"].values[admitted].max()) + 1
+        out["gpu_util_busy_mean"] = float(gpu_utilisation(instance, plan)[:makespan].mean())
+        idx = np.nonzero(admitted)[0]
+        earned = instance.utility_value(idx, plan["end"].values[idx] + 1 - instance.arrival[idx])
+        out["admitted_at_loss"] = float((earned <= 0).sum())
+    else:
+        out["gpu_util_busy_mean"] = float("nan")
+        out["admitted_at_loss"] = 0.0
+    out.update(rejections(instance, plan))
     return out
 
 
@@ -117,5 +227,10 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("users_with_jobs", "users with a job", "count"),
     families.Diagnostic("users_admitted", "users with an admitted job", "count"),
     families.Diagnostic("gpu_util_mean", "mean GPU utilisation"),
+    families.Diagnostic("gpu_util_busy_mean", "mean GPU utilisation until the makespan"),
+    families.Diagnostic("rejected_capacity", "jobs rejected for capacity", "count"),
+    families.Diagnostic("rejected_quota", "jobs rejected with room only beyond the owner's quota", "count"),
+    families.Diagnostic("rejected_waiting", "jobs rejected with room at arrival (waiting, prices)", "count"),
+    families.Diagnostic("rejected_unprofitable", "jobs no schedule earns from", "count"),
 )
 

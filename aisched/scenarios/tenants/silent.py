@@ -12,6 +12,12 @@ fitted: it is a parameter of the paper's own algorithm, which no target names, s
 (``_groups``: only the parameters of the algorithms a target runs) leaves it alone; the
 sensitivity sweep varies it where Astraea runs.
 
+Not silent parameters (named readings of the generator, never fitted; docs/readings/tenants.md):
+``ps_per_server`` (section 5.1 *states* ``C_sp = 1``: "we set the number of PSs to 1"; ``"widest_job"``
+departs from it so that section 5.1's ``D_j`` of 50 meets (3i)) and ``cluster_shares`` (the virtual
+clusters' GPU-time shares; it needs ``users`` at most the extract's clusters, 8 or 10, so it cannot run at
+the targets' 14 tenants).
+
 Not targets:
 
 - any relation involving Astraea (1.58x, 1.24x, 1.35x ...): the paper's own algorithm;

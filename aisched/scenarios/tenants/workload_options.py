@@ -21,6 +21,19 @@ Each option's default reproduces the workload from before these options exactly;
   quotas proportional to ``(1 - a) / U + a * (the user's requested GPUs) / (all requested GPUs)``;
   ``None`` (default): each window rule's own quotas (the draw: equal, ``a = 0``; the trace
   windows: ``a = 1/2``).
+- **Parameter servers per server** (:func:`ps_count`). Section 5.1: "Since there is only one CPU
+  in each machine, we set the number of PSs to 1"; with (3i) a job's PS server then covers
+  ``floor(b_p / b_w)`` workers elsewhere, which at the drawn bandwidths is far below section
+  5.1's ``D_j`` of up to 50. ``ps_per_server=1`` (default): the text's ``C_sp = 1``; an integer
+  ``k``: ``C_sp = k``; ``"widest_job"``: the fewest PSs per server that let the instance's widest
+  job (``max_j D_j``, :data:`WIDEST_CHUNKS` at section 5.1's ranges) run at its full width under (3i)
+  at the instance's ``b_w``, ``b_p`` (docs/readings/tenants.md T12).
+- **Shares of the virtual clusters** (:func:`cluster_shares_of`). Section 5.1 maps the trace's
+  virtual clusters to tenants and counts "each user's fair share" from their machines, which no
+  readable source gives. ``cluster_shares="gpu_time"``: each tenant's share is its clusters' share
+  of the extract's GPU time (column ``gpu_time``, the whole extract), quotas follow it and the
+  draw spreads owners by it; needs ``users`` at most the extract's clusters (8 in the day extract,
+  10 in the week; the paper has 14). ``None`` (default): each window rule's own (T8, T14).
 - **Past window** (:func:`past_window`): the ``J`` trace submissions before the scheduled window
   (cyclically before the extract's start), with section 5.1's settings drawn after every draw of
   the scheduled instance, on the same cluster. Astraea estimates ``theta`` from it
@@ -38,7 +51,15 @@ import numpy as np
 from aisched.errors import InvalidScenarioError
 from aisched.models.tenants import TenantInstance
 
-__all__ = ["check_options", "demand_weights", "past_window", "scale_durations", "trace_widths"]
+__all__ = ["CLUSTER_SHARES", "MAX_PS_PER_SERVER", "WIDEST_CHUNKS", "check_capacity_options", "check_options", "cluster_shares_of",
+           "demand_weights", "past_window", "ps_count", "scale_durations", "trace_widths"]
+
+#: Section 5.1's largest ``D_j`` ("D_j in [20, 50]"): the widest job of its ranges.
+WIDEST_CHUNKS = 50
+#: Size guard of ``ps_per_server`` (``"widest_job"`` needs at most ``WIDEST_CHUNKS``, as ``b_p >= b_w``).
+MAX_PS_PER_SERVER = 1_024
+#: Values of ``cluster_shares`` besides None: the virtual clusters' shares of the extract's GPU time.
+CLUSTER_SHARES: tuple[str, ...] = ("gpu_time",)
 
 
 def check_options(width_from_trace: Any, duration_scale: Any, demand_shares: Any, has_trace: bool) -> None:
@@ -54,6 +75,87 @@ def check_options(width_from_trace: Any, duration_scale: Any, demand_shares: Any
     if demand_shares is not None and (isinstance(demand_shares, bool) or not isinstance(demand_shares, (int, float))
                                       or not 0.0 <= demand_shares <= 1.0):
         raise InvalidScenarioError("demand_shares", f"= {demand_shares!r} must be None or a number in [0, 1]")
+
+
+def check_capacity_options(ps_per_server: Any, cluster_shares: Any, demand_shares: Any, has_trace: bool) -> None:
+    """Raise :class:`InvalidScenarioError` naming the first bad capacity or share option."""
+    if not (ps_per_server == "widest_job" or (isinstance(ps_per_server, (int, np.integer))
+                                              and not isinstance(ps_per_server, (bool, np.bool_))
+                                              and ps_per_server >= 1)):
+        raise InvalidScenarioError("ps_per_server", f"= {ps_per_server!r} must be an integer >= 1 (C_sp; section "
+                                   "5.1 sets 1) or 'widest_job' (the fewest PSs that let the widest "
+                                   f"job, D_j up to {WIDEST_CHUNKS}, meet (3i))")
+    if ps_per_server != "widest_job" and ps_per_server > MAX_PS_PER_SERVER:
+        raise InvalidScenarioError("ps_per_server", f"= {ps_per_server!r} is more than the limit {MAX_PS_PER_SERVER} "
+                                   "(aisched.scenarios.tenants.workload_options.MAX_PS_PER_SERVER)")
+    if cluster_shares is not None and cluster_shares not in CLUSTER_SHARES:
+        raise InvalidScenarioError("cluster_shares", f"= {cluster_shares!r} must be None (each window rule's "
+                                   f"own quotas) or one of {list(CLUSTER_SHARES)}")
+    if cluster_shares is not None and not has_trace:
+        raise InvalidScenarioError("cluster_shares", f"= {cluster_shares!r} needs a trace (trace=None has no "
+                                   "virtual clusters)")
+    if cluster_shares is not None and demand_shares is not None:
+        raise InvalidScenarioError("cluster_shares", f"= {cluster_shares!r} and demand_shares = "
+                                   f"{demand_shares!r} both set the quotas: give one of them")
+
+
+def ps_count(ps_per_server: int | str, workers_per_server: int, widest: int, worker_bandwidth: float,
+             ps_bandwidth: float) -> int:
+    """``C_sp``: parameter servers on each server under the ``ps_per_server`` reading.
+
+    Parameters
+    ----------
+    ps_per_server
+        An integer ``k >= 1`` (``C_sp = k``; section 5.1's is 1), or ``"widest_job"``.
+    workers_per_server
+        ``C_sw``.
+    widest
+        The most workers any job may use, ``max_j D_j`` (3e): section 5.1's ``D_j`` reach
+        :data:`WIDEST_CHUNKS`; with ``width_from_trace=1``, the widest request of the window.
+    worker_bandwidth, ps_bandwidth
+        ``b_w`` and ``b_p`` (one unit).
+
+    Returns
+    -------
+    int
+        ``k``; for ``"widest_job"``, ``max(1, ceil((widest - C_sw) b_w / b_p))``: a job of ``widest``
+        workers with ``C_sw`` of them beside its PSs has ``widest - C_sw`` elsewhere, which (3i),
+        ``sum_{s' != s} y_js' b_w <= z_js b_p``, lets ``z_js`` PSs on one server cover only when
+        ``z_js >= (widest - C_sw) b_w / b_p`` (Algorithm 4, line 8's ``ceil((D_w - D_sw) b_w / b_p)``).
+    """
+    if ps_per_server != "widest_job":
+        return int(ps_per_server)
+    remote = max(0, int(widest) - int(workers_per_server))
+    return max(1, math.ceil(remote * float(worker_bandwidth) / float(ps_bandwidth) - 1e-9))
+
+
+def cluster_shares_of(frame: Any, users: int) -> np.ndarray:
+    """(user,) each tenant's share of the extract's GPU time, its virtual clusters summed.
+
+    Clusters are ranked by jobs and cluster ``k`` is tenant ``k mod users``, as the generator maps
+    owners (docs/readings/tenants.md T8), so with ``users`` equal to the extract's clusters each tenant is
+    one virtual cluster.
+
+    Raises
+    ------
+    InvalidScenarioError
+        ``users`` exceeds the extract's virtual clusters (a tenant would have no cluster and no share;
+        the day extract has 8, the week 10, the paper's Philly trace 14).
+    """
+    counts = frame["cluster"].value_counts()
+    if users > len(counts):
+        raise InvalidScenarioError("users", f"= {users} exceeds the {len(counts)} virtual clusters of the extract: "
+                                   "cluster_shares='gpu_time' gives each tenant its clusters' share, so it needs "
+                                   "users <= clusters (the paper's 14 clusters are in no extract we hold)")
+    rank = {c: k for k, c in enumerate(counts.index)}
+    time = frame.groupby("cluster")["gpu_time"].sum() if "gpu_time" in frame \
+        else frame.groupby("cluster")["num_gpus"].sum()
+    shares = np.zeros(users)
+    for cluster, value in time.items():
+        shares[rank[cluster] % users] += float(value)
+    if not shares.sum() > 0:
+        raise InvalidScenarioError("trace", "has no GPU time to share (column gpu_time sums to 0)")
+    return shares / shares.sum()
 
 
 def trace_widths(chunks: np.ndarray, minibatches: np.ndarray, requested: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
