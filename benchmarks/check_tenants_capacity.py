@@ -1,4 +1,4 @@
-"""The tenants capacity readings (issue 61 item 1) on held-out seeds: baseline relations and contention.
+"""The tenants capacity readings on held-out seeds: baseline relations and contention.
 
 For each reading (generator options of :func:`aisched.scenarios.tenants.generate`,
 docs/readings/tenants.md T12, T14) and each held-out seed (3000+, calibration's confirmation

@@ -37,8 +37,12 @@ FULL_CELL_VARIANT = {"alpha_reading": "full_cell", "room_aware": True}
 #: (``alpha_reading="gb"``). Neither is "the faithful one": the text supports both. Beside them the working
 #: variant ``full-cell`` (A10), not a reading of the paper.
 _ALPHA_AS_PRINTED = {"alpha-gb": {"comdos": {"alpha_reading": "gb"}}}
-_VARIANTS = {**_ALPHA_AS_PRINTED, "full-cell": {"comdos": FULL_CELL_VARIANT}}
-_VARIANTS_EXACT = {**_VARIANTS, "exact": {"comdos": {"selection": "exact"}}}
+#: HEFT's processors (readings A2d): each edge as section IV.A's server of 4 GPUs, one task per GPU, for the
+#: three baselines (a reading of the baselines, IP (5) unchanged); every claim about them is re-checked.
+_PROCESSORS = {"heft-processors": {name: {"processors": 4} for name in ("heft_a", "heft_ma", "random_a")}}
+_VARIANTS_COMDOS = {**_ALPHA_AS_PRINTED, "full-cell": {"comdos": FULL_CELL_VARIANT}}  # scenarios of ComDOS alone
+_VARIANTS = {**_VARIANTS_COMDOS, **_PROCESSORS}
+_VARIANTS_EXACT = {**_VARIANTS_COMDOS, "exact": {"comdos": {"selection": "exact"}}}
 
 
 def _genai_small(x: str) -> dict:
@@ -186,7 +190,7 @@ def add_scenarios(add: Add) -> None:
         x="arrival_rate", values=(3.0, 5.0, 7.0), base={**_GENAI_BASE, "slots": 500}, algorithms=("comdos",),
         metric="competitive_ratio", offline=False, bound=True, time_limit=300.0,
         reduced_base=_genai_small("arrival_rate"), reduced_values=(1.2,),
-        variants=_VARIANTS,
+        variants=_VARIANTS_COMDOS,
         why=("A1", "A-bound"),
         claims=(Claim("at_most", "ComDOS's empirical competitive ratio is no more than 2 (here bound / ComDOS "
                       "with aisched.bound's certified bound: never below OPT / ComDOS)", "comdos", value=2.0),),

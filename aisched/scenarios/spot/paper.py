@@ -39,6 +39,8 @@ _VARIANTS = {
     "deadline-guard": {"ahap": {"deadline_guard": True}},             # S3 (improvement, not a reading)
     "up-aisched-v1": {"up": {"variant": "aisched_v1"}},               # S4 (the earlier UP)
     "up-spot-first": {"up": {"variant": "spot_first"}},               # S4
+    "up-paper": {"up": {"variant": "paper"}},                         # S11 (section VI-A's own UP)
+    "msu-on-demand": {"msu": {"near_deadline": "on_demand"}},         # S11 (MSU's switch read literally)
 }
 
 

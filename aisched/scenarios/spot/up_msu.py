@@ -1,4 +1,4 @@
-"""UP and MSU against OD-Only under each reading of section VI-A (docs/readings/spot.md S11; issue 61 item 3).
+"""UP and MSU against OD-Only under each reading of section VI-A (docs/readings/spot.md S11).
 
 Fig. 5's two baseline-only relations (:data:`~aisched.scenarios.spot.silent.REGIME_TARGETS`: UP / OD-Only
 1.117 and MSU / OD-Only 0.963 at deadline 10 on the Vast.ai market) read with the calibration's own

@@ -137,7 +137,7 @@ def rejections(instance: TenantInstance, plan: Any) -> dict[str, float]:
 
 
 def contention(instance: TenantInstance, plan: Any) -> dict[str, float]:
-    """How crowded a run was: busy share of the GPUs and why jobs were left out (issue 61).
+    """How crowded a run was: busy share of the GPUs and why jobs were left out (readings T-contention).
 
     ``gpu_util_busy_mean``: the mean over slots ``0 .. makespan - 1`` of the share of all workers in
     use (:func:`gpu_utilisation`; ``gpu_util_mean`` averages over the whole horizon ``T``, which the
@@ -226,11 +226,13 @@ DIAGNOSTICS: tuple[families.Diagnostic, ...] = (
     families.Diagnostic("owners_drawn", "cells whose owners the documented draw gave (T8; else a trace window)"),
     families.Diagnostic("users_with_jobs", "users with a job", "count"),
     families.Diagnostic("users_admitted", "users with an admitted job", "count"),
+    families.Diagnostic("gpu_util_peak", "peak GPU utilisation"),
     families.Diagnostic("gpu_util_mean", "mean GPU utilisation"),
     families.Diagnostic("gpu_util_busy_mean", "mean GPU utilisation until the makespan"),
     families.Diagnostic("rejected_capacity", "jobs rejected for capacity", "count"),
     families.Diagnostic("rejected_quota", "jobs rejected with room only beyond the owner's quota", "count"),
     families.Diagnostic("rejected_waiting", "jobs rejected with room at arrival (waiting, prices)", "count"),
     families.Diagnostic("rejected_unprofitable", "jobs no schedule earns from", "count"),
+    families.Diagnostic("admitted_at_loss", "admitted jobs that finished at a loss", "count"),
 )
 

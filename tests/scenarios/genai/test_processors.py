@@ -68,3 +68,17 @@ def test_refuses_no_seeds_unknown_names_and_bad_counts():
         processors.main(["--slots", "0"])
     with pytest.raises(InvalidScenarioError, match=r"^points: = 'fig9' must name some of"):
         processors.main(["--points", "fig9"])
+
+
+def test_the_figures_recheck_the_baselines_claims_under_the_processors_reading() -> None:
+    """Figs. 4-8 and the regime maps carry A2d's reading as the variant ``heft-processors`` (4 GPUs an edge, all
+    three baselines); the ComDOS-only Fig. 9 scenarios cannot (no baseline runs there) and do not."""
+    from aisched.experiments.spec import catalog
+
+    for name in catalog.names("genai"):
+        scenario = catalog.get(name)
+        if {"heft_a", "heft_ma", "random_a"} <= set(scenario.algorithms):
+            assert scenario.variants["heft-processors"] == {a: {"processors": 4}
+                                                            for a in ("heft_a", "heft_ma", "random_a")}, name
+        else:
+            assert "heft-processors" not in scenario.variants, name
