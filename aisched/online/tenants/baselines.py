@@ -459,7 +459,7 @@ def run_gandiva_fair(instance: TenantInstance, *, release: Release = "arrival", 
     release, admission, lam
         See :func:`greedy`.
     share
-        Which user goes first. ``"usage"`` (default, the emulation since issue 27): the owner
+        Which user goes first. ``"usage"`` (default, T3's emulation): the owner
         with the least workers in use now over its quota. ``"tickets"``: Gandiva_fair's own
         ticket-based stride scheduling (Chaudhary et al. [14]: "allocates cluster-wide GPU time
         fairly among active users"): the least *pass*, GPU time granted over tickets (the
