@@ -36,6 +36,13 @@ _TENANT_VARIANTS = {
     "release-batch": {"gandiva_fair": {"release": "batch"}, "hived": {"release": "batch"}},
     "greedy-utility": {"gandiva_fair": {"admission": "utility"}, "hived": {"admission": "utility"}},
 }
+#: The fair baselines as their own papers define them (docs/readings/tenants.md T13): Gandiva_fair's ticket-based
+#: stride share and HiveD's cells with buddy allocation, each alone; Fig. 4b (linear) carries them, where the paper
+#: puts the two baselines 0.22 apart (its other figures' sweeps keep their definitions, and their cells).
+_FAIR_VARIANTS = {
+    "gandiva-tickets": {"gandiva_fair": {"share": "tickets"}},
+    "hived-cells": {"hived": {"cells": "buddy"}},
+}
 #: Every tenants figure that runs Gandiva_fair and HiveD shows its claims under their utility test too
 #: (the earlier rule, docs/readings/tenants.md T3).
 _GREEDY_UTILITY = {"greedy-utility": _TENANT_VARIANTS["greedy-utility"]}
@@ -96,7 +103,7 @@ def add_scenarios(add: Add) -> None:
             title=f"Fig. 4{sub[1]}: total revenue vs number of servers, {utility} utilities (values chosen)",
             x="servers", values=(25, 50, 75, 100), base={**_TENANT_BASE, "utility": utility},
             algorithms=_TENANT_ALGOS, reduced_base=_TENANT_REDUCED_SERVERS, reduced_values=_TENANT_REDUCED_SERVER_VALUES,
-            variants=_TENANT_VARIANTS if utility == "linear" else _GREEDY_UTILITY,
+            variants={**_TENANT_VARIANTS, **_FAIR_VARIANTS} if utility == "linear" else _GREEDY_UTILITY,
             bound=utility == "linear", bound_at=(100,) if utility == "linear" else (),
             why=("T3", "T4", "T9", "T10"),
             claims=(
