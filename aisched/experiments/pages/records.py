@@ -31,13 +31,10 @@ from typing import Any
 from aisched._files import atomic_write_text
 from aisched.experiments.pages.report import ClaimCheck
 
-__all__ = ["SCHEMA", "SHARED", "interval_text", "read_records", "reason", "record_path", "write_records"]
+__all__ = ["SCHEMA", "interval_text", "read_records", "reason", "record_path", "write_records"]
 
 #: The records' layout version; a renderer refuses a record of another.
 SCHEMA = 1
-
-#: The file beside the records with the findings that cross families (a JSON list of texts), if any.
-SHARED = "shared-findings.json"
 
 _INTERVAL = re.compile(r"([\d.]+) % t interval \[([^\]]+)\], (\d+) seeds")
 _SEEDS = re.compile(r"at (\d+) seed\(s\)")
@@ -56,17 +53,12 @@ def interval_text(check: ClaimCheck) -> str:
     return f"difference [{bounds}] ({level} %, {seeds} seeds)"
 
 
-def _percent(text: str) -> str:
-    return text.strip().rstrip(";,")
-
-
-def reason(check: ClaimCheck, silent: str | None = None, seeds_range: str = "") -> str:
+def reason(check: ClaimCheck, silent: str | None = None) -> str:
     """One phrase on why a claim reads as it does, for the glance table.
 
     ``silent`` is the claim's verdicts across the silent range (``"fails wherever the text allows"``):
     a claim that reads the same at every silent value says so; where the verdict depends on a silent
-    value, the glance table's own column says where. ``seeds_range`` names the seeds the run took
-    (``"3-20"``) where it differs from the one number in the verdict's detail.
+    value, the glance table's own column says where.
     """
     status, claim = check.status, check.claim
     if status == "holds":
@@ -88,7 +80,7 @@ def reason(check: ClaimCheck, silent: str | None = None, seeds_range: str = "") 
         return head
     if status == "inconclusive":
         found = _SEEDS.search(check.detail)
-        seeds = seeds_range or (found.group(1) if found else "the")
+        seeds = found.group(1) if found else "the"
         return f"{seeds} seeds do not separate them"
     if status == "untestable":
         room = re.search(r"the optimum is (?:at most )?([+-][\d.]+%)", check.headroom)
@@ -98,7 +90,7 @@ def reason(check: ClaimCheck, silent: str | None = None, seeds_range: str = "") 
         if "within the seeds' noise" in check.detail:
             return f"the optimum is within the seeds' noise of {claim.baseline}"
         return "no headroom to test it"
-    return _percent(check.detail.split(":", 1)[0]) if check.detail else "not run"
+    return check.detail.split(":", 1)[0].strip().rstrip(";,") if check.detail else "not run"
 
 
 def record_path(directory: str | os.PathLike[str], family: str) -> Path:
@@ -130,8 +122,6 @@ def read_records(directory: str | os.PathLike[str]) -> dict[str, dict[str, Any]]
 
     found: dict[str, dict[str, Any]] = {}
     for path in sorted(Path(directory).glob("*.json")):
-        if path.name == SHARED:
-            continue
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:

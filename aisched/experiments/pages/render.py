@@ -172,8 +172,9 @@ def _record_links(records: Mapping[str, Any], records_link: str) -> str:
 
 
 def index_page(records: Mapping[str, Mapping[str, Any]], index: str | os.PathLike[str],
-               records_link: str = "records", shared_findings: list[str] | None = None) -> str:
-    """The index across families: the summary table, one line per family with its link, the shared findings."""
+               records_link: str = "records") -> str:
+    """The index across families: the summary table, one line per family with its link, the findings that cross
+    families (:func:`_crossing`)."""
     link = {f: page_name(index, f).name for f in records}
     lines = ["# Reproduction status: every family", "",
              "One line per family; each family's page gives its glance table, figures and details. Rendered from "
@@ -187,7 +188,6 @@ def index_page(records: Mapping[str, Mapping[str, Any]], index: str | os.PathLik
                      f"{c['holds']} of {sum(c.values())} claims hold"
                      + (f"; run {run_line(runs[0])}" if runs else "") + ".")
     lines += ["", "## Findings that cross families", "", *_crossing(records)]
-    lines += [f"- {text}" for text in shared_findings or []]
     return "\n".join(lines) + "\n"
 
 
@@ -257,7 +257,7 @@ def claims_page(records: Mapping[str, Mapping[str, Any]], index: str | os.PathLi
 
 
 def pages(records: Mapping[str, Mapping[str, Any]], index: str | os.PathLike[str],
-          records_dir: str | os.PathLike[str], shared_findings: list[str] | None = None) -> dict[Path, str]:
+          records_dir: str | os.PathLike[str]) -> dict[Path, str]:
     """Every page the records render to: one family's page at ``index`` (one record), else the index there
     and each family's page beside it (:func:`page_name`)."""
     index = Path(index)
@@ -265,6 +265,6 @@ def pages(records: Mapping[str, Mapping[str, Any]], index: str | os.PathLike[str
     if len(records) == 1:
         (record,) = records.values()
         return {index: family_page(record, link)}
-    out = {index: index_page(records, index, link, shared_findings)}
+    out = {index: index_page(records, index, link)}
     out.update({page_name(index, f): family_page(r, link) for f, r in records.items()})
     return out

@@ -32,7 +32,7 @@ from aisched.experiments.pages.diagnostics import diagnostics_lines, invariant_l
 from aisched.experiments.pages.fidelity import fidelity_lines
 from aisched.experiments.pages.headline import Regimes, regimes_of
 from aisched.experiments.pages.page_figures import scenario_svg
-from aisched.experiments.pages.records import SCHEMA, SHARED, interval_text, reason, write_records
+from aisched.experiments.pages.records import SCHEMA, interval_text, reason, write_records
 from aisched.experiments.pages.records import read_records as read_verdict_records
 from aisched.experiments.pages.regime import regime_figure, regime_lines, regime_summary
 from aisched.experiments.pages.render import budget_lines, claims_page, pages, run_line
@@ -67,7 +67,7 @@ from aisched.experiments.verdicts.sequential import (
 from aisched.experiments.verdicts.stats import counts_text, new_counts
 from aisched.provenance import provenance_text
 
-__all__ = ["build", "family_summary", "render_pages", "rendered", "shared_findings", "summary_text", "write"]
+__all__ = ["build", "family_summary", "render_pages", "rendered", "summary_text", "write"]
 
 def _why(name: str) -> dict[str, tuple[str, ...]]:
     """claim text -> the readings that explain it (:attr:`Claim.why`), from the catalogue's scenario ``name``.
@@ -386,7 +386,7 @@ def _family(top: Path, family: str, pairs: list[tuple[Path, StoredScenario]], mi
                  f"{counts_text(variant_counts)}." if sum(variant_counts.values()) else ""))
     return {
         "schema": SCHEMA, "family": family, "reduced_heading": reduced_heading(reduced),
-        "run": {"folder": top.resolve().name, "runs": runs, "details": _run_bullets(runs)},
+        "run": {"folder": top.resolve().name, "runs": runs},
         "summary": {**family_summary(counts, p_values, heads), "variant_counts": dict(variant_counts)},
         "claims": claims, "fit_column": fit_column, "figures": drawn, "regime_maps": regimes,
         "findings": list(index.findings.get(family, [])),
@@ -399,9 +399,7 @@ def _family(top: Path, family: str, pairs: list[tuple[Path, StoredScenario]], mi
                           "the fit, at the sizes and seeds it names).", "", *fidelity] if fidelity else []),
             "sensitivity": summary_lines(top, [family]),
             "variants": variants,
-            "budget": ["## Runs", "", *(_run_bullets(runs) or ["- No `aisched reproduce` record in this folder: its "
-                                                               "scenarios were run one by one (`aisched sweep`)."]),
-                       "", *budget_lines(runs)] if runs else [],
+            "budget": ["## Runs", "", *_run_bullets(runs), "", *budget_lines(runs)] if runs else [],
             "theorems": theorem_lines(top, [family]),
             "per_figure": body, "not_in_run": not_in_run, "not_run": not_run,
         },
@@ -455,7 +453,7 @@ def rendered(records_dir: str | os.PathLike[str] = "docs/records", path: str | o
     if not chosen:
         raise InvalidScenarioError("records", f"{str(records_dir)!r} holds no verdict record"
                                    + (f" of {', '.join(families)}" if families else ""))
-    out = pages(chosen, path, records_dir, shared_findings(records_dir))
+    out = pages(chosen, path, records_dir)
     if claims is not None:
         link = Path(os.path.relpath(records_dir, Path(claims).parent)).as_posix()
         out[Path(claims)] = claims_page(chosen, path, link)
@@ -470,12 +468,3 @@ def render_pages(records_dir: str | os.PathLike[str] = "docs/records", path: str
         page.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(page, text)  # a killed render leaves the old page whole
     return Path(path)
-
-
-def shared_findings(records_dir: str | os.PathLike[str]) -> list[str]:
-    """The findings that cross families written by hand beside the records (``shared-findings.json``, a list of
-    texts), if any; the index adds them to those it draws from the records."""
-    path = Path(records_dir) / SHARED
-    if not path.is_file():
-        return []
-    return [str(text) for text in json.loads(path.read_text(encoding="utf-8"))]

@@ -368,19 +368,26 @@ class TenantInstance(ValidatedInstance):
         cen = int(self.workers[host].max())
         return np.minimum(self.chunks, dist), np.minimum(self.chunks, cen)
 
-    def fastest_run(self) -> np.ndarray:
-        """(job,) fewest slots any feasible schedule needs (ignoring other jobs): (1), (3e), (3i)-(3k).
+    def fastest(self) -> tuple[np.ndarray, np.ndarray]:
+        """(job,) workers and slots of the job's fastest feasible run (ignoring other jobs): (1), (3e), (3i)-(3k).
 
-        The job's widest distributed and centralised runs (:meth:`widest_run`),
-        each at :meth:`duration`; the shorter one.
+        The job's widest distributed and centralised runs (:meth:`widest_run`), each at
+        :meth:`duration`; the shorter one, the distributed one on a tie. Workers 0 (and slots the
+        largest int64) where no run is feasible.
         """
         if self.num_jobs == 0:
-            return np.zeros(0, dtype=np.int64)
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         dist_w, cen_w = self.widest_run()
         big = np.iinfo(np.int64).max
         d_dist = np.where(dist_w >= 1, self.duration(np.maximum(dist_w, 1), False), big)
         d_cen = np.where(cen_w >= 1, self.duration(np.maximum(cen_w, 1), True), big)
-        return np.minimum(d_dist, d_cen)
+        distributed = d_dist <= d_cen
+        return (np.where(distributed, dist_w, cen_w).astype(np.int64),
+                np.where(distributed, d_dist, d_cen).astype(np.int64))
+
+    def fastest_run(self) -> np.ndarray:
+        """(job,) fewest slots any feasible schedule needs (ignoring other jobs): :meth:`fastest`'s slots."""
+        return self.fastest()[1]
 
     def utility_value(self, jobs: Any, completion: Any) -> np.ndarray:
         """``f_j(c)`` for completion ``c`` slots after arrival (broadcast over ``jobs``).

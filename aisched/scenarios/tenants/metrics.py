@@ -60,18 +60,8 @@ def cell_metrics(instance: TenantInstance, outcome: Any) -> dict[str, float]:
 
 
 def fastest_width(instance: TenantInstance) -> np.ndarray:
-    """(job,) workers of the job's fastest feasible run (:meth:`TenantInstance.fastest_run`); 0 if none.
-
-    The widest distributed run ((3e), (3i): :meth:`TenantInstance.widest_run`) where its duration (1)
-    is at most the widest centralised run's (3j), else the widest centralised run.
-    """
-    if instance.num_jobs == 0:
-        return np.zeros(0, dtype=np.int64)
-    dist_w, cen_w = instance.widest_run()
-    big = np.iinfo(np.int64).max
-    d_dist = np.where(dist_w >= 1, instance.duration(np.maximum(dist_w, 1), False), big)
-    d_cen = np.where(cen_w >= 1, instance.duration(np.maximum(cen_w, 1), True), big)
-    return np.where(d_dist <= d_cen, dist_w, cen_w).astype(np.int64)
+    """(job,) workers of the job's fastest feasible run (:meth:`TenantInstance.fastest`); 0 if none."""
+    return instance.fastest()[0]
 
 
 def rejections(instance: TenantInstance, plan: Any) -> dict[str, float]:
@@ -108,8 +98,7 @@ def rejections(instance: TenantInstance, plan: Any) -> dict[str, float]:
     out = {"rejected_unprofitable": 0.0, "rejected_capacity": 0.0, "rejected_quota": 0.0, "rejected_waiting": 0.0}
     if not rejected.any():
         return out
-    fastest = instance.fastest_run()
-    width = fastest_width(instance)
+    width, fastest = instance.fastest()
     arrival = np.asarray(instance.arrival, dtype=np.int64)
     T = instance.num_slots
     runnable = (width >= 1) & (fastest <= T - arrival)
