@@ -191,11 +191,14 @@ def _parser() -> argparse.ArgumentParser:
                           "'own' for the generator's own default; the default is always tried), e.g. "
                           "--grid min_batch_share=0.31,0.32,0.33; the record goes to its own file, "
                           "OUT/FAMILY/calibration-grid-DIGEST.json)")
-    cal.add_argument("--reading", action="append", default=[], metavar="NAME=VALUE", type=_reading_item,
-                     help="an option every baseline runs with, held fixed, not fitted (repeatable; a reading of the "
-                          "paper, e.g. genai --reading gpus=4: an edge's 4 GPUs, docs/readings/genai.md A2c); the sweeps "
+    cal.add_argument("--reading", action="append", default=[], metavar="[ALGO.]NAME=VALUE", type=_reading_item,
+                     help="an option every baseline (or ALGO alone) runs with, held fixed, not fitted (repeatable; a "
+                          "reading of the paper, e.g. genai --reading gpus=4, spot --reading up.variant=paper); the sweeps "
                           "get their own folders and the result goes to OUT/FAMILY/calibration-NAME=VALUE.json "
                           "(calibration.json stays the fit the page reads)")
+    cal.add_argument("--full", action="store_true",
+                     help="the targets at the paper's own sizes where the family fits at reduced ones (lora: 50 and "
+                          "100 nodes); the record goes to OUT/FAMILY/calibration-full.json")
     sen = sub.add_parser("sensitivity", help="every claim's verdict at the default, the fit and each silent value in "
                                              "turn (runs the paper's algorithms too)")
     sen.add_argument("family", choices=[f for f in families.names() if families.record(f).silent_parameters])
@@ -418,22 +421,29 @@ def _grid_item(text: str) -> tuple[str, tuple[float | None, ...]]:
     return name.strip(), tuple(parsed)
 
 
-def _reading_item(text: str) -> tuple[str, int | float]:
-    """``--reading NAME=VALUE``: an option of every baseline and its value (a whole number stays an int)."""
+def _reading_item(text: str) -> tuple[str, int | float | str]:
+    """``--reading [ALGORITHM.]NAME=VALUE``: an option of every baseline (or of one) and its value: a number
+    (a whole number stays an int) or a word (``up.variant=paper``)."""
     name, sep, value = (part.strip() for part in text.partition("="))
     if not sep or not name or not value:
         raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
     try:
         number = float(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: {value!r} is not a number") from None
+        return name, value
     return name, int(number) if number.is_integer() and "." not in value else number
 
 
 def _calibrate(args: argparse.Namespace) -> int:
     _check_run_options(args)
     from aisched import families as family_records
-    from aisched.experiments.studies.calibrate import calibrate, check_reading, result_path, with_grid
+    from aisched.experiments.studies.calibrate import (
+        at_full_size,
+        calibrate,
+        check_reading,
+        result_path,
+        with_grid,
+    )
 
     grid = dict(args.grid)
     if len(grid) < len(args.grid):
@@ -444,13 +454,15 @@ def _calibrate(args: argparse.Namespace) -> int:
         raise InvalidScenarioError("--reading", f"names an option twice: {[name for name, _ in args.reading]}")
     baselines = tuple(dict.fromkeys(a for t in record.regime_targets for a in t.algorithms))
     check_reading(args.family, baselines, reading, record.silent_parameters)
+    if args.full:
+        at_full_size(record)  # refuses a family whose targets are at the paper's sizes already
     out_dir("--out", args.out)
     executor = _executor_of(args)
     result = calibrate(args.family, args.out, seeds=args.seeds, executor=executor, workers=args.workers,
                        progress=not args.no_progress, grid=grid or None, reading=reading or None,
-                       confirm_seeds=args.confirm_seeds, max_confirm_seeds=2 * args.confirm_seeds)
+                       confirm_seeds=args.confirm_seeds, max_confirm_seeds=2 * args.confirm_seeds, full=args.full)
     print(result.text())
-    print(f"wrote {result_path(args.out, args.family, reading, grid or None)}")
+    print(f"wrote {result_path(args.out, args.family, reading, grid or None, args.full)}")
     return 0
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -156,6 +156,13 @@ class RegimeTarget:
         The generator parameters of that point (``{"deadline": 10, "market": "vast"}``).
     derivation
         How ``value`` follows from the paper's numbers (two percentages at one point, ...).
+    params
+        Options of the baselines at that point (``{"titan": {"jct_form": "running"}}``), as the figure runs them.
+    full_at, full_params
+        Where ``at`` is a reduced form of the paper's point (fewer nodes at the same volume per node, say):
+        the point at the paper's own size, and the baselines' options there (as its figure runs them).
+        ``calibrate(full=True)`` (``aisched calibrate --full``) runs these instead. None: ``at`` is the
+        paper's size already.
     """
 
     name: str
@@ -166,9 +173,22 @@ class RegimeTarget:
     where: str
     at: Mapping[str, Any] = field(default_factory=dict)
     derivation: str = ""
+    params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    full_at: Mapping[str, Any] | None = None
+    full_params: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "at", MappingProxyType(dict(self.at)))
+        for name in ("params", "full_params"):
+            object.__setattr__(self, name, MappingProxyType({a: MappingProxyType(dict(o))
+                                                             for a, o in getattr(self, name).items()}))
+        if self.full_at is not None:
+            object.__setattr__(self, "full_at", MappingProxyType(dict(self.full_at)))
+        for name in ("params", "full_params"):
+            stray = sorted(set(getattr(self, name)) - set(self.algorithms))
+            if stray:
+                raise InvalidScenarioError(f"regime target {self.name!r}.{name}",
+                                           f"names {stray}, which the relation does not run ({self.algorithms})")
         if self.kind not in ("ratio", "value", "ordering"):
             raise InvalidScenarioError(f"regime target {self.name!r}", f"kind {self.kind!r} is not ratio, value "
                                        "or ordering")
@@ -176,6 +196,12 @@ class RegimeTarget:
         if (need is not None and len(self.algorithms) != need) or len(self.algorithms) < 1:
             raise InvalidScenarioError(f"regime target {self.name!r}",
                                        f"a {self.kind} names {need or 'two or more'} algorithms, got {self.algorithms}")
+
+    def at_full_size(self) -> RegimeTarget:
+        """This target at the paper's own size (:attr:`full_at`, :attr:`full_params`); itself where ``at`` is it."""
+        if self.full_at is None:
+            return self
+        return replace(self, at=self.full_at, params=self.full_params, full_at=None, full_params={})
 
     def tolerance(self) -> float:
         """How close ours must be to count as met: 0.05, or 15 % of the paper's value where that is tighter."""

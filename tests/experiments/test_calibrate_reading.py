@@ -52,7 +52,7 @@ def test_a_reading_reaches_every_baseline_in_its_own_folders_and_file(tiny_genai
     written = json.loads((tmp_path / "genai" / "calibration-gpus=1.json").read_text())
     assert written["reading"] == {"gpus": 1} and written["fit"] == held.fit
     assert json.loads((tmp_path / "genai" / "calibration.json").read_text())["reading"] is None  # not replaced
-    assert "every baseline with gpus=1 (a reading, held fixed)" in held.text()
+    assert "under the reading gpus=1 (held fixed)" in held.text()
 
 
 def test_a_bad_reading_is_refused_before_any_work(tiny_genai, tmp_path, capsys) -> None:
@@ -67,9 +67,12 @@ def test_a_bad_reading_is_refused_before_any_work(tiny_genai, tmp_path, capsys) 
                  "--out", str(tmp_path / "x")]) == 2
     assert "--reading: names an option twice" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+    assert main(["calibrate", "genai", "--reading", "gpus=four", "--out", str(tmp_path / "x")]) == 2
+    assert "reading['gpus']: heft_a: = 'four' is not valid" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        main(["calibrate", "genai", "--reading", "gpus=four"])
-    assert "'gpus=four': 'four' is not a number" in capsys.readouterr().err
+        main(["calibrate", "genai", "--reading", "gpus="])
+    assert "'gpus=' is not NAME=VALUE" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
 
 
 def test_a_reading_that_a_silent_parameter_also_sets_is_refused() -> None:
@@ -85,3 +88,29 @@ def test_check_params_refuses_a_gpus_out_of_range_for_every_genai_algorithm() ->
         with pytest.raises(InvalidScenarioError, match=r"^gpus: = 0 must be None"):
             check_params("genai", name, {"gpus": 0})
         check_params("genai", name, {"gpus": 4})  # in range: no error
+
+
+def test_a_reading_of_one_baseline_reaches_it_alone_and_rules_out_the_values_it_forbids() -> None:
+    reading = {"up.variant": "paper", "gpus_unused": 1}
+    assert cal.reading_options(reading, "up") == {"variant": "paper", "gpus_unused": 1}
+    assert cal.reading_options(reading, "msu") == {"gpus_unused": 1}
+    spot = families.record("spot")
+    cal.check_reading("spot", ("od_only", "msu", "up"), {"up.variant": "paper"}, spot.silent_parameters)
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['titan.variant'\]: 'titan' is not among"):
+        cal.check_reading("spot", ("od_only", "msu", "up"), {"titan.variant": "paper"})
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['up.variant'\]: up: .*'papers'"):
+        cal.check_reading("spot", ("od_only", "msu", "up"), {"up.variant": "papers"})
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['up.gpus'\]: is a silent parameter too"):
+        cal.check_reading("spot", ("up",), {"up.gpus": 4}, spot.silent_parameters)
+    # UP's own count is a silent value of the fixed-count variants only: the section VI-A reading sizes itself
+    held, dropped = cal.held_by_reading("spot", spot, {"up.variant": "paper"})
+    gpus = next(p for p in held.silent_parameters if cal.parameter_key(p) == "up.gpus")
+    assert gpus.values == (None,) and dropped and all(d.startswith("up.gpus = ") for d in dropped)
+    same, none = cal.held_by_reading("spot", spot, {"msu.near_deadline": "on_demand"})
+    assert none == () and same.silent_parameters == spot.silent_parameters
+
+
+def test_a_word_reading_on_the_command_line(capsys, tmp_path) -> None:
+    assert main(["calibrate", "spot", "--reading", "up.variant=papers", "--out", str(tmp_path / "x")]) == 2
+    assert "reading['up.variant']: up:" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

@@ -33,6 +33,17 @@ def headline_of(top: str | os.PathLike[str], family: str) -> dict[str, Any] | No
     return None if record is None else headline(record).to_json()
 
 
+def _full_points(family: str) -> str:
+    """``nodes 50, arrival_rate 50; nodes 100, arrival_rate 80`` (what the full-size points change)."""
+    points = {}
+    for t in families.record(family).regime_targets if family in families.names() else ():
+        if t.full_at is not None:
+            changed = ", ".join(f"{k} {v:g}" if isinstance(v, (int, float)) else f"{k} {v}"
+                                for k, v in t.full_at.items() if t.at.get(k) != v)
+            points[changed] = None
+    return "; ".join(points) or "as declared"
+
+
 def _beside(top: Path, family: str) -> list[str]:
     """The other calibration records of ``family`` (a reading, a user's grid): named, with their fit."""
     lines = []
@@ -40,18 +51,23 @@ def _beside(top: Path, family: str) -> list[str]:
         record = read_record(path)
         if record is None:
             continue
-        what = []
+        what = [f"at the paper's own sizes: {_full_points(family)}"] if record.get("full") else []
         if record.get("reading"):
             what.append("reading " + ", ".join(f"{k}={v}" for k, v in sorted(record["reading"].items())))
         if record.get("grid_override"):
             what.append("a user's grid (" + "; ".join(f"{k} = {', '.join(_value(v) for v in vs)}"
                                                      for k, vs in record["grid_override"].items()) + ")")
         outside = (record.get("stated") or {}).get("outside") or []
-        held = (record.get("confirmation") or {}).get("fit") or []
+        conf = record.get("confirmation") or {}
+        held, held_default = conf.get("fit") or [], conf.get("default") or []
         met = sum(1 for r in held if r["status"] == "met")
+        met_default = sum(1 for r in held_default if r["status"] == "met")
+        decision = headline(record)
         lines.append(f"- `{path.name}` ({', '.join(what) or 'another record'}), beside, not the headline: fit "
-                     f"{setting_text(record['fit'])}; on held-out seeds it meets {met} of {len(held)} relations"
-                     + (f"; leaves the paper's stated values ({'; '.join(outside)})" if outside else "") + ".")
+                     f"{setting_text(record['fit'])}; on {conf.get('seeds', '?')} held-out seeds the fit meets {met} "
+                     f"of {len(held)} relations, the default {met_default}"
+                     + (f"; leaves the paper's stated values ({'; '.join(outside)})" if outside else "")
+                     + f"; the headline rule on this record alone: the {decision.regime} ({decision.reason}).")
     return lines
 
 

@@ -49,7 +49,7 @@ from aisched.families import Family, RegimeTarget, SilentParameter
 from aisched.provenance import provenance
 
 __all__ = ["CALIBRATION_PREFIX", "CONFIRM_SEEDS", "MAX_CONFIRM_SEEDS", "RECORD_SCHEMA", "SEED_SETS",
-           "SENSITIVITY_PREFIX", "Calibration", "TargetFit", "calibrate", "check_reading", "is_calibration_sweep",
+           "SENSITIVITY_PREFIX", "Calibration", "TargetFit", "at_full_size", "calibrate", "check_reading", "is_calibration_sweep",
            "parameter_key", "reading_label", "read_record", "result_path", "settings"]
 
 #: The first seed of each seed set (counts: ``calibrate(seeds=...)``, :data:`CONFIRM_SEEDS`). The figures
@@ -142,6 +142,10 @@ class Calibration:
     stated_outside: tuple[str, ...] = ()
     #: Where the record came from (:func:`aisched.provenance.provenance`) and the target points' sizes.
     provenance: dict[str, Any] | None = None
+    #: Whether the targets ran at the paper's own sizes (:meth:`RegimeTarget.at_full_size`), not reduced ones.
+    full: bool = False
+    #: Silent values of a baseline that the reading rules out, left out of the grid (``"up.gpus = 6"``).
+    ruled_out: tuple[str, ...] = ()
 
     @property
     def fit_meets_all(self) -> bool:
@@ -162,7 +166,7 @@ class Calibration:
                       "confirmation": {k: (self.confirmation or {}).get(k) for k in ("first_seed", "seeds")}},
             "sizes": [json.loads(at) for at in dict.fromkeys(
                 json.dumps(dict(t.target.at), sort_keys=True, default=str) for t in self.targets)],
-            "default": self.default, "fit": self.fit, "fit_meets_all": self.fit_meets_all,
+            "full": self.full, "ruled_out": list(self.ruled_out), "default": self.default, "fit": self.fit, "fit_meets_all": self.fit_meets_all,
             "baselines": list(self.baselines), "grid_override": self.grid_override, "reading": self.reading,
             "parameters": [{"key": parameter_key(p), "low": p.low, "high": p.high, "default": p.default,
                             "stated": p.stated, "evidence": p.evidence} for p in self.parameters],
@@ -187,8 +191,9 @@ class Calibration:
         lines = [f"calibration of {self.family}: {len(self.parameters)} silent parameters, {len(self.grid)} settings "
                  f"x {self.seeds} seeds (seeds {SEED_SETS['fit']}+, none a figure uses); runs the baselines only "
                  f"({', '.join(self.baselines)})"
-                 + (f"; every baseline with {reading_label(self.reading)} (a reading, held fixed)" if self.reading
-                    else ""), "",
+                 + (f"; under the reading {reading_label(self.reading)} (held fixed)" if self.reading else "")
+                 + (f"; left out of the grid, which the reading rules out: {', '.join(self.ruled_out)}"
+                    if self.ruled_out else "") + ("; the targets at the paper's own sizes" if self.full else ""), "",
                  f"{'silent parameter':<22} {'range':>15} {'default':>9} {'fit':>9}"]
         for p in self.parameters:
             key = parameter_key(p)
@@ -236,12 +241,12 @@ def reading_label(reading: Mapping[str, Any]) -> str:
 
 
 def result_path(out: str | os.PathLike[str], family: str, reading: Mapping[str, Any] | None = None,
-                grid: Mapping[str, Sequence[Any]] | None = None) -> Path:
-    """Where :func:`calibrate` writes its record: ``calibration.json``; under a reading
-    ``calibration-<name>=<value>.json``; with a user's grid ``calibration-grid-<digest>.json`` (so the fit
-    on the declared grid under the paper's program as printed, the one the sensitivity sweeps and the
-    page read, is never replaced by another)."""
-    parts = ([reading_label(reading)] if reading else []) + (
+                grid: Mapping[str, Sequence[Any]] | None = None, full: bool = False) -> Path:
+    """Where :func:`calibrate` writes its record: ``calibration.json``; at the paper's own sizes
+    ``calibration-full.json``; under a reading ``calibration-<name>=<value>.json``; with a user's grid
+    ``calibration-grid-<digest>.json`` (so the fit on the declared grid under the paper's program as
+    printed, the one the sensitivity sweeps and the page read, is never replaced by another)."""
+    parts = (["full"] if full else []) + ([reading_label(reading)] if reading else []) + (
         [f"grid-{_digest({k: list(v) for k, v in sorted(grid.items())})}"] if grid else [])
     name = "calibration.json" if not parts else f"calibration-{'-'.join(parts)}.json"
     return Path(out) / family / name
@@ -272,22 +277,67 @@ def read_record(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return data
 
 
+def reading_options(reading: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
+    """The options ``reading`` gives ``algorithm``: every plain ``name`` (an option of every baseline) and
+    each ``algorithm.name`` (that baseline's alone, e.g. ``up.variant``)."""
+    out = {}
+    for key, value in reading.items():
+        owner, dot, name = key.rpartition(".")
+        if not dot or owner == algorithm:
+            out[name] = value
+    return out
+
+
 def check_reading(family: str, baselines: Sequence[str], reading: Mapping[str, Any],
                   silent: Sequence[SilentParameter] = ()) -> None:
     """Refuse, before any work, a reading option that a baseline does not take (or takes with another
-    range), or that a silent parameter of that baseline also sets, naming ``reading[name]``."""
+    range), one of a baseline that does not run (``up.variant`` where no target runs UP), or one that a
+    silent parameter of that baseline also sets, naming ``reading[name]``."""
     from aisched.core.runner import check_params
 
-    for name, value in reading.items():
-        for algorithm in baselines:
+    for key, value in reading.items():
+        owner, dot, name = key.rpartition(".")
+        if dot and owner not in baselines:
+            raise InvalidScenarioError(f"reading[{key!r}]", f"{owner!r} is not among the algorithms that run "
+                                       f"({', '.join(baselines)})")
+        for algorithm in ([owner] if dot else baselines):
             try:
                 check_params(family, algorithm, {name: value})
             except InvalidScenarioError as exc:
-                raise InvalidScenarioError(f"reading[{name!r}]", f"{algorithm}: {exc.message}") from None
-        clash = [parameter_key(p) for p in silent if p.algorithm in baselines and p.name == name]
+                raise InvalidScenarioError(f"reading[{key!r}]", f"{algorithm}: {exc.message}") from None
+        clash = [parameter_key(p) for p in silent if p.algorithm in ([owner] if dot else baselines) and p.name == name]
         if clash:
-            raise InvalidScenarioError(f"reading[{name!r}]", f"is a silent parameter too ({', '.join(clash)}): "
+            raise InvalidScenarioError(f"reading[{key!r}]", f"is a silent parameter too ({', '.join(clash)}): "
                                        "fit it or hold it, not both")
+
+
+def held_by_reading(family: str, record: Family, reading: Mapping[str, Any]) -> tuple[Family, tuple[str, ...]]:
+    """``record`` with each baseline's silent value that ``reading`` rules out left out of its grid (the
+    baseline refuses it beside the reading's options, e.g. UP's ``gpus`` under ``up.variant=paper``, which
+    sizes itself), and what was left out (``"up.gpus = 6"``)."""
+    from aisched.core.runner import check_params
+
+    params, dropped = [], []
+    for p in record.silent_parameters:
+        if p.algorithm is not None and reading:
+            options = reading_options(reading, p.algorithm)
+            kept = []
+            for value in p.values:
+                try:
+                    if value is not None and options:
+                        check_params(family, p.algorithm, {**options, p.name: _option(value)})
+                    kept.append(value)
+                except InvalidScenarioError:
+                    dropped.append(f"{parameter_key(p)} = {_value(value)}")
+            if len(kept) < len(p.values):
+                p = replace(p, grid=tuple(kept))
+        params.append(p)
+    return replace(record, silent_parameters=tuple(params)), tuple(dropped)
+
+
+def _option(value: Any) -> Any:
+    """A grid value as an algorithm's option (a whole number as an int)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _digest(data: Any) -> str:
@@ -299,22 +349,37 @@ class _Group:
     """The targets at one point, the baselines they need and the silent parameters that matter there."""
 
     at: Mapping[str, Any]
+    params: Mapping[str, Mapping[str, Any]]
     targets: tuple[RegimeTarget, ...]
     algorithms: tuple[str, ...]
     axis: SilentParameter | None
     rest: tuple[SilentParameter, ...]
 
 
+def _plain(params: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {a: dict(o) for a, o in params.items()}
+
+
 def _groups(record: Family) -> list[_Group]:
+    """The targets by point; the baselines' options at a point are the union of its targets' (each names
+    only the algorithms it runs, so EFT / NTM and EFT / Titan at one point share one sweep)."""
     by_point: dict[str, list[RegimeTarget]] = {}
     for target in record.regime_targets:
         by_point.setdefault(_digest(dict(target.at)), []).append(target)
     out = []
     for targets in by_point.values():
+        options: dict[str, dict[str, Any]] = {}
+        for t in targets:
+            for algorithm, given in t.params.items():
+                clash = {k for k, v in given.items() if options.get(algorithm, {}).get(k, v) != v}
+                if clash:
+                    raise InvalidScenarioError(f"regime target {t.name!r}.params",
+                                               f"{algorithm}'s {sorted(clash)} differ from another target's at the same point")
+                options.setdefault(algorithm, {}).update(given)
         algorithms = tuple(dict.fromkeys(a for t in targets for a in t.algorithms))
         relevant = [p for p in record.silent_parameters if p.algorithm is None or p.algorithm in algorithms]
         axis = next((p for p in relevant if p.algorithm is None and None not in p.values), None)
-        out.append(_Group(targets[0].at, tuple(targets), algorithms, axis, tuple(p for p in relevant if p is not axis)))
+        out.append(_Group(targets[0].at, options, tuple(targets), algorithms, axis, tuple(p for p in relevant if p is not axis)))
     return out
 
 
@@ -325,7 +390,11 @@ def _scenario(record: Family, group: _Group, sub: Setting, reading: Mapping[str,
     ``reading``: options of every baseline (in the digest too: their own folders).
     """
     base = {k: v for k, v in group.at.items() if group.axis is None or k != group.axis.name}
-    params: dict[str, dict[str, Any]] = {a: dict(reading) for a in group.algorithms} if reading else {}
+    params: dict[str, dict[str, Any]] = _plain(group.params)
+    for a in group.algorithms if reading else ():
+        options = reading_options(reading, a)
+        if options:
+            params[a] = {**params.get(a, {}), **options}
     for p in group.rest:
         value = sub[parameter_key(p)]
         if value is None:
@@ -333,7 +402,7 @@ def _scenario(record: Family, group: _Group, sub: Setting, reading: Mapping[str,
         if p.algorithm is None:
             base[p.name] = value
         else:
-            params.setdefault(p.algorithm, {})[p.name] = int(value) if float(value).is_integer() else value
+            params.setdefault(p.algorithm, {})[p.name] = _option(float(value))
     if group.axis is not None:
         x, values = group.axis.name, tuple(group.axis.values)
     else:
@@ -344,6 +413,8 @@ def _scenario(record: Family, group: _Group, sub: Setting, reading: Mapping[str,
         key.append([None if v is None else float(v) for v in group.axis.values])  # collides with this one
     if reading:
         key.append({"reading": dict(reading)})
+    if group.params:  # the point's own options (a full-size point's): their own folders
+        key.append({"params": _plain(group.params)})
     name = f"{record.name}/{CALIBRATION_PREFIX}{_digest(key)}"
     title = f"calibration of {record.name}: {sub}" + (f" under {reading_label(reading)}" if reading else "")
     return Scenario(name=name, family=record.name, title=title, x=x,
@@ -387,7 +458,7 @@ def calibrate(family: Family | str, out: str | os.PathLike[str], *, seeds: int =
               workers: int | None = None, progress: bool = False,
               grid: Mapping[str, Sequence[float | None]] | None = None,
               reading: Mapping[str, Any] | None = None, confirm_seeds: int = CONFIRM_SEEDS,
-              max_confirm_seeds: int = MAX_CONFIRM_SEEDS) -> Calibration:
+              max_confirm_seeds: int = MAX_CONFIRM_SEEDS, full: bool = False) -> Calibration:
     """Fit ``family``'s silent parameters to its regime targets, refit, confirm (module docstring);
     write the record.
 
@@ -415,15 +486,21 @@ def calibrate(family: Family | str, out: str | os.PathLike[str], *, seeds: int =
     confirm_seeds, max_confirm_seeds
         Held-out seeds for the confirmation of the default and the fit, and the most it grows to
         (one more look) where a target is still undecided.
+    full
+        Run each target at the paper's own size (:meth:`RegimeTarget.at_full_size`: lora's Fig. 4 at 50
+        nodes and Fig. 8 at 80 a slot on 100 nodes, with Titan as the figures run it) where the family
+        declares its calibration points reduced. The sweeps get their own folders and the record its own
+        file (``calibration-full.json``), listed beside the reduced fit on the page.
 
     Raises
     ------
     InvalidScenarioError
         The family declares no silent parameter or no regime target, ``seeds`` < 1, a bad ``grid``, a
-        ``reading`` option a baseline does not take or that is out of its range (``reading[name]``), or a
-        target's scenario would run the paper's own algorithm (refused, never run).
+        ``reading`` option a baseline does not take or that is out of its range (``reading[name]``),
+        ``full`` where no target declares a reduced point, or a target's scenario would run the paper's own
+        algorithm (refused, never run).
     """
-    declared = families.resolve(family)
+    declared = at_full_size(families.resolve(family)) if full else families.resolve(family)
     family = declared.name
     record = with_grid(declared, grid) if grid else _within_stated(declared)
     override = None if not grid else {k: list(v) for k, v in grid.items()}
@@ -438,6 +515,7 @@ def calibrate(family: Family | str, out: str | os.PathLike[str], *, seeds: int =
     reading = dict(reading or {})
     check_reading(family, tuple(dict.fromkeys(a for g in groups for a in g.algorithms)), reading,
                   record.silent_parameters)
+    record, ruled_out = held_by_reading(family, record, reading)
     tried = settings(record, keep_outside_stated=bool(grid))
     plans: list[tuple[_Group, Setting, Scenario]] = []
     for group in groups:
@@ -501,13 +579,27 @@ def calibrate(family: Family | str, out: str | os.PathLike[str], *, seeds: int =
                          grid=tuple({k: v for k, v in row.items() if k != "_estimates"} for row in rows),
                          baselines=tuple(dict.fromkeys(a for g in groups for a in g.algorithms)),
                          grid_override=override, reading=reading or None, stability=stability,
-                         confirmation=confirmation, stated_outside=outside,
+                         confirmation=confirmation, stated_outside=outside, full=full, ruled_out=ruled_out,
                          provenance={**provenance(seeds={"fit": n, "stability": n, "confirmation": count}), **sizes,
                                      "grid": {k: list(v) for k, v in grids.items()}})
-    path = result_path(out, family, reading, override)
+    path = result_path(out, family, reading, override, full)
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(path, json.dumps(result.to_json(), indent=1, default=str) + "\n")
     return result
+
+
+def at_full_size(record: Family) -> Family:
+    """``record`` with every regime target at the paper's own size (:meth:`RegimeTarget.at_full_size`).
+
+    Raises
+    ------
+    InvalidScenarioError
+        No target of the family declares a reduced point (its targets are at the paper's sizes already).
+    """
+    if all(t.full_at is None for t in record.regime_targets):
+        raise InvalidScenarioError("full", f"{record.name}'s regime targets are at the paper's own sizes already "
+                                   "(none declares a reduced point): run without --full")
+    return replace(record, regime_targets=tuple(t.at_full_size() for t in record.regime_targets))
 
 
 def _within_stated(record: Family) -> Family:

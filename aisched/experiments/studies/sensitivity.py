@@ -60,6 +60,7 @@ from aisched.experiments.studies.calibrate import (
     parameter_key,
     read_record,
     reading_label,
+    reading_options,
     result_path,
     settings,
 )
@@ -154,7 +155,9 @@ def _with_reading(scenario: Scenario, reading: Mapping[str, Any]) -> Scenario:
         return scenario
     params = {a: dict(p) for a, p in scenario.params.items()}
     for name in (*scenario.algorithms, *(("offline",) if scenario.offline else ())):
-        params.setdefault(name, {}).update(reading)
+        options = reading_options(reading, name)
+        if options:
+            params.setdefault(name, {}).update(options)
     return dataclasses.replace(scenario, params=params)
 
 
@@ -163,7 +166,7 @@ def _check_offline_reading(family: str, reading: Mapping[str, Any]) -> None:
     from aisched.experiments.spec.validation import offline_options
 
     accepted = offline_options(family)
-    for name in reading:
+    for name in (key for key in reading if "." not in key):  # ALGO.NAME is one online algorithm's
         if name not in accepted:
             raise InvalidScenarioError(f"reading[{name!r}]", f"is not an option of {family!r}'s offline solve, "
                                        "which a scenario of the family runs")

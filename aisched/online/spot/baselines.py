@@ -86,6 +86,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from typing import Literal
 
 import numpy as np
@@ -233,8 +234,7 @@ def up(inst: SpotInstance, *,
     if gpus is not None and not (isinstance(gpus, (int, np.integer)) and not isinstance(gpus, bool)
                                  and inst.min_gpus <= gpus <= inst.max_gpus):
         raise InvalidScenarioError("gpus", f"= {gpus!r} must be an integer in [{inst.min_gpus}, {inst.max_gpus}]")
-    if gpus is not None and variant not in ("reference", "aisched_v1"):
-        raise InvalidScenarioError("gpus", "applies to the 'reference' and 'aisched_v1' variants")
+    _check_up_values({"variant": variant, "gpus": gpus})
     started = time.perf_counter()
     info: dict = {}
     if variant == "spot_first":
@@ -247,6 +247,16 @@ def up(inst: SpotInstance, *,
         od, sp, info = _up_reference(inst, gpus)
     o, s = finish_plan(inst, od, sp)
     return outcome("up", inst, o, s, started, {"variant": variant, **info})
+
+
+def _check_up_values(params: Mapping[str, object]) -> None:
+    """UP's options that go together, refused before any work (``aisched.core.runner.check_params``):
+    ``gpus`` sizes only the fixed-count variants (the section VI-A readings size themselves)."""
+    if params.get("gpus") is not None and params.get("variant", "reference") not in ("reference", "aisched_v1"):
+        raise InvalidScenarioError("gpus", "applies to the 'reference' and 'aisched_v1' variants")
+
+
+up.check_values = _check_up_values  # type: ignore[attr-defined]
 
 
 def _ceil(x: float) -> int:
