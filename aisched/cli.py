@@ -192,8 +192,9 @@ def _parser() -> argparse.ArgumentParser:
                           "--grid min_batch_share=0.31,0.32,0.33; the record goes to its own file, "
                           "OUT/FAMILY/calibration-grid-DIGEST.json)")
     cal.add_argument("--reading", action="append", default=[], metavar="[ALGO.]NAME=VALUE", type=_reading_item,
-                     help="an option every baseline (or ALGO alone) runs with, held fixed, not fitted (repeatable; a "
-                          "reading of the paper, e.g. genai --reading gpus=4, spot --reading up.variant=paper); the sweeps "
+                     help="an option every baseline (or ALGO alone; ALGO 'generator': the workload's) runs with, held "
+                          "fixed, not fitted (repeatable; a reading of the paper, e.g. genai --reading gpus=4, spot "
+                          "--reading up.variant=paper, tenants --reading generator.ps_per_server=widest_job); the sweeps "
                           "get their own folders and the result goes to OUT/FAMILY/calibration-NAME=VALUE.json "
                           "(calibration.json stays the fit the page reads)")
     cal.add_argument("--full", action="store_true",
@@ -452,10 +453,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     reading = dict(args.reading)
     if len(reading) < len(args.reading):
         raise InvalidScenarioError("--reading", f"names an option twice: {[name for name, _ in args.reading]}")
+    record = at_full_size(record) if args.full else record  # refuses targets at the paper's sizes already
     baselines = tuple(dict.fromkeys(a for t in record.regime_targets for a in t.algorithms))
-    check_reading(args.family, baselines, reading, record.silent_parameters)
-    if args.full:
-        at_full_size(record)  # refuses a family whose targets are at the paper's sizes already
+    check_reading(args.family, baselines, reading, record.silent_parameters, [t.at for t in record.regime_targets])
     out_dir("--out", args.out)
     executor = _executor_of(args)
     result = calibrate(args.family, args.out, seeds=args.seeds, executor=executor, workers=args.workers,

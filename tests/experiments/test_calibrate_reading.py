@@ -114,3 +114,37 @@ def test_a_word_reading_on_the_command_line(capsys, tmp_path) -> None:
     assert main(["calibrate", "spot", "--reading", "up.variant=papers", "--out", str(tmp_path / "x")]) == 2
     assert "reading['up.variant']: up:" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+def test_a_generator_reading_reaches_every_point_and_is_checked_before_any_work(tmp_path, capsys) -> None:
+    tenants = families.record("tenants")
+    baselines = tuple(dict.fromkeys(a for t in tenants.regime_targets for a in t.algorithms))
+    points = [dict(t.at) for t in tenants.regime_targets]
+    reading = {"generator.ps_per_server": "widest_job"}
+    cal.check_reading("tenants", baselines, reading, tenants.silent_parameters, points)
+    assert cal.generator_reading(reading) == {"ps_per_server": "widest_job"}
+    assert cal.reading_options(reading, "hived") == {}  # no algorithm gets a generator option
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['generator.ps_per_servers'\]: is not an option"):
+        cal.check_reading("tenants", baselines, {"generator.ps_per_servers": 2}, (), points)
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['generator.duration_scale'\]: is a silent parameter"):
+        cal.check_reading("tenants", baselines, {"generator.duration_scale": 0.5}, tenants.silent_parameters, points)
+    point_key = next(iter(points[0]))
+    with pytest.raises(InvalidScenarioError, match=r"is set by a target's point"):
+        cal.check_reading("tenants", baselines, {f"generator.{point_key}": 1}, (), points)
+    with pytest.raises(InvalidScenarioError, match=r"^reading\['generator.ps_per_server'\]: "):
+        cal.check_reading("tenants", baselines, {"generator.ps_per_server": "widest"}, (), points)
+    assert main(["calibrate", "tenants", "--reading", "generator.ps_per_server=widest", "--out",
+                 str(tmp_path / "x")]) == 2
+    assert "reading['generator.ps_per_server']" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_generator_reading_lands_in_the_sweeps_base(monkeypatch) -> None:
+    tenants = families.record("tenants")
+    group = cal._groups(tenants)[0]
+    setting = cal.settings(tenants)[0]
+    sub = {cal.parameter_key(p): setting[cal.parameter_key(p)] for p in group.rest}
+    plain = cal._scenario(tenants, group, sub)
+    held = cal._scenario(tenants, group, sub, {"generator.ps_per_server": "widest_job"})
+    assert held.base == {**plain.base, "ps_per_server": "widest_job"} and held.params == plain.params
+    assert held.name != plain.name  # its own folder

@@ -43,14 +43,25 @@ from aisched._files import atomic_write_text
 from aisched.errors import InvalidScenarioError
 from aisched.experiments.run import sweep as sweeps
 from aisched.experiments.spec.scenario import Scenario
+from aisched.experiments.studies.reading import (
+    GENERATOR,
+    check_reading,
+    generator_reading,
+    held_by_reading,
+    option_value,
+    parameter_key,
+    reading_label,
+    reading_options,
+)
 from aisched.experiments.verdicts import fit as fits
 from aisched.experiments.verdicts.headline import Headline, headline, misfit_lines
 from aisched.families import Family, RegimeTarget, SilentParameter
 from aisched.provenance import provenance
 
-__all__ = ["CALIBRATION_PREFIX", "CONFIRM_SEEDS", "MAX_CONFIRM_SEEDS", "RECORD_SCHEMA", "SEED_SETS",
-           "SENSITIVITY_PREFIX", "Calibration", "TargetFit", "at_full_size", "calibrate", "check_reading", "is_calibration_sweep",
-           "parameter_key", "reading_label", "read_record", "result_path", "settings"]
+__all__ = ["CALIBRATION_PREFIX", "CONFIRM_SEEDS", "GENERATOR", "MAX_CONFIRM_SEEDS", "RECORD_SCHEMA",
+           "SEED_SETS", "SENSITIVITY_PREFIX", "Calibration", "TargetFit", "at_full_size", "calibrate",
+           "check_reading", "generator_reading", "is_calibration_sweep", "parameter_key", "read_record",
+           "reading_label", "result_path", "settings"]
 
 #: The first seed of each seed set (counts: ``calibrate(seeds=...)``, :data:`CONFIRM_SEEDS`). The figures
 #: use seeds 0-19 (``--seeds auto`` stops at 20), so no fit reads a seed a verdict reads.
@@ -76,11 +87,6 @@ def is_calibration_sweep(folder: Path) -> bool:
 
 #: A setting of the silent parameters: parameter key (:func:`parameter_key`) -> value (None: the own default).
 Setting = dict[str, Any]
-
-
-def parameter_key(parameter: SilentParameter) -> str:
-    """``"value"`` for a generator parameter, ``"up.gpus"`` for an algorithm's."""
-    return parameter.name if parameter.algorithm is None else f"{parameter.algorithm}.{parameter.name}"
 
 
 def settings(record: Family, *, keep_outside_stated: bool = False) -> list[Setting]:
@@ -235,11 +241,6 @@ def _value(value: Any) -> str:
     return "(own)" if value is None else f"{value:g}"
 
 
-def reading_label(reading: Mapping[str, Any]) -> str:
-    """``gpus=4`` (``name=value`` joined by commas, sorted): a reading's name in text and file names."""
-    return ",".join(f"{k}={v}" for k, v in sorted(reading.items()))
-
-
 def result_path(out: str | os.PathLike[str], family: str, reading: Mapping[str, Any] | None = None,
                 grid: Mapping[str, Sequence[Any]] | None = None, full: bool = False) -> Path:
     """Where :func:`calibrate` writes its record: ``calibration.json``; at the paper's own sizes
@@ -275,69 +276,6 @@ def read_record(path: str | os.PathLike[str]) -> dict[str, Any] | None:
                                    f"{data.get('schema', 1)!r}, this aisched reads {RECORD_SCHEMA}): run "
                                    f"`aisched calibrate {data.get('family', 'FAMILY')}` again")
     return data
-
-
-def reading_options(reading: Mapping[str, Any], algorithm: str) -> dict[str, Any]:
-    """The options ``reading`` gives ``algorithm``: every plain ``name`` (an option of every baseline) and
-    each ``algorithm.name`` (that baseline's alone, e.g. ``up.variant``)."""
-    out = {}
-    for key, value in reading.items():
-        owner, dot, name = key.rpartition(".")
-        if not dot or owner == algorithm:
-            out[name] = value
-    return out
-
-
-def check_reading(family: str, baselines: Sequence[str], reading: Mapping[str, Any],
-                  silent: Sequence[SilentParameter] = ()) -> None:
-    """Refuse, before any work, a reading option that a baseline does not take (or takes with another
-    range), one of a baseline that does not run (``up.variant`` where no target runs UP), or one that a
-    silent parameter of that baseline also sets, naming ``reading[name]``."""
-    from aisched.core.runner import check_params
-
-    for key, value in reading.items():
-        owner, dot, name = key.rpartition(".")
-        if dot and owner not in baselines:
-            raise InvalidScenarioError(f"reading[{key!r}]", f"{owner!r} is not among the algorithms that run "
-                                       f"({', '.join(baselines)})")
-        for algorithm in ([owner] if dot else baselines):
-            try:
-                check_params(family, algorithm, {name: value})
-            except InvalidScenarioError as exc:
-                raise InvalidScenarioError(f"reading[{key!r}]", f"{algorithm}: {exc.message}") from None
-        clash = [parameter_key(p) for p in silent if p.algorithm in ([owner] if dot else baselines) and p.name == name]
-        if clash:
-            raise InvalidScenarioError(f"reading[{key!r}]", f"is a silent parameter too ({', '.join(clash)}): "
-                                       "fit it or hold it, not both")
-
-
-def held_by_reading(family: str, record: Family, reading: Mapping[str, Any]) -> tuple[Family, tuple[str, ...]]:
-    """``record`` with each baseline's silent value that ``reading`` rules out left out of its grid (the
-    baseline refuses it beside the reading's options, e.g. UP's ``gpus`` under ``up.variant=paper``, which
-    sizes itself), and what was left out (``"up.gpus = 6"``)."""
-    from aisched.core.runner import check_params
-
-    params, dropped = [], []
-    for p in record.silent_parameters:
-        if p.algorithm is not None and reading:
-            options = reading_options(reading, p.algorithm)
-            kept = []
-            for value in p.values:
-                try:
-                    if value is not None and options:
-                        check_params(family, p.algorithm, {**options, p.name: _option(value)})
-                    kept.append(value)
-                except InvalidScenarioError:
-                    dropped.append(f"{parameter_key(p)} = {_value(value)}")
-            if len(kept) < len(p.values):
-                p = replace(p, grid=tuple(kept))
-        params.append(p)
-    return replace(record, silent_parameters=tuple(params)), tuple(dropped)
-
-
-def _option(value: Any) -> Any:
-    """A grid value as an algorithm's option (a whole number as an int)."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _digest(data: Any) -> str:
@@ -390,6 +328,7 @@ def _scenario(record: Family, group: _Group, sub: Setting, reading: Mapping[str,
     ``reading``: options of every baseline (in the digest too: their own folders).
     """
     base = {k: v for k, v in group.at.items() if group.axis is None or k != group.axis.name}
+    base.update(generator_reading(reading or {}))
     params: dict[str, dict[str, Any]] = _plain(group.params)
     for a in group.algorithms if reading else ():
         options = reading_options(reading, a)
@@ -402,7 +341,7 @@ def _scenario(record: Family, group: _Group, sub: Setting, reading: Mapping[str,
         if p.algorithm is None:
             base[p.name] = value
         else:
-            params.setdefault(p.algorithm, {})[p.name] = _option(float(value))
+            params.setdefault(p.algorithm, {})[p.name] = option_value(float(value))
     if group.axis is not None:
         x, values = group.axis.name, tuple(group.axis.values)
     else:
@@ -514,7 +453,7 @@ def calibrate(family: Family | str, out: str | os.PathLike[str], *, seeds: int =
     groups = _groups(record)
     reading = dict(reading or {})
     check_reading(family, tuple(dict.fromkeys(a for g in groups for a in g.algorithms)), reading,
-                  record.silent_parameters)
+                  record.silent_parameters, [dict(g.at) for g in groups])
     record, ruled_out = held_by_reading(family, record, reading)
     tried = settings(record, keep_outside_stated=bool(grid))
     plans: list[tuple[_Group, Setting, Scenario]] = []

@@ -56,14 +56,13 @@ from aisched.experiments.store.stored import StoredScenario
 from aisched.experiments.studies.calibrate import (
     SENSITIVITY_PREFIX,
     Setting,
-    check_reading,
     parameter_key,
     read_record,
     reading_label,
-    reading_options,
     result_path,
     settings,
 )
+from aisched.experiments.studies.reading import check_reading, generator_reading, reading_options
 from aisched.experiments.verdicts.checks import check_claims, summarise
 from aisched.families import Family, SilentParameter
 
@@ -158,7 +157,7 @@ def _with_reading(scenario: Scenario, reading: Mapping[str, Any]) -> Scenario:
         options = reading_options(reading, name)
         if options:
             params.setdefault(name, {}).update(options)
-    return dataclasses.replace(scenario, params=params)
+    return dataclasses.replace(scenario, params=params, base={**scenario.base, **generator_reading(reading)})
 
 
 def _check_offline_reading(family: str, reading: Mapping[str, Any]) -> None:
@@ -182,7 +181,8 @@ def _scenarios(family: str, full: bool, names: Sequence[str] | None, points: str
         scenarios = [cut for s in scenarios if (cut := at_claim_points(s)) is not None]
     if reading:  # before any work: every algorithm that runs takes the option, in its range
         check_reading(family, tuple(dict.fromkeys(a for s in scenarios for a in s.algorithms)), reading,
-                      families.record(family).silent_parameters)
+                      families.record(family).silent_parameters,
+                      [{**s.base, s.x: s.values[0]} if s.x_target == "generator" else dict(s.base) for s in scenarios])
         if any(s.offline for s in scenarios):
             _check_offline_reading(family, reading)
     return scenarios
