@@ -61,7 +61,7 @@ def test_a_reading_reaches_every_algorithm_and_the_offline_solve_in_its_own_fold
     page = reproduction.write(tmp_path, tmp_path / "page.md", readings=None, figures=False).read_text()
     claim = held["scenarios"][_COMPETITIVE]["claims"][0]
     status = claim["verdicts"]["default"]["status"]
-    assert (f"  - under the reading gpus=1 (reduced sizes, 1 seeds, under gpus=1): {status} at the default, "
+    assert (f"  - under the reading gpus=1 (reduced sizes, 1 seeds): {status} at the default, "
             f"the fit is the default at the fit; across the silent range: {claim['sensitivity']}") in page
     assert "| genai | " in page and "reduced sizes, 1 seeds, under gpus=1 |" in page
 

@@ -346,7 +346,8 @@ def _family(top: Path, family: str, pairs: list[tuple[Path, StoredScenario]], mi
                 body.append(f"  - at the fit: {entry['fit'] or 'the fit is the default'}; across the silent "
                             f"range ({entry['size']}; `{family}/silent-*`): {entry['sensitivity']}")
             for label, under in (entry or {}).get("readings", {}).items():
-                body.append(f"  - under the reading {label} ({under['size']}): {under['default']} at the "
+                size = str(under["size"]).removesuffix(f", under {label}")
+                body.append(f"  - under the reading {label} ({size}): {under['default']} at the "
                             f"default, {under['fit'] or 'the fit is the default'} at the fit; across the "
                             f"silent range: {under['sensitivity']}")
             body += _variant_lines(stored, chk.claim.text, by_variant, variant_counts, reduced)
