@@ -172,7 +172,8 @@ class Calibration:
                       "confirmation": {k: (self.confirmation or {}).get(k) for k in ("first_seed", "seeds")}},
             "sizes": [json.loads(at) for at in dict.fromkeys(
                 json.dumps(dict(t.target.at), sort_keys=True, default=str) for t in self.targets)],
-            "full": self.full, "ruled_out": list(self.ruled_out), "default": self.default, "fit": self.fit, "fit_meets_all": self.fit_meets_all,
+            "full": self.full, "ruled_out": list(self.ruled_out),
+            "default": self.default, "fit": self.fit, "fit_meets_all": self.fit_meets_all,
             "baselines": list(self.baselines), "grid_override": self.grid_override, "reading": self.reading,
             "parameters": [{"key": parameter_key(p), "low": p.low, "high": p.high, "default": p.default,
                             "stated": p.stated, "evidence": p.evidence} for p in self.parameters],

@@ -76,6 +76,8 @@ def _check_generator_reading(family: str, key: str, name: str, value: Any, point
             generate(seed=0, **{**points[0], name: value})
         except InvalidScenarioError as exc:
             raise InvalidScenarioError(f"reading[{key!r}]", exc.message) from None
+        except (TypeError, ValueError) as exc:  # a generator that checks a type by using it
+            raise InvalidScenarioError(f"reading[{key!r}]", f"= {value!r} is refused by the generator ({exc})") from None
 
 
 def check_reading(family: str, baselines: Sequence[str], reading: Mapping[str, Any],
