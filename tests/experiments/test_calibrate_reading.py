@@ -139,7 +139,7 @@ def test_a_generator_reading_reaches_every_point_and_is_checked_before_any_work(
     assert not (tmp_path / "x").exists()
 
 
-def test_a_generator_reading_lands_in_the_sweeps_base(monkeypatch) -> None:
+def test_a_generator_reading_lands_in_the_sweeps_base() -> None:
     tenants = families.record("tenants")
     group = cal._groups(tenants)[0]
     setting = cal.settings(tenants)[0]

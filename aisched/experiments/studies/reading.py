@@ -97,12 +97,13 @@ def check_reading(family: str, baselines: Sequence[str], reading: Mapping[str, A
         if dot and owner not in baselines:
             raise InvalidScenarioError(f"reading[{key!r}]", f"{owner!r} is not among the algorithms that run "
                                        f"({', '.join(baselines)})")
-        for algorithm in ([owner] if dot else baselines):
+        takers = [owner] if dot else list(baselines)
+        for algorithm in takers:
             try:
                 check_params(family, algorithm, {name: value})
             except InvalidScenarioError as exc:
                 raise InvalidScenarioError(f"reading[{key!r}]", f"{algorithm}: {exc.message}") from None
-        clash = [parameter_key(p) for p in silent if p.algorithm in ([owner] if dot else baselines) and p.name == name]
+        clash = [parameter_key(p) for p in silent if p.algorithm in takers and p.name == name]
         if clash:
             raise InvalidScenarioError(f"reading[{key!r}]", f"is a silent parameter too ({', '.join(clash)}): "
                                        "fit it or hold it, not both")
